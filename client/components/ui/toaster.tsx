@@ -1,0 +1,20 @@
+import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
+import { dismissToast, TOAST_DURATION_MS, useToasts } from './use-toast';
+
+export function Toaster() {
+  const toasts = useToasts();
+  return (
+    <ToastProvider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50} label="Notification">
+      {toasts.map((t) => (
+        <Toast key={t.id} open={t.open} variant={t.variant} onOpenChange={(open) => !open && dismissToast(t.id)}>
+          <div className="grid gap-1">
+            <ToastTitle>{t.title}</ToastTitle>
+            {t.description && <ToastDescription>{t.description}</ToastDescription>}
+          </div>
+          <ToastClose />
+        </Toast>
+      ))}
+      <ToastViewport />
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,4 @@
+// Placeholder: the checkout issue builds the cart sidebar.
+export function CartSidebar() {
+  return null;
+}

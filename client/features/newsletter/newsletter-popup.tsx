@@ -1,0 +1,4 @@
+// Placeholder: the storefront issue builds the newsletter popup.
+export function NewsletterPopup() {
+  return null;
+}

@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from './lib/query-client';
+import { RootLayout } from './app/root-layout';
+import { AppRouter } from './app/router';
+import './styles.css';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RootLayout>
+        <AppRouter />
+      </RootLayout>
+    </QueryClientProvider>
+  </StrictMode>,
+);

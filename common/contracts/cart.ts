@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { moneyString } from './catalog';
+
+const MAX_QUANTITY = 1000;
+
+/** Quantities are whole numbers; 1.5, "abc", -1 and 1e12 are refused with a message. */
+export const quantitySchema = z
+  .number({ message: 'Quantity must be a whole number' })
+  .int({ message: 'Quantity must be a whole number' })
+  .max(MAX_QUANTITY, { message: `Quantity cannot be more than ${MAX_QUANTITY}` });
+
+export const addToCartBody = z.object({
+  productId: z.string().uuid({ message: 'Invalid product id' }),
+  quantity: quantitySchema.min(1, { message: 'Quantity must be at least 1' }).default(1),
+  selectedSize: z.string().max(50).nullish(),
+  selectedColor: z.string().max(50).nullish(),
+});
+export type AddToCartBody = z.infer<typeof addToCartBody>;
+
+/** PUT to 0 or less removes the line (SPEC §4). */
+export const updateCartBody = z.object({ quantity: quantitySchema.min(-MAX_QUANTITY) });
+export const cartItemParams = z.object({ id: z.string().uuid({ message: 'Cart item not found' }) });
+
+export const cartItemSchema = z.object({
+  id: z.string().uuid(),
+  sessionId: z.string(),
+  productId: z.string().uuid(),
+  quantity: z.number().int(),
+  selectedSize: z.string().nullable(),
+  selectedColor: z.string().nullable(),
+  product: z.object({
+    id: z.string().uuid(),
+    name: z.string(),
+    images: z.array(z.string()),
+    price: moneyString,
+    salePrice: moneyString.nullable(),
+    stock: z.number().int(),
+    inStock: z.boolean(),
+  }),
+});
+export type CartItem = z.infer<typeof cartItemSchema>;
+export const cartSchema = z.array(cartItemSchema);

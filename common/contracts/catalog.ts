@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+export const moneyString = z.string().regex(/^\d+\.\d{2}$/);
+
+export const colorSchema = z.object({ name: z.string(), value: z.string() });
+export type ProductColor = z.infer<typeof colorSchema>;
+
+export const productSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  description: z.string(),
+  price: moneyString,
+  salePrice: moneyString.nullable(),
+  category: z.string(),
+  subcategory: z.string().nullable(),
+  materials: z.string(),
+  sustainabilityInfo: z.string(),
+  stock: z.number().int(),
+  inStock: z.boolean(),
+  isNew: z.boolean(),
+  isOnSale: z.boolean(),
+  images: z.array(z.string()),
+  sizes: z.array(z.string()),
+  colors: z.array(colorSchema),
+  editionSize: z.number().int(),
+  soldCount: z.number().int(),
+});
+export type Product = z.infer<typeof productSchema>;
+
+export const categorySchema = z.object({
+  id: z.string().uuid(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  image: z.string().nullable(),
+});
+export type Category = z.infer<typeof categorySchema>;
+
+export const productIdParams = z.object({ id: z.string().uuid({ message: 'Invalid product id' }) });
+export const categorySlugParams = z.object({ slug: z.string().min(1).max(100) });
+export const productsQuery = z.object({
+  q: z.string().max(200).optional(),
+  category: z.string().max(100).optional(),
+});
+
+/** Sizes a category's products may have (SPEC §3). */
+export const categorySizes: Record<string, readonly string[]> = {
+  tshirts: ['XS', 'S', 'M', 'L', 'XL', 'XXL'],
+  hoodies: ['S', 'M', 'L', 'XL', 'XXL'],
+  accessories: ['One Size', '7.5"', '8.0"', '8.25"', '8.5"'],
+};

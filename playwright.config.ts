@@ -1,0 +1,46 @@
+import { defineConfig, devices } from '@playwright/test';
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+
+const port = Number(process.env.E2E_PORT ?? 3199);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-e2e-'));
+// Each run builds into its own folder so parallel runs never clobber each other's assets.
+const clientDir = process.env.E2E_CLIENT_DIR ?? path.join(dataDir, 'client');
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: process.env.CI ? 'line' : 'list',
+  use: {
+    baseURL: `http://localhost:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+    trace: 'retain-on-failure',
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: `npx vite build --logLevel warn --outDir ${clientDir} --emptyOutDir && node scripts/start.mjs`,
+    url: `http://localhost:${port}/healthz`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: 'e2e-admin-password',
+      LOG_LEVEL: 'warn',
+      HOLD_MINUTES: '10',
+      NODE_ENV: 'production',
+      CLIENT_DIR: clientDir,
+      FIFTY_SKIP_BUILD: '1',
+    },
+  },
+});

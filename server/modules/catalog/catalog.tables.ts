@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+export const categories = pgTable('categories', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  image: text('image'),
+});
+
+export interface ProductColor {
+  name: string;
+  value: string;
+}
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    price: numeric('price', { precision: 10, scale: 2 }).notNull(),
+    salePrice: numeric('sale_price', { precision: 10, scale: 2 }),
+    category: text('category')
+      .notNull()
+      .references(() => categories.slug, { onUpdate: 'cascade' }),
+    subcategory: text('subcategory'),
+    materials: text('materials').notNull().default(''),
+    sustainabilityInfo: text('sustainability_info').notNull().default(''),
+    /** Units available to sell now (held units are already subtracted). */
+    stock: integer('stock').notNull().default(0),
+    inStock: boolean('in_stock').notNull().default(true),
+    isNew: boolean('is_new').notNull().default(false),
+    isOnSale: boolean('is_on_sale').notNull().default(false),
+    images: jsonb('images').$type<string[]>().notNull().default([]),
+    sizes: jsonb('sizes').$type<string[]>().notNull().default([]),
+    colors: jsonb('colors').$type<ProductColor[]>().notNull().default([]),
+    /** The edition cap printed on every piece ("No. 17 of 50"). */
+    editionSize: integer('edition_size').notNull().default(50),
+    /** Units ever sold; the next edition number is soldCount + 1. */
+    soldCount: integer('sold_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('products_stock_non_negative', sql`${t.stock} >= 0`),
+    check('products_sold_non_negative', sql`${t.soldCount} >= 0`),
+  ],
+);

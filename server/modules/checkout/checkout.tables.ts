@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { products } from '../catalog/catalog.tables';
+
+export const customerInfo = pgTable('customer_info', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  sessionId: text('session_id').notNull().unique(),
+  email: text('email').notNull(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  phone: text('phone'),
+  shippingAddress: text('shipping_address').notNull(),
+  shippingCity: text('shipping_city').notNull(),
+  shippingState: text('shipping_state').notNull(),
+  shippingZip: text('shipping_zip').notNull(),
+  shippingCountry: text('shipping_country').notNull().default('US'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const discountCodes = pgTable(
+  'discount_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code').notNull().unique(),
+    discountPercent: integer('discount_percent').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    usageCount: integer('usage_count').notNull().default(0),
+    /** null = unlimited (FALL15); the spec's default of 1 makes codes single-use. */
+    maxUsage: integer('max_usage').default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('discount_percent_range', sql`${t.discountPercent} between 1 and 100`),
+    check('discount_usage_within_max', sql`${t.maxUsage} is null or ${t.usageCount} <= ${t.maxUsage}`),
+  ],
+);
+
+export interface CheckoutLine {
+  productId: string;
+  name: string;
+  unitPriceCents: number;
+  quantity: number;
+  selectedSize: string | null;
+  selectedColor: string | null;
+  image: string | null;
+}
+
+export interface CheckoutCustomer {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  shippingAddress: string;
+  shippingCity: string;
+  shippingState: string;
+  shippingZip: string;
+  shippingCountry: string;
+}
+
+/**
+ * One payment attempt of a session: the priced snapshot the intent was created for.
+ * status: open (holding stock) → fulfilled | expired | cancelled | refunded.
+ */
+export const checkouts = pgTable(
+  'checkouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: text('session_id').notNull(),
+    paymentIntentId: text('payment_intent_id').unique(),
+    status: text('status').notNull().default('open'),
+    lines: jsonb('lines').$type<CheckoutLine[]>().notNull(),
+    customer: jsonb('customer').$type<CheckoutCustomer>().notNull(),
+    shippingMethod: text('shipping_method').notNull(),
+    subtotal: numeric('subtotal', { precision: 10, scale: 2 }).notNull(),
+    discountCode: text('discount_code'),
+    discountAmount: numeric('discount_amount', { precision: 10, scale: 2 }).notNull().default('0'),
+    shipping: numeric('shipping', { precision: 10, scale: 2 }).notNull().default('0'),
+    tax: numeric('tax', { precision: 10, scale: 2 }).notNull().default('0'),
+    total: numeric('total', { precision: 10, scale: 2 }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    /** Whether this checkout holds a claim on a usage of its discount code. */
+    discountClaimed: boolean('discount_claimed').notNull().default(false),
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('checkouts_session_idx').on(t.sessionId),
+    index('checkouts_status_hold_idx').on(t.status, t.holdExpiresAt),
+  ],
+);
+
+/** Units taken out of products.stock for an open checkout; released on expiry or failure. */
+export const stockHolds = pgTable(
+  'stock_holds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    checkoutId: uuid('checkout_id')
+      .notNull()
+      .references(() => checkouts.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    /** held → consumed (became an order) | released (returned to stock). */
+    status: text('status').notNull().default('held'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('stock_holds_checkout_idx').on(t.checkoutId), check('stock_holds_qty', sql`${t.quantity} > 0`)],
+);

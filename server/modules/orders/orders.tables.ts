@@ -1,0 +1,58 @@
+import { index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { products } from '../catalog/catalog.tables';
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderNumber: text('order_number').notNull().unique(),
+    sessionId: text('session_id').notNull(),
+    checkoutId: uuid('checkout_id'),
+    stripePaymentIntentId: text('stripe_payment_intent_id').notNull().unique(),
+    customerEmail: text('customer_email').notNull(),
+    customerFirstName: text('customer_first_name').notNull(),
+    customerLastName: text('customer_last_name').notNull(),
+    customerPhone: text('customer_phone'),
+    shippingAddress: text('shipping_address').notNull(),
+    shippingCity: text('shipping_city').notNull(),
+    shippingState: text('shipping_state').notNull(),
+    shippingZip: text('shipping_zip').notNull(),
+    shippingCountry: text('shipping_country').notNull().default('US'),
+    shippingMethod: text('shipping_method'),
+    subtotal: numeric('subtotal', { precision: 10, scale: 2 }).notNull(),
+    discountCode: text('discount_code'),
+    discountAmount: numeric('discount_amount', { precision: 10, scale: 2 }).notNull().default('0'),
+    tax: numeric('tax', { precision: 10, scale: 2 }).notNull().default('0'),
+    shipping: numeric('shipping', { precision: 10, scale: 2 }).notNull().default('0'),
+    total: numeric('total', { precision: 10, scale: 2 }).notNull(),
+    status: text('status').notNull().default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('orders_session_idx').on(t.sessionId, t.createdAt),
+    index('orders_status_idx').on(t.status),
+    index('orders_email_idx').on(t.customerEmail),
+  ],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** Kept for reference only; deleting a product never touches the snapshot below. */
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    productName: text('product_name').notNull(),
+    productPrice: numeric('product_price', { precision: 10, scale: 2 }).notNull(),
+    quantity: integer('quantity').notNull(),
+    selectedSize: text('selected_size'),
+    selectedColor: text('selected_color'),
+    productImage: text('product_image'),
+    editionNumbers: jsonb('edition_numbers').$type<number[]>().notNull().default([]),
+    editionSize: integer('edition_size').notNull().default(50),
+  },
+  (t) => [index('order_items_order_idx').on(t.orderId)],
+);

@@ -1,0 +1,43 @@
+import type { Config } from '../../config';
+import type { ShippingMethod, ShopSettings } from '../../../common/contracts/settings';
+import { formatMoney, type Cents } from '../../../common/domain/money';
+
+export interface ShippingRateCents {
+  id: ShippingMethod;
+  label: string;
+  cents: Cents;
+  days: string;
+}
+
+/** The one source of shop figures: free-shipping threshold, shipping rates, tax, shop name. */
+export function createSettingsService(config: Config) {
+  const rates: ShippingRateCents[] = [
+    { id: 'standard', label: 'Standard Shipping', cents: config.SHIPPING_STANDARD, days: '3-5 business days' },
+    { id: 'express', label: 'Express Shipping', cents: config.SHIPPING_EXPRESS, days: '1-2 business days' },
+    { id: 'international', label: 'International Shipping', cents: config.SHIPPING_INTERNATIONAL, days: '7-14 business days' },
+  ];
+  const publicSettings: ShopSettings = {
+    shopName: config.SHOP_NAME,
+    freeShippingThreshold: formatMoney(config.FREE_SHIPPING_THRESHOLD),
+    taxRate: config.TAX_RATE,
+    holdMinutes: config.HOLD_MINUTES,
+    shippingRates: rates.map((r) => ({ id: r.id, label: r.label, price: formatMoney(r.cents), days: r.days })),
+    payments: {
+      provider: config.STRIPE_SECRET_KEY ? 'stripe' : 'offline',
+      stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY ?? null,
+    },
+  };
+  return {
+    publicSettings,
+    shopName: config.SHOP_NAME,
+    freeShippingThresholdCents: config.FREE_SHIPPING_THRESHOLD,
+    taxRate: config.TAX_RATE,
+    holdMinutes: config.HOLD_MINUTES,
+    rates,
+    rate(id: ShippingMethod): ShippingRateCents {
+      return rates.find((r) => r.id === id)!;
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

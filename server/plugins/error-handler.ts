@@ -1,0 +1,53 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ZodError } from 'zod';
+import { HttpError } from './http-error';
+
+const plainMessages: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send application/json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Invalid content length',
+};
+
+function describeZodIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  const first = issues[0];
+  if (!first) return 'Invalid request';
+  const field = first.path.map(String).join('.');
+  // Our own schemas carry user-facing messages; zod's defaults get the field name in front.
+  return field && /^(Invalid|Expected|Too|Required|Unrecognized)/.test(first.message)
+    ? `${field}: ${first.message}`
+    : first.message;
+}
+
+/** Every failure answers JSON { message }: 4xx says what was wrong, 5xx hides internals. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | Error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.headers(error.headers).status(error.statusCode).send({ message: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((v) => ({
+        path: v.instancePath.split('/').filter(Boolean),
+        message: v.message ?? 'Invalid value',
+      }));
+      return reply.status(400).send({ message: describeZodIssues(issues) });
+    }
+    if (error instanceof ZodError) {
+      return reply.status(400).send({ message: describeZodIssues(error.issues) });
+    }
+    const fe = error as FastifyError;
+    const status = fe.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = (fe.code && plainMessages[fe.code]) || fe.message || 'Bad request';
+      return reply.status(status).send({ message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
+  });
+}
