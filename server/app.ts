@@ -1,7 +1,7 @@
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
@@ -15,6 +15,13 @@ import { registerStaticClient } from './plugins/static-client';
 import { createServices, type ServiceOverrides, type Services } from './services';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
+import { cartRoutes } from './modules/cart/cart.routes';
+import { checkoutRoutes } from './modules/checkout/checkout.routes';
+import { ordersRoutes } from './modules/orders/orders.routes';
+import { paymentsRoutes } from './modules/payments/payments.routes';
+import { adminRoutes } from './modules/admin/admin.routes';
+import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
+import { seoRoutes } from './modules/seo/seo.routes';
 
 const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,6 +31,8 @@ export interface AppDeps extends ServiceOverrides {
   /** Built client to serve; defaults to dist/client. */
   clientDir?: string;
   logger?: boolean | object;
+  /** Extra routes registered after the modules, before the app shell (tests register probe routes here). */
+  extraRoutes?: FastifyPluginAsync;
 }
 
 declare module 'fastify' {
@@ -37,8 +46,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     logger: deps.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
     trustProxy: true,
-    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     return503OnClosing: true,
+    // Malformed URLs (`/%`) are caller mistakes: the same { message } shape as every other error.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as FastifyReply).code(status).send({ message: 'Malformed request URL' });
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -63,7 +77,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(settingsRoutes, { settings: services.settings });
   await app.register(catalogRoutes, { catalog: services.catalog });
+  await app.register(cartRoutes, { cart: services.cart });
+  await app.register(checkoutRoutes, { checkout: services.checkout });
+  await app.register(paymentsRoutes, { payments: services.payments });
+  await app.register(ordersRoutes, { fulfilment: services.fulfilment, orders: services.orders });
+  await app.register(adminRoutes, { admin: services.admin });
+  await app.register(newsletterRoutes, { newsletter: services.newsletter });
 
+  await app.register(seoRoutes, { seo: services.seo });
+  if (deps.extraRoutes) await app.register(deps.extraRoutes);
   await registerStaticClient(app, {
     clientDir: deps.clientDir ?? (config.CLIENT_DIR ? path.resolve(config.CLIENT_DIR) : path.join(rootDir, 'dist', 'client')),
     uploadsDir: path.join(config.DATA_DIR, 'uploads'),

@@ -7,12 +7,25 @@ const money = z
   .regex(/^\d+(\.\d{1,2})?$/, 'must be a dollar amount like 60 or 60.00')
   .transform((v) => Math.round(Number(v) * 100));
 
+/** A URL with one of the given schemes; one readable message whatever is wrong with it. */
+function urlWith(pattern: RegExp, message: string) {
+  return z.string().refine((v) => {
+    try {
+      return pattern.test(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, message);
+}
+const httpUrl = urlWith(/^https?:$/, 'must be an http:// or https:// URL');
+const postgresUrl = urlWith(/^postgres(ql)?:$/, 'must be a postgres:// or postgresql:// URL');
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: postgresUrl.optional(),
   ADMIN_PASSWORD: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
@@ -22,14 +35,16 @@ const envSchema = z.object({
   STRIPE_API_PORT: z.coerce.number().int().optional(),
   STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
   S3_BUCKET: z.string().optional(),
-  S3_ENDPOINT: z.string().url().optional(),
+  S3_ENDPOINT: httpUrl.optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Public base URL of the bucket's objects (CDN, R2 public domain); defaults to S3_ENDPOINT/S3_BUCKET. */
+  S3_PUBLIC_URL: z.string().url().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('FIFTY <orders@fifty.local>'),
   SHOP_NAME: z.string().min(1).default('FIFTY'),
-  PUBLIC_URL: z.string().url().optional(),
+  PUBLIC_URL: httpUrl.optional(),
   FREE_SHIPPING_THRESHOLD: money.default(6000),
   TAX_RATE: z.coerce.number().min(0).max(1).default(0),
   SHIPPING_STANDARD: money.default(899),
@@ -56,4 +71,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const cfg = parsed.data;
   return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR), isProduction: cfg.NODE_ENV === 'production' };
+}
+
+/** For entry points: a bad environment prints its readable message (no stack trace) and exits. */
+export function loadConfigOrExit(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
 }

@@ -1,10 +1,10 @@
-import { loadConfig } from './config';
+import { loadConfigOrExit } from './config';
 import { openDatabase } from './db/client';
 import { prepareDatabase } from './db/prepare';
 import { buildApp } from './app';
 import { resolveSessionSecret } from './session-secret';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 // scripts/start.mjs migrates in a child process first; this is a no-op then, and covers `npm run serve`.
 if (!process.env.FIFTY_DB_PREPARED) await prepareDatabase(config);
 
@@ -36,6 +36,13 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 /** One-time start-up work of modules (e.g. printing a generated admin password). */
 function bootHooks(instance: typeof app): Array<() => Promise<void>> {
   const hooks: Array<() => Promise<void>> = [];
-  void instance;
+  hooks.push(async () => {
+    // ADMIN_PASSWORD's hash is stored (or updated); without it the first start generates one.
+    const { generated } = await instance.services.admin.auth.ensurePassword();
+    if (generated) {
+      const line = '='.repeat(60);
+      console.log(`\n${line}\nAdmin password (shown once): ${generated}\nLog in at /admin. Change it with: npm run admin:password\n${line}\n`);
+    }
+  });
   return hooks;
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
@@ -5,12 +6,26 @@ import type { Database } from './db/client';
 import { createJobRunner } from './jobs/job-runner';
 import { createCatalogService } from './modules/catalog/catalog.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
+import { createNewsletterService } from './modules/newsletter/newsletter.service';
 import { createSeoService } from './modules/seo/seo.service';
 import { createSessionService } from './modules/session/session.service';
 import { createSettingsService } from './modules/settings/settings.service';
+import { createCartService } from './modules/cart/cart.service';
+import { createCheckoutService } from './modules/checkout/checkout.service';
+import { createFulfilmentService } from './modules/orders/fulfilment.service';
+import { createOrdersService } from './modules/orders/orders.service';
+import { createPaymentGateway } from './modules/payments/create-gateway';
+import { createPaymentsService } from './modules/payments/payments.service';
+import { createAdminService } from './modules/admin/admin.service';
+import { createImagesService, createObjectStore } from './modules/storage/images.service';
+import type { ObjectStore } from './modules/storage/object-store';
 
 export interface ServiceOverrides {
   mailer?: Mailer;
+  /** Image storage (default: S3 when S3_BUCKET is set, else local disk). */
+  objectStore?: ObjectStore;
+  /** Signs local upload URLs (buildApp passes its session secret). */
+  sessionSecret?: string;
 }
 
 /** Wires every capability's service once; modules reach each other only through these. */
@@ -23,11 +38,39 @@ export function createServices(config: Config, database: Database, log: FastifyB
     overrides.mailer ??
     createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox') });
   const jobs = createJobRunner(log);
+  const newsletter = createNewsletterService({ db, mailer, shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL, log });
   const seo = createSeoService({ catalog, settings, publicUrl: config.PUBLIC_URL });
 
   jobs.every('prune-sessions', 60 * 60 * 1000, () => sessions.pruneExpired());
 
-  return { config, database, db, settings, catalog, sessions, mailer, jobs, seo };
+  // Buying path (issue #4): cart → checkout (holds) → gateway → fulfil → order.
+  const gateway = createPaymentGateway(config, db, log);
+  const cart = createCartService({ db, catalog });
+  const checkout = createCheckoutService({ db, cart, catalog, settings, gateway, log, exclusiveTransactions: database.kind === 'pglite' });
+  const orders = createOrdersService({ db });
+  const fulfilment = createFulfilmentService({ db, gateway, checkout, cart, catalog, mailer, settings, log });
+  gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
+  const payments = createPaymentsService({ db, gateway, fulfilment, log });
+  jobs.every('release-expired-holds', 15_000, () => checkout.releaseExpiredHolds());
+  jobs.every('reconcile-payments', 30_000, () => fulfilment.reconcile());
+
+  const images = createImagesService(
+    overrides.objectStore ?? createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex')),
+    log,
+  );
+  const admin = createAdminService({
+    db,
+    log,
+    adminPassword: config.ADMIN_PASSWORD,
+    catalog,
+    newsletter,
+    images,
+    orders,
+  });
+  jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
+  jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
+
+  return { config, database, db, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, cart, checkout, orders, fulfilment, payments };
 }
 
 export type Services = ReturnType<typeof createServices>;

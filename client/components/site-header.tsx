@@ -1,12 +1,199 @@
-import { Link } from 'wouter';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { Menu, Search, ShoppingBag, X } from 'lucide-react';
+import { cartDrawer } from '../features/cart/cart-drawer-store';
+import { useCartCount } from '../features/cart/use-cart';
+import { useShopSettings } from '../features/settings/use-shop-settings';
+import { cn } from '../lib/cn';
 
-// Placeholder: the storefront issue completes the header (promo bar, nav, search, cart badge, mobile menu).
-export function SiteHeader() {
+export const NAV_LINKS = [
+  { href: '/category/tshirts', label: 'T-Shirts' },
+  { href: '/category/hoodies', label: 'Hoodies' },
+  { href: '/category/accessories', label: 'Accessories' },
+  { href: '/mission', label: 'About' },
+] as const;
+
+/** SPEC §5: trimmed; blank is ignored (null); otherwise the URL-encoded search route. */
+export function searchHref(raw: string): string | null {
+  const q = raw.trim();
+  return q ? `/search?q=${encodeURIComponent(q)}` : null;
+}
+
+function SearchForm({
+  className,
+  inputClassName,
+  label,
+}: {
+  className?: string;
+  inputClassName?: string;
+  label: string;
+}) {
+  const [, navigate] = useLocation();
+  const [value, setValue] = useState('');
+  const inputId = useId();
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const href = searchHref(value);
+    if (href) navigate(href);
+  };
+
   return (
-    <header className="border-b border-black/10">
-      <a href="#main-content" className="sr-only focus:not-sr-only">Skip to content</a>
-      <div className="mx-auto flex max-w-7xl items-center justify-between px-4 py-4">
-        <Link href="/" className="font-display text-3xl">FIFTY</Link>
+    <form role="search" aria-label={label} onSubmit={submit} className={cn('relative', className)}>
+      <label htmlFor={inputId} className="sr-only">
+        Search products
+      </label>
+      <input
+        id={inputId}
+        type="search"
+        name="q"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        placeholder="Search drops…"
+        autoComplete="off"
+        enterKeyHint="search"
+        className={cn(
+          'h-10 w-full border-2 border-ink/15 bg-white pl-3 pr-11 text-sm text-ink placeholder:text-neutral-500 focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600',
+          inputClassName,
+        )}
+      />
+      <button
+        type="submit"
+        aria-label="Submit search"
+        className="absolute right-0 top-0 grid h-10 w-10 place-items-center text-ink hover:bg-black/5"
+      >
+        <Search className="h-4 w-4" aria-hidden="true" />
+      </button>
+    </form>
+  );
+}
+
+export function SiteHeader() {
+  const { shopName } = useShopSettings();
+  const count = useCartCount();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [location] = useLocation();
+  const menuId = useId();
+
+  // A route change (link, back button, search) always closes the mobile menu.
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [location]);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setMenuOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
+  const isActive = (href: string) => location === href;
+
+  return (
+    <header className="z-40 bg-paper md:sticky md:top-0">
+      <a
+        href="#main-content"
+        className="sr-only left-3 top-3 z-50 bg-ink px-4 py-3 text-sm font-semibold uppercase tracking-wide text-paper focus:not-sr-only focus:absolute"
+      >
+        Skip to content
+      </a>
+      <div className="bg-ink px-3 py-2 text-center text-[11px] font-semibold uppercase tracking-[0.12em] text-paper sm:text-sm sm:tracking-[0.2em]">
+        <p>
+          <span className="hidden sm:inline">Fall drop: </span>
+          <span className="text-accent">15% off</span> everything with code{' '}
+          <span className="bg-accent px-1.5 py-0.5 font-bold text-ink">FALL15</span>
+        </p>
+      </div>
+
+      <div className="border-b-2 border-ink">
+        <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4 md:h-20 md:gap-6 md:px-6">
+          <button
+            type="button"
+            className="-ml-2 grid h-11 w-11 place-items-center md:hidden"
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+            onClick={() => setMenuOpen((o) => !o)}
+          >
+            {menuOpen ? (
+              <X className="h-6 w-6" aria-hidden="true" />
+            ) : (
+              <Menu className="h-6 w-6" aria-hidden="true" />
+            )}
+          </button>
+
+          <Link href="/" className="font-display text-3xl uppercase leading-none tracking-wider md:text-4xl">
+            {shopName}
+            <span className="sr-only"> home</span>
+          </Link>
+
+          <nav aria-label="Main" className="ml-4 hidden md:block">
+            <ul className="flex items-center gap-6 lg:gap-8">
+              {NAV_LINKS.map((l) => (
+                <li key={l.href}>
+                  <Link
+                    href={l.href}
+                    aria-current={isActive(l.href) ? 'page' : undefined}
+                    className={cn(
+                      'relative py-2 text-sm font-bold uppercase tracking-widest after:absolute after:inset-x-0 after:-bottom-0.5 after:h-0.5 after:origin-left after:scale-x-0 after:bg-ink after:transition-transform hover:after:scale-x-100',
+                      isActive(l.href) && 'after:scale-x-100',
+                    )}
+                  >
+                    {l.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+
+          <div className="ml-auto flex items-center gap-2">
+            <SearchForm label="Search" className="hidden w-56 md:block lg:w-72" />
+            <button
+              type="button"
+              onClick={() => cartDrawer.toggle()}
+              aria-label={
+                count > 0 ? `Shopping cart, ${count} ${count === 1 ? 'item' : 'items'}` : 'Shopping cart'
+              }
+              className="relative -mr-2 grid h-11 w-11 place-items-center hover:bg-black/5"
+            >
+              <ShoppingBag className="h-6 w-6" aria-hidden="true" />
+              {count > 0 ? (
+                <span
+                  data-testid="cart-count"
+                  aria-hidden="true"
+                  className="absolute right-0.5 top-0.5 grid h-5 min-w-5 place-items-center rounded-full bg-accent px-1 text-[11px] font-bold leading-none text-ink ring-2 ring-ink"
+                >
+                  {count > 99 ? '99+' : count}
+                </span>
+              ) : null}
+            </button>
+          </div>
+        </div>
+
+        <div className="px-4 pb-3 md:hidden">
+          <SearchForm label="Search" />
+        </div>
+      </div>
+
+      <div id={menuId} hidden={!menuOpen} className="border-b-2 border-ink bg-paper md:hidden">
+        <nav aria-label="Mobile">
+          <ul className="flex flex-col px-4 py-2">
+            {NAV_LINKS.map((l) => (
+              <li key={l.href} className="border-b border-black/10 last:border-b-0">
+                <Link
+                  href={l.href}
+                  onClick={() => setMenuOpen(false)}
+                  aria-current={isActive(l.href) ? 'page' : undefined}
+                  className="block py-4 font-display text-3xl uppercase tracking-wide"
+                >
+                  {l.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
       </div>
     </header>
   );

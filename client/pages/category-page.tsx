@@ -1,4 +1,94 @@
-// Placeholder screen; its issue completes it.
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'wouter';
+import type { Category } from '../../common/contracts/catalog';
+import { Breadcrumb } from '../components/breadcrumb';
+import { Skeleton } from '../components/ui/skeleton';
+import { ProductGrid } from '../features/catalog/product-grid';
+import { useCategories, useProducts } from '../features/catalog/use-products';
+import { useShopSettings } from '../features/settings/use-shop-settings';
+import { NotFoundState } from '../features/static-pages/not-found-state';
+import { useDocumentTitle } from '../lib/use-document-title';
+
+function useCategory(slug: string) {
+  const list = useCategories();
+  const fromList = list.data?.find((c) => c.slug === slug);
+  return useQuery<Category>({
+    queryKey: ['/api/categories', slug],
+    // The embedded category list usually has it already: no request, no skeleton.
+    initialData: fromList,
+    enabled: !fromList && !list.isLoading,
+  });
+}
+
+function CategoryHeaderSkeleton() {
+  return (
+    <div role="status" aria-label="Loading category">
+      <div className="mx-auto max-w-7xl px-4 pt-6 pb-4 sm:px-6 lg:px-8">
+        <Skeleton className="h-4 w-40" />
+      </div>
+      <div className="bg-ink">
+        <div className="mx-auto max-w-7xl px-4 py-14 sm:px-6 sm:py-20 lg:px-8">
+          <Skeleton className="h-16 w-2/3 bg-neutral-800" />
+          <Skeleton className="mt-6 h-5 w-1/2 bg-neutral-800" />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** /category/{slug}: name, description and the grid locked to the slug (SPEC §2). */
 export default function CategoryPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-10"><h1 className="font-display text-4xl uppercase">category</h1></div>;
+  const { slug = '' } = useParams<{ slug: string }>();
+  const category = useCategory(slug);
+  const products = useProducts();
+  const { shopName } = useShopSettings();
+  const data = category.data;
+  const count = products.data?.filter((p) => p.category === slug).length;
+
+  useDocumentTitle(
+    category.isError ? `Category Not Found | ${shopName}` : data ? `${data.name} | ${shopName}` : null,
+  );
+
+  if (category.isError) {
+    return (
+      <NotFoundState title="Category Not Found" message="The category you're looking for doesn't exist." />
+    );
+  }
+
+  return (
+    <div>
+      {data ? (
+        <>
+          <div className="mx-auto max-w-7xl px-4 pt-6 pb-4 sm:px-6 lg:px-8">
+            <Breadcrumb items={[{ label: 'Home', href: '/' }, { label: data.name }]} />
+          </div>
+          <div className="bg-ink text-paper">
+            <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-12 sm:px-6 sm:py-16 md:flex-row md:items-end md:justify-between lg:px-8">
+              <div>
+                <p className="text-xs font-bold tracking-[0.3em] text-accent uppercase">
+                  Limited edition · 50 pieces per design
+                </p>
+                <h1 className="mt-3 font-display text-6xl leading-[0.9] uppercase sm:text-8xl">
+                  {data.name}
+                </h1>
+                <p className="mt-5 max-w-2xl text-base leading-relaxed text-neutral-300 sm:text-lg">
+                  {data.description}
+                </p>
+              </div>
+              {count !== undefined && (
+                <p className="shrink-0 font-display text-2xl text-accent uppercase">
+                  {count} {count === 1 ? 'design' : 'designs'}
+                </p>
+              )}
+            </div>
+          </div>
+        </>
+      ) : (
+        <CategoryHeaderSkeleton />
+      )}
+      <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14 lg:px-8">
+        <ProductGrid lockedCategory={slug} isLoading={!data || products.isLoading} priorityCount={2} />
+      </div>
+    </div>
+  );
 }

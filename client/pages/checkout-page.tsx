@@ -1,4 +1,42 @@
-// Placeholder screen; its issue completes it.
+import { Link } from 'wouter';
+import { ShoppingBag } from 'lucide-react';
+import { buttonVariants } from '../components/ui/button';
+import { Skeleton } from '../components/ui/skeleton';
+import { useCart } from '../features/cart/use-cart';
+import { CheckoutFlow } from '../features/checkout/checkout-flow';
+import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useDocumentTitle } from '../lib/use-document-title';
+
+/** /checkout: shipping info, then payment (SPEC §2). */
 export default function CheckoutPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-10"><h1 className="font-display text-4xl uppercase">checkout</h1></div>;
+  const { shopName } = useShopSettings();
+  useDocumentTitle(`Checkout | ${shopName}`);
+  const { data: items, isPending } = useCart();
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-12 lg:px-8">
+      <p className="text-xs font-bold uppercase tracking-[0.3em] text-muted">Secure checkout</p>
+      <h1 className="font-display text-5xl uppercase leading-none sm:text-6xl">Checkout</h1>
+      {isPending ? (
+        <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_420px]" role="status">
+          <span className="sr-only">Loading your cart</span>
+          <Skeleton className="h-96 w-full" />
+          <Skeleton className="h-72 w-full" />
+        </div>
+      ) : !items || items.length === 0 ? (
+        <div className="mt-10 flex flex-col items-center gap-4 border-2 border-ink bg-white px-6 py-16 text-center">
+          <div className="flex h-20 w-20 items-center justify-center rounded-full bg-bone">
+            <ShoppingBag className="h-9 w-9 text-muted" aria-hidden="true" />
+          </div>
+          <h2 className="font-display text-3xl uppercase tracking-wide">Your cart is empty</h2>
+          <p className="max-w-md text-muted">Add some items to your cart before proceeding to checkout.</p>
+          <Link href="/" className={buttonVariants({ variant: 'accent', size: 'lg', className: 'mt-2' })}>
+            Shop the Drop
+          </Link>
+        </div>
+      ) : (
+        <CheckoutFlow items={items} />
+      )}
+    </div>
+  );
 }

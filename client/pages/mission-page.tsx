@@ -1,4 +1,147 @@
-// Placeholder screen; its issue completes it.
+import { Crown, Hash, Users } from 'lucide-react';
+import { Link } from 'wouter';
+import { buttonVariants } from '../components/ui/button';
+import { useShopSettings } from '../features/settings/use-shop-settings';
+import { SUPPORT_EMAIL, SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
+import {
+  ContactBlock,
+  PageSection,
+  StaticPageLayout,
+  StatList,
+} from '../features/static-pages/static-page-layout';
+import { useDocumentTitle } from '../lib/use-document-title';
+
+const values = [
+  {
+    icon: Crown,
+    title: 'Ultra-Exclusive',
+    text: 'No design is ever made more than 50 times, worldwide. When you wear one, you are one of fifty people on the planet who can say the same.',
+  },
+  {
+    icon: Hash,
+    title: 'Limited Edition',
+    text: 'Every piece is made to order and numbered. Once a design sells out it is retired for good — no restocks, no reissues, no reproductions.',
+  },
+  {
+    icon: Users,
+    title: 'Underground Community',
+    text: 'We build for the people who find us, not for an algorithm: skaters, artists, night-shift workers and collectors who care how things are made.',
+  },
+];
+
+const elite = [
+  'First access to every drop before it goes public',
+  'A 10% welcome code when you join the newsletter',
+  'Your own edition number on every piece you own',
+  'Early looks at designs in progress and behind-the-scenes stories',
+  'Stories from the people and places behind each design',
+];
+
+/** SPEC §2 Mission. */
 export default function MissionPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-10"><h1 className="font-display text-4xl uppercase">mission</h1></div>;
+  const { shopName } = useShopSettings();
+  useDocumentTitle(`Our Mission | ${shopName}`);
+  const mail = (
+    <a
+      href={`mailto:${SUPPORT_EMAIL}`}
+      className="font-semibold underline underline-offset-4 hover:no-underline"
+    >
+      {SUPPORT_EMAIL}
+    </a>
+  );
+
+  return (
+    <StaticPageLayout
+      title="Our Mission"
+      eyebrow={`About ${shopName}`}
+      intro={
+        <p>
+          We make streetwear worth keeping. Every design is capped at 50 pieces worldwide, made to order, and
+          never reproduced once it sells out — so nothing gets overproduced, nothing gets dumped, and what you
+          wear stays yours.
+        </p>
+      }
+    >
+      <div className="space-y-16">
+        <section aria-labelledby="values-heading">
+          <h2 id="values-heading" className="font-display text-3xl uppercase sm:text-4xl">
+            What we stand for
+          </h2>
+          <ul className="mt-6 grid gap-4 md:grid-cols-3">
+            {values.map(({ icon: Icon, title, text }) => (
+              <li
+                key={title}
+                className="flex flex-col border-2 border-ink bg-paper p-6 transition-transform hover:-translate-y-1"
+              >
+                <span className="flex h-12 w-12 items-center justify-center bg-ink text-accent">
+                  <Icon className="h-6 w-6" aria-hidden="true" />
+                </span>
+                <h3 className="mt-5 font-display text-2xl uppercase">{title}</h3>
+                <p className="mt-3 leading-relaxed text-neutral-800">{text}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <div className="grid gap-12 lg:grid-cols-2 lg:gap-x-16">
+          <PageSection id="philosophy" title="Our philosophy">
+            <p>
+              Fashion's biggest problem is simple: too much of everything. Brands guess how many pieces will
+              sell, make far more, and burn or bury what's left. We start from the other end. Nothing is cut
+              until someone orders it, and no design ever goes past fifty.
+            </p>
+            <p>
+              Scarcity here isn't a marketing trick; it's the production plan. It lets us spend more on every
+              garment — heavier organic cotton, recycled fleece, better print work — and it means the piece
+              you buy won't show up on every street corner next season.
+            </p>
+            <p>Less stuff, made better, worn longer. That's the whole idea.</p>
+          </PageSection>
+
+          <PageSection id="join-the-elite" title="Join the Elite">
+            <p>Fifty pieces don't last long. Members hear about them first:</p>
+            <ul className="space-y-3">
+              {elite.map((item) => (
+                <li key={item} className="flex gap-3">
+                  <span className="mt-2 h-2.5 w-2.5 shrink-0 bg-ink" aria-hidden="true" />
+                  <span>{item}</span>
+                </li>
+              ))}
+            </ul>
+            <Link href="/" className={buttonVariants({ className: 'mt-2' })}>
+              Shop the latest drop
+            </Link>
+          </PageSection>
+        </div>
+
+        <section aria-labelledby="looking-forward-heading" className="bg-ink p-6 text-paper sm:p-10">
+          <h2 id="looking-forward-heading" className="font-display text-3xl uppercase sm:text-4xl">
+            Looking Forward
+          </h2>
+          <p className="mt-4 max-w-3xl leading-relaxed text-neutral-300">
+            We'll keep dropping small, keep making to order, and keep every run at fifty. The numbers we hold
+            ourselves to:
+          </p>
+          <div className="mt-8">
+            <StatList
+              tone="dark"
+              items={[
+                { value: '50', label: 'Maximum pieces per design' },
+                { value: '0', label: 'Restocks, ever' },
+                { value: '100%', label: 'Made to order' },
+                { value: `${SUPPORT_REPLY_HOURS}h`, label: 'Support reply time' },
+              ]}
+            />
+          </div>
+        </section>
+
+        <ContactBlock title="Talk to us">
+          <p>
+            Questions, collaborations or just want to say hello? E-mail {mail} — a real person replies{' '}
+            <strong>within {SUPPORT_REPLY_HOURS} hours</strong>.
+          </p>
+        </ContactBlock>
+      </div>
+    </StaticPageLayout>
+  );
 }

@@ -1,11 +1,26 @@
-import { Link } from 'wouter';
+import { useLocation } from 'wouter';
+import { useShopSettings } from '../features/settings/use-shop-settings';
+import { NotFoundState } from '../features/static-pages/not-found-state';
+import { useDocumentTitle } from '../lib/use-document-title';
 
+/** Any path the router doesn't know (SPEC §2). */
 export default function NotFoundPage() {
+  const [location] = useLocation();
+  const { shopName } = useShopSettings();
+  useDocumentTitle(`Page Not Found | ${shopName}`);
   return (
-    <div className="mx-auto max-w-3xl px-4 py-24 text-center">
-      <h1 className="font-display text-5xl uppercase">Page Not Found</h1>
-      <p className="mt-4 text-muted">Did you forget to add the page to the router?</p>
-      <Link href="/" className="mt-8 inline-block underline">Return to Home</Link>
-    </div>
+    <NotFoundState
+      title="Page Not Found"
+      message={
+        <>
+          <p>The page you're looking for doesn't exist or has moved.</p>
+          <p className="mx-auto mt-6 max-w-xl border-2 border-dashed border-black/30 bg-bone px-4 py-3 text-left text-sm text-ink">
+            <span className="font-bold">Developer hint:</span> did you forget to add the page to the router?
+            Add a route for <code className="bg-paper px-1 font-mono break-all">{location}</code> in{' '}
+            <code className="bg-paper px-1 font-mono">client/app/router.tsx</code>.
+          </p>
+        </>
+      }
+    />
   );
 }

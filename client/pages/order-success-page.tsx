@@ -1,4 +1,78 @@
-// Placeholder screen; its issue completes it.
+import { useEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { Check } from 'lucide-react';
+import { buttonVariants } from '../components/ui/button';
+import { Skeleton } from '../components/ui/skeleton';
+import { CART_KEY } from '../features/cart/use-cart';
+import { useLatestOrder } from '../features/checkout/checkout-api';
+import { OrderConfirmation } from '../features/checkout/order-confirmation';
+import { useShopSettings } from '../features/settings/use-shop-settings';
+import { apiRequest } from '../lib/api-client';
+import { useDocumentTitle } from '../lib/use-document-title';
+
+/** /order-success (SPEC §2): confirmation with edition numbers; the cart is emptied on load. */
 export default function OrderSuccessPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-10"><h1 className="font-display text-4xl uppercase">order-success</h1></div>;
+  const { shopName } = useShopSettings();
+  useDocumentTitle(`Order Confirmed | ${shopName}`);
+  const qc = useQueryClient();
+  const order = useLatestOrder();
+
+  const cleared = useRef(false);
+  useEffect(() => {
+    if (cleared.current) return;
+    cleared.current = true;
+    // The server already empties the cart when it makes the order; this covers any leftovers.
+    apiRequest('DELETE', '/api/cart')
+      .catch(() => undefined)
+      .finally(() => void qc.invalidateQueries({ queryKey: CART_KEY }));
+  }, [qc]);
+
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-12 text-center sm:py-16">
+      <div className="mx-auto flex h-20 w-20 items-center justify-center rounded-full border-2 border-ink bg-accent">
+        <Check className="h-10 w-10" strokeWidth={3} aria-hidden="true" />
+      </div>
+      <h1 className="mt-6 font-display text-5xl uppercase leading-none sm:text-6xl">Payment Successful!</h1>
+      <p className="mx-auto mt-4 max-w-xl text-muted">
+        Thank you for your order
+        {order.data ? `, ${order.data.customerFirstName}` : ''}. Your limited-edition pieces are now yours — numbered and never
+        reproduced.
+      </p>
+
+      <div className="mt-10">
+        {order.isPending ? (
+          <div role="status">
+            <span className="sr-only">Loading your order</span>
+            <Skeleton className="h-64 w-full" />
+          </div>
+        ) : order.data ? (
+          <OrderConfirmation order={order.data} />
+        ) : null}
+      </div>
+
+      <section aria-labelledby="whats-next-heading" className="mt-10 border-2 border-ink bg-bone p-6 text-left">
+        <h2 id="whats-next-heading" className="font-display text-2xl uppercase tracking-wide">
+          What's Next?
+        </h2>
+        <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm">
+          <li>
+            A confirmation e-mail is on its way{order.data ? ` to ${order.data.customerEmail}` : ''} with your order number and edition
+            numbers.
+          </li>
+          <li>Every piece is made to order: limited drops ship within 2-3 business days.</li>
+          <li>You'll receive a tracking number by e-mail as soon as your order ships.</li>
+        </ul>
+      </section>
+
+      <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
+        <Link href="/" className={buttonVariants({ size: 'lg' })}>
+          Continue Shopping
+        </Link>
+        <Link href="/categories/tshirts" className={buttonVariants({ variant: 'outline', size: 'lg' })}>
+          View T-Shirts
+        </Link>
+      </div>
+    </div>
+  );
 }

@@ -1,4 +1,91 @@
-// Placeholder screen; its issue completes it.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams } from 'wouter';
+import type { Category, Product } from '../../common/contracts/catalog';
+import { toast } from '../components/ui/use-toast';
+import { useAddToCart, useCart } from '../features/cart/use-cart';
+import { PRODUCTS_KEY, useCategories } from '../features/catalog/use-products';
+import { ProductDetail, type AddToCartRequest } from '../features/product-detail/product-detail';
+import { ProductDetailSkeleton } from '../features/product-detail/product-detail-skeleton';
+import { useShopSettings } from '../features/settings/use-shop-settings';
+import { NotFoundState } from '../features/static-pages/not-found-state';
+import { ApiError } from '../lib/api-client';
+import { readBootstrap } from '../lib/bootstrap';
+import { useDocumentTitle } from '../lib/use-document-title';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function useProduct(id: string) {
+  const qc = useQueryClient();
+  const valid = UUID_RE.test(id);
+  const boot = readBootstrap().product;
+  return useQuery<Product>({
+    queryKey: ['/api/products', id],
+    // A malformed id cannot exist: show 'Product Not Found' without a request.
+    enabled: valid,
+    initialData: boot && boot.id === id ? boot : undefined,
+    // Coming from a grid: paint the card's data at once while the exact product loads.
+    placeholderData: () => qc.getQueryData<Product[]>(PRODUCTS_KEY)?.find((p) => p.id === id),
+  });
+}
+
+function categoryLabel(slug: string, categories: Category[] | undefined): string {
+  return categories?.find((c) => c.slug === slug)?.name ?? slug.replace(/(^|-)\w/g, (m) => m.toUpperCase());
+}
+
+/** /product/{id} and /products/{id} (SPEC §2). */
 export default function ProductPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-10"><h1 className="font-display text-4xl uppercase">product</h1></div>;
+  const { id = '' } = useParams<{ id: string }>();
+  const product = useProduct(id);
+  const categories = useCategories();
+  const settings = useShopSettings();
+  const cart = useCart();
+  const addToCart = useAddToCart();
+  const valid = UUID_RE.test(id);
+  const data = product.data;
+
+  useDocumentTitle(
+    !valid || product.isError
+      ? `Product Not Found | ${settings.shopName}`
+      : data
+        ? `${data.name} | ${settings.shopName}`
+        : null,
+  );
+
+  if (!valid || product.isError) {
+    return (
+      <NotFoundState title="Product Not Found" message="The product you're looking for doesn't exist." />
+    );
+  }
+  if (!data) return <ProductDetailSkeleton />;
+
+  const add = (req: AddToCartRequest) => {
+    // useAddToCart opens the drawer when the cart was empty; otherwise confirm with a toast.
+    const wasEmpty = (cart.data ?? []).length === 0;
+    addToCart.mutate(req, {
+      onSuccess: () => {
+        if (!wasEmpty) toast({ title: 'Success', description: `${data.name} added to your cart.` });
+      },
+      onError: (err) => {
+        toast({
+          title: 'Error',
+          description:
+            err instanceof ApiError
+              ? err.serverMessage
+              : 'Could not add this item to your cart. Please try again.',
+          variant: 'destructive',
+        });
+      },
+    });
+  };
+
+  return (
+    <ProductDetail
+      key={data.id}
+      product={data}
+      categoryName={categoryLabel(data.category, categories.data)}
+      freeShippingThreshold={settings.freeShippingThreshold}
+      onAddToCart={add}
+      adding={addToCart.isPending}
+    />
+  );
 }

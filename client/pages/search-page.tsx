@@ -1,4 +1,119 @@
-// Placeholder screen; its issue completes it.
+import { useQuery } from '@tanstack/react-query';
+import { Search } from 'lucide-react';
+import { Link, useSearch } from 'wouter';
+import type { Product } from '../../common/contracts/catalog';
+import { Breadcrumb } from '../components/breadcrumb';
+import { buttonVariants } from '../components/ui/button';
+import { ProductGrid } from '../features/catalog/product-grid';
+import { useCategories } from '../features/catalog/use-products';
+import { useShopSettings } from '../features/settings/use-shop-settings';
+import { apiJson } from '../lib/api-client';
+import { useDocumentTitle } from '../lib/use-document-title';
+
+function useSearchResults(q: string) {
+  return useQuery<Product[]>({
+    queryKey: ['/api/products', 'search', q],
+    // The server ranks the matches; the order it sends is the order shown.
+    queryFn: () => apiJson<Product[]>('GET', `/api/products?q=${encodeURIComponent(q)}`),
+    enabled: q !== '',
+  });
+}
+
+function CategoryLinks() {
+  const categories = useCategories();
+  const list = categories.data ?? [];
+  if (list.length === 0) return null;
+  return (
+    <ul className="mt-5 flex flex-wrap gap-3">
+      {list.map((c) => (
+        <li key={c.slug}>
+          <Link href={`/category/${c.slug}`} className={buttonVariants({ variant: 'outline' })}>
+            {c.name}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /search?q= (SPEC §2): result count, grid, and a helpful empty state. */
 export default function SearchPage() {
-  return <div className="mx-auto max-w-7xl px-4 py-10"><h1 className="font-display text-4xl uppercase">search</h1></div>;
+  const params = new URLSearchParams(useSearch());
+  const q = (params.get('q') ?? '').trim();
+  const results = useSearchResults(q);
+  const { shopName } = useShopSettings();
+  useDocumentTitle(q ? `Search: ${q} | ${shopName}` : `Search | ${shopName}`);
+
+  const count = results.data?.length;
+  const status =
+    q === ''
+      ? ''
+      : results.isError
+        ? 'Search failed. Please try again.'
+        : count === undefined
+          ? `Searching for “${q}”…`
+          : `${count} ${count === 1 ? 'result' : 'results'} for “${q}”`;
+
+  return (
+    <div>
+      <div className="mx-auto max-w-7xl px-4 pt-6 pb-4 sm:px-6 lg:px-8">
+        <Breadcrumb items={[{ label: 'Home', href: '/' }, { label: 'Search' }]} />
+      </div>
+      <div className="bg-ink text-paper">
+        <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 sm:py-16 lg:px-8">
+          <p className="text-xs font-bold tracking-[0.3em] text-accent uppercase">Search the archive</p>
+          <h1 className="mt-3 font-display text-5xl leading-[0.95] break-words uppercase sm:text-7xl">
+            {q ? <>“{q}”</> : 'Search'}
+          </h1>
+          <p
+            role="status"
+            aria-live="polite"
+            aria-atomic="true"
+            className="mt-5 text-base text-neutral-300 sm:text-lg"
+          >
+            {status}
+          </p>
+        </div>
+      </div>
+
+      <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14 lg:px-8">
+        {q === '' ? (
+          <section aria-labelledby="search-prompt" className="border-2 border-ink p-6 sm:p-10">
+            <Search className="h-8 w-8" aria-hidden="true" />
+            <h2 id="search-prompt" className="mt-4 font-display text-3xl uppercase">
+              What are you looking for?
+            </h2>
+            <p className="mt-3 max-w-2xl text-muted">
+              Type a product name, a material or a colour into the search box at the top of the page — or
+              start from a category:
+            </p>
+            <CategoryLinks />
+          </section>
+        ) : count === 0 || results.isError ? (
+          <section aria-labelledby="no-results" className="border-2 border-ink p-6 sm:p-10">
+            <h2 id="no-results" className="font-display text-3xl uppercase">
+              Nothing matched your search
+            </h2>
+            <ul className="mt-4 list-disc space-y-1 pl-5 text-neutral-800">
+              <li>Check the spelling, or try fewer or more general words — “hoodie”, “tee”, “cap”.</li>
+              <li>Search by material or colour, like “organic cotton” or “black”.</li>
+              <li>Every design is limited to 50 pieces, so a sold-out drop may be gone for good.</li>
+            </ul>
+            <p className="mt-6 font-semibold">Browse a category instead:</p>
+            <CategoryLinks />
+            <Link href="/" className={buttonVariants({ variant: 'link', className: 'mt-6 px-0' })}>
+              Back to the latest drops
+            </Link>
+          </section>
+        ) : (
+          <ProductGrid
+            products={results.data ?? []}
+            isLoading={results.isLoading}
+            showViewAll={false}
+            priorityCount={2}
+          />
+        )}
+      </div>
+    </div>
+  );
 }

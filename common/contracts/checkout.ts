@@ -5,7 +5,11 @@ const required = (message: string) => z.string({ message }).trim().min(1, { mess
 
 /** SPEC §5 messages, exact. Shared by the form (react-hook-form) and the server. */
 export const customerInfoBody = z.object({
-  email: z.string().trim().email({ message: 'Please enter a valid email address' }),
+  email: z
+    .string({ message: 'Please enter a valid email address' })
+    .trim()
+    .email({ message: 'Please enter a valid email address' })
+    .max(254, { message: 'Please enter a valid email address' }),
   firstName: required('First name is required').pipe(z.string().max(100)),
   lastName: required('Last name is required').pipe(z.string().max(100)),
   phone: z.string().trim().max(40).optional().nullable(),
@@ -13,7 +17,7 @@ export const customerInfoBody = z.object({
   shippingCity: required('City is required').pipe(z.string().max(100)),
   shippingState: required('State is required').pipe(z.string().max(100)),
   shippingZip: required('ZIP code is required').pipe(z.string().max(20)),
-  shippingCountry: z.string().trim().min(2).max(2).default('US'),
+  shippingCountry: z.string().trim().min(2).max(2).toUpperCase().default('US'),
 });
 export type CustomerInfoBody = z.infer<typeof customerInfoBody>;
 

@@ -30,6 +30,9 @@ export interface DatabaseOptions {
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // An idle client whose connection dies (server restart, terminated backend) is dropped by the pool and
+    // replaced on demand; without a listener that 'error' event would crash the process.
+    pool.on('error', () => undefined);
     // numeric stays a string (money is never a float); bigint count(*) too.
     const db = drizzlePg(pool) as Db;
     return { db, kind: 'postgres', pool, close: () => pool.end() };

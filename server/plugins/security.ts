@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import helmet from '@fastify/helmet';
 import type { Config } from '../config';
 import { forbidden } from './http-error';
 
@@ -16,41 +15,62 @@ function ownOrigins(config: Config, request: FastifyRequest): Set<string> {
   return origins;
 }
 
-export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+/** `{ defaultSrc: ["'self'"] }` → `default-src 'self'` */
+function serializeCsp(directives: Record<string, string[]>): string {
+  return Object.entries(directives)
+    .map(([name, values]) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${values.join(' ')}`)
+    .join('; ');
+}
+
+/**
+ * Helmet's header set, computed once. @fastify/helmet rebuilds the helmet middleware (and re-parses
+ * the CSP) on every request, which measured ~50 µs per request, as much as Fastify itself.
+ */
+export function securityHeaders(config: Config): Record<string, string> {
   const stripe = Boolean(config.STRIPE_SECRET_KEY);
   const s3 = config.S3_ENDPOINT ? [new URL(config.S3_ENDPOINT).origin] : [];
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...(stripe ? ['https://js.stripe.com'] : [])],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...s3, ...(stripe ? ['https://*.stripe.com'] : [])],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", ...s3, ...(stripe ? ['https://api.stripe.com'] : [])],
-        frameSrc: stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : ["'none'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
+  const csp = serializeCsp({
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", ...(stripe ? ['https://js.stripe.com'] : [])],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:', ...s3, ...(stripe ? ['https://*.stripe.com'] : [])],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'", ...s3, ...(stripe ? ['https://api.stripe.com'] : [])],
+    frameSrc: stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : ["'none'"],
+    frameAncestors: ["'none'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+  });
+  return {
+    'content-security-policy': csp,
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'strict-origin-when-cross-origin',
     // HSTS belongs to the TLS terminator; sending it from plain-HTTP self-hosting breaks setups.
-    strictTransportSecurity: false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'DENY',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  };
+}
+
+export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  const headers = securityHeaders(config);
+  // Synchronous hooks: no promise per request on the hot path.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 
   // Cross-site request forgery: a state change must come from our own pages.
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
-    if (ORIGIN_EXEMPT.some((re) => re.test(request.url))) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method) || ORIGIN_EXEMPT.some((re) => re.test(request.url))) return done();
     const origin = request.headers.origin;
-    if (origin) {
-      if (!ownOrigins(config, request).has(origin)) throw forbidden('Cross-origin request refused');
-      return;
-    }
-    if (request.headers['sec-fetch-site'] === 'cross-site') throw forbidden('Cross-origin request refused');
+    const foreign = origin ? !ownOrigins(config, request).has(origin) : request.headers['sec-fetch-site'] === 'cross-site';
+    done(foreign ? forbidden('Cross-origin request refused') : undefined);
   });
 }

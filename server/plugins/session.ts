@@ -92,8 +92,9 @@ export async function registerSession(
     if (!reply) throw new Error('reply not bound to request');
     return reply;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     replies.set(request, reply);
+    done();
   });
 }
 

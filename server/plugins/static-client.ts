@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import type { SeoService } from '../modules/seo/seo.service';
+import { jsonForScript, type SeoService } from '../modules/seo/seo.service';
 
 export interface StaticClientOptions {
   clientDir: string;
@@ -12,8 +12,32 @@ export interface StaticClientOptions {
 
 /** JSON inside <script type="application/json"> is data, not script: CSP allows it; `<` is escaped. */
 function bootstrapTag(data: Record<string, unknown>): string {
-  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  const json = jsonForScript(data);
   return `<script type="application/json" id="fifty-bootstrap">${json}</script>`;
+}
+
+const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
+
+const HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * The URL a page request came to. The path is parsed against a fixed base so `//evil.example/x`
+ * stays a path, and a malformed Host header falls back to localhost instead of throwing.
+ */
+export function requestUrl(request: FastifyRequest): URL {
+  let url: URL;
+  try {
+    url = new URL(`http://localhost${request.url.startsWith('/') ? '' : '/'}${request.url}`);
+  } catch {
+    url = new URL('http://localhost/');
+  }
+  const host = request.host;
+  if (host && HOST_RE.test(host)) {
+    const origin = new URL(`${request.protocol === 'https' ? 'https' : 'http'}://${host}`);
+    url.protocol = origin.protocol;
+    url.host = origin.host;
+  }
+  return url;
 }
 
 export async function registerStaticClient(app: FastifyInstance, opts: StaticClientOptions): Promise<void> {
@@ -50,15 +74,18 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
     : '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><div id="root"></div><p>Client not built: run npm run build.</p></body></html>';
 
   app.get('/*', async (request, reply) => {
-    const url = new URL(request.url, `${request.protocol}://${request.headers.host ?? 'localhost'}`);
-    if (url.pathname.startsWith('/api/') || url.pathname === '/api') {
+    const url = requestUrl(request);
+    // The raw path too: `/api/../x` is still a call to the API, not a page.
+    if (isApiPath(url.pathname) || isApiPath(request.url.split('?')[0])) {
       return reply.status(404).send({ message: `Not found: GET ${url.pathname}` });
     }
     if (path.extname(url.pathname) && !url.pathname.endsWith('.html')) {
       return reply.status(404).type('text/plain').send('Not found');
     }
     const page = await opts.seo.renderPage(url);
-    const html = template.replace('<!--app-head-->', `${page.head}\n${bootstrapTag(page.bootstrap)}`);
+    if (page.redirect) return reply.redirect(page.redirect, 301);
+    // A function replacement: `$&` or `$'` in product copy must not be read as replacement patterns.
+    const html = template.replace('<!--app-head-->', () => `${page.head}\n${bootstrapTag(page.bootstrap)}`);
     return reply
       .status(page.status)
       .type('text/html; charset=utf-8')

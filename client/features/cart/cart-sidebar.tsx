@@ -1,4 +1,160 @@
-// Placeholder: the checkout issue builds the cart sidebar.
+import { Minus, Plus, ShoppingBag } from 'lucide-react';
+import { useLocation } from 'wouter';
+import type { CartItem } from '../../../common/contracts/cart';
+import { formatUsd } from '../../../common/domain/money';
+import { ProductImage } from '../../components/product-image';
+import { Button } from '../../components/ui/button';
+import { Sheet, SheetContent, SheetTitle } from '../../components/ui/sheet';
+import { Skeleton } from '../../components/ui/skeleton';
+import { useShopSettings } from '../settings/use-shop-settings';
+import { cartDrawer, useCartDrawerOpen } from './cart-drawer-store';
+import { cartItemCount, cartTotalCents, formatThresholdUsd, itemCountLabel, lineTotalCents } from './cart-totals';
+import { useCart, useClearCart, useRemoveCartItem, useUpdateCartItem } from './use-cart';
+
+/** SPEC §2 cart sidebar: a right slide-over dialog titled 'Shopping Cart'. */
 export function CartSidebar() {
-  return null;
+  const open = useCartDrawerOpen();
+  const { data: items, isPending } = useCart();
+  const lines = items ?? [];
+
+  return (
+    <Sheet open={open} onOpenChange={cartDrawer.setOpen}>
+      <SheetContent
+        side="right"
+        closeLabel="Close cart"
+        aria-describedby={undefined}
+        // Land on the dialog itself (announced as 'Shopping Cart'), not on a stepper button.
+        onOpenAutoFocus={(event) => {
+          event.preventDefault();
+          (event.currentTarget as HTMLElement | null)?.focus();
+        }}
+        className="w-full min-[400px]:w-[400px] sm:w-[540px]"
+      >
+        <div className="flex items-center gap-3 border-b-2 border-ink px-5 py-4 pr-16">
+          <ShoppingBag className="h-6 w-6 shrink-0" aria-hidden="true" />
+          <SheetTitle className="font-display text-3xl uppercase leading-none tracking-wide">Shopping Cart</SheetTitle>
+        </div>
+
+        {isPending ? (
+          <div className="space-y-4 p-5" role="status">
+            <span className="sr-only">Loading cart</span>
+            {[0, 1].map((i) => (
+              <Skeleton key={i} className="h-24 w-full" />
+            ))}
+          </div>
+        ) : lines.length === 0 ? (
+          <EmptyCart />
+        ) : (
+          <>
+            <ul className="flex-1 divide-y divide-black/10 overflow-y-auto px-5" aria-label="Cart items">
+              {lines.map((line) => (
+                <CartLine key={line.id} line={line} />
+              ))}
+            </ul>
+            <CartFooter lines={lines} />
+          </>
+        )}
+      </SheetContent>
+    </Sheet>
+  );
+}
+
+function EmptyCart() {
+  return (
+    <div className="flex flex-1 flex-col items-center justify-center gap-3 px-8 text-center">
+      <div className="flex h-20 w-20 items-center justify-center rounded-full bg-bone">
+        <ShoppingBag className="h-9 w-9 text-muted" aria-hidden="true" />
+      </div>
+      <p className="font-display text-2xl uppercase tracking-wide">Your cart is empty</p>
+      <p className="text-muted">Add some sustainable streetwear!</p>
+      <Button variant="outline" className="mt-3" onClick={cartDrawer.close}>
+        Keep browsing
+      </Button>
+    </div>
+  );
+}
+
+function CartLine({ line }: { line: CartItem }) {
+  const update = useUpdateCartItem();
+  const remove = useRemoveCartItem();
+  const image = line.product.images[0];
+  const options = [line.selectedSize && `Size: ${line.selectedSize}`, line.selectedColor && `Color: ${line.selectedColor}`].filter(
+    Boolean,
+  );
+
+  return (
+    <li className="flex gap-4 py-5" aria-label={line.product.name}>
+      <div className="h-24 w-20 shrink-0 overflow-hidden bg-bone sm:h-28 sm:w-24">
+        {image && <ProductImage src={image} alt="" sizes="96px" width={96} height={112} className="h-full w-full object-cover" />}
+      </div>
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <div className="flex items-start justify-between gap-3">
+          <p className="font-semibold leading-tight">{line.product.name}</p>
+          <p className="shrink-0 font-semibold tabular-nums">{formatUsd(lineTotalCents(line))}</p>
+        </div>
+        {options.length > 0 && <p className="text-sm text-muted">{options.join(' · ')}</p>}
+        <div className="mt-auto flex items-center justify-between gap-3 pt-2">
+          <div className="flex items-center border-2 border-ink">
+            <button
+              type="button"
+              aria-label="Decrease quantity"
+              disabled={line.quantity <= 1}
+              onClick={() => update.mutate({ id: line.id, quantity: line.quantity - 1 })}
+              className="inline-flex h-9 w-9 cursor-pointer items-center justify-center hover:bg-black/5 disabled:cursor-not-allowed disabled:opacity-40"
+            >
+              <Minus className="h-4 w-4" aria-hidden="true" />
+            </button>
+            <span className="min-w-9 text-center font-semibold tabular-nums" aria-live="polite">
+              <span className="sr-only">Quantity: </span>
+              {line.quantity}
+            </span>
+            <button
+              type="button"
+              aria-label="Increase quantity"
+              onClick={() => update.mutate({ id: line.id, quantity: line.quantity + 1 })}
+              className="inline-flex h-9 w-9 cursor-pointer items-center justify-center hover:bg-black/5"
+            >
+              <Plus className="h-4 w-4" aria-hidden="true" />
+            </button>
+          </div>
+          <Button variant="link" size="sm" className="px-1 text-sm" onClick={() => remove.mutate(line.id)}>
+            Remove
+          </Button>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function CartFooter({ lines }: { lines: CartItem[] }) {
+  const [, navigate] = useLocation();
+  const clear = useClearCart();
+  const settings = useShopSettings();
+  const count = cartItemCount(lines);
+
+  const checkout = () => {
+    cartDrawer.close();
+    navigate('/checkout');
+  };
+
+  return (
+    <div className="space-y-4 border-t-2 border-ink bg-bone px-5 py-5">
+      <div className="flex items-center justify-between text-sm">
+        <span className="font-semibold text-muted">{itemCountLabel(count)}</span>
+        <Button variant="link" size="sm" className="px-1 text-sm" onClick={() => clear.mutate()}>
+          Clear Cart
+        </Button>
+      </div>
+      <div className="flex items-baseline justify-between">
+        <span className="font-display text-2xl uppercase tracking-wide">Total</span>
+        <span className="font-display text-3xl tabular-nums">{formatUsd(cartTotalCents(lines))}</span>
+      </div>
+      <Button variant="accent" size="lg" className="w-full" onClick={checkout}>
+        Checkout
+      </Button>
+      <p className="text-center text-xs text-muted">
+        Free shipping on orders over {formatThresholdUsd(settings.freeShippingThreshold)} • Carbon neutral delivery
+      </p>
+    </div>
+  );
 }

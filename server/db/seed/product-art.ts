@@ -1,21 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { seedCategories, seedImageJobs, seedProducts } from './catalog-data';
 
 // Stylised flat-illustration packshots for the demo catalogue, drawn as SVG and rasterised
 // with sharp, so a fresh install has real product photos without shipping binary assets.
 
 export type ArtKind =
-  | 'tee'
-  | 'long-sleeve'
-  | 'hoodie'
-  | 'zip-hoodie'
-  | 'cap'
-  | 'beanie'
-  | 'tote'
-  | 'backpack'
-  | 'deck'
-  | 'socks';
+  'tee' | 'long-sleeve' | 'hoodie' | 'zip-hoodie' | 'cap' | 'beanie' | 'tote' | 'backpack' | 'deck' | 'socks';
 
 export const artKinds: readonly ArtKind[] = [
   'tee',
@@ -60,7 +52,13 @@ function parseHex(hex: string): Rgb {
 }
 
 function toHex([r, g, b]: Rgb): string {
-  return `#${[r, g, b].map((v) => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, '0')).join('')}`;
+  return `#${[r, g, b]
+    .map((v) =>
+      Math.round(Math.min(255, Math.max(0, v)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 function mix(a: string, b: string, t: number): string {
@@ -104,7 +102,8 @@ function makePalette(color: string, accent?: string): Palette {
     lo: mix(base, '#000000', dark ? 0.35 : 0.14),
     lo2: mix(base, '#000000', dark ? 0.55 : 0.3),
     inside: mix(base, '#000000', dark ? 0.5 : 0.42),
-    outline: lum > 0.55 ? mix(base, '#3a3630', 0.3) : dark ? mix(base, '#ffffff', 0.2) : mix(base, '#000000', 0.4),
+    outline:
+      lum > 0.55 ? mix(base, '#3a3630', 0.3) : dark ? mix(base, '#ffffff', 0.2) : mix(base, '#000000', 0.4),
     stitch: lum < 0.22 ? mix(base, '#ffffff', 0.3) : mix(base, '#000000', 0.32),
     print: accent ? toHex(parseHex(accent)) : lum > 0.42 ? '#161616' : '#f4f0e8',
     metal: lum > 0.3 ? '#3b3d42' : '#c9ccd1',
@@ -157,48 +156,85 @@ function both(d: (m: (p: Pt) => string) => string, axis = 800): string {
 // type: a small stroke font so prints never depend on fonts installed on the host
 
 // l / r: optical side bearings (negative pulls neighbours closer to open letters such as F, T, Y).
-const GLYPHS: Record<string, { w: number; d: string; l?: number; r?: number }> = {
-  A: { w: 6.4, d: 'M0 10L3.2 0L6.4 10M1.2 6.6H5.2', l: -0.3, r: -0.3 },
-  B: { w: 6, d: 'M0 0V10H3.6C5.1 10 6 9 6 7.5C6 6 5.1 5 3.5 5H0M3.3 5C4.6 5 5.5 4.1 5.5 2.5C5.5 1 4.6 0 3.3 0H0' },
-  C: { w: 6, d: 'M6 2.2C5.4 0.8 4.4 0 3.1 0C1.2 0 0 2 0 5C0 8 1.2 10 3.1 10C4.4 10 5.4 9.2 6 7.8' },
+// d is stroked with square caps (flush stems and bars); b with butt caps, for terminals that
+// end inside another stroke or on a curve, where a square cap would poke out.
+const GLYPHS: Record<string, { w: number; d: string; b?: string; l?: number; r?: number }> = {
+  A: { w: 6.4, d: 'M-0.64 12L3.2 0L7.04 12M1.9 6.6H4.5', l: 0, r: 0 },
+  B: {
+    w: 6,
+    d: 'M0 0V10H3.6C5.1 10 6 9 6 7.5C6 6 5.1 5 3.5 5H0M3.3 5C4.6 5 5.5 4.1 5.5 2.5C5.5 1 4.6 0 3.3 0H0',
+  },
+  C: { w: 6, d: '', b: 'M6 2.2C5.4 0.8 4.4 0 3.1 0C1.2 0 0 2 0 5C0 8 1.2 10 3.1 10C4.4 10 5.4 9.2 6 7.8' },
   D: { w: 6, d: 'M0 0V10H2.7C4.9 10 6 8 6 5C6 2 4.9 0 2.7 0Z' },
   E: { w: 5.4, d: 'M5.4 0H0V10H5.4M0 5H4.8' },
-  F: { w: 5.4, d: 'M5.4 0H0V10M0 5H4.8', l: 0, r: -0.7 },
-  G: { w: 6.2, d: 'M6 2.2C5.4 0.8 4.4 0 3.1 0C1.2 0 0 2 0 5C0 8 1.2 10 3.1 10C5 10 6.2 8.6 6.2 6.2V5.3H3.4' },
+  F: { w: 5.4, d: 'M5.4 0H0V10M0 5H4.8', l: 0, r: -0.3 },
+  G: {
+    w: 6.2,
+    d: '',
+    b: 'M6 2.2C5.4 0.8 4.4 0 3.1 0C1.2 0 0 2 0 5C0 8 1.2 10 3.1 10C5 10 6.2 8.6 6.2 6.2V5.3H3.4',
+  },
   H: { w: 6, d: 'M0 0V10M6 0V10M0 5H6' },
   I: { w: 0, d: 'M0 0V10' },
   J: { w: 5, d: 'M5 0V7C5 9 4 10 2.5 10C1 10 0 9 0 7.4' },
-  K: { w: 6, d: 'M0 0V10M6 0L0.6 6.4M2.4 4.4L6 10' },
+  K: { w: 6, d: 'M0 0V10M7.69 -2L0.6 6.4', b: 'M2.4 4.4L7.29 12', l: 0, r: 0.6 },
   L: { w: 5.2, d: 'M0 0V10H5.2', l: 0, r: -0.8 },
   M: { w: 7.4, d: 'M0 10V0L3.7 7.2L7.4 0V10' },
   N: { w: 6, d: 'M0 10V0L6 10V0' },
   O: { w: 6.4, d: 'M3.2 0C1.2 0 0 2 0 5C0 8 1.2 10 3.2 10C5.2 10 6.4 8 6.4 5C6.4 2 5.2 0 3.2 0Z' },
   P: { w: 5.8, d: 'M0 10V0H3.3C5 0 5.8 1.2 5.8 2.8C5.8 4.4 5 5.6 3.3 5.6H0', l: 0, r: -0.3 },
-  Q: { w: 6.4, d: 'M3.2 0C1.2 0 0 2 0 5C0 8 1.2 10 3.2 10C5.2 10 6.4 8 6.4 5C6.4 2 5.2 0 3.2 0ZM4 7L6.6 10.4' },
-  R: { w: 6, d: 'M0 10V0H3.4C5.1 0 5.9 1.2 5.9 2.8C5.9 4.4 5.1 5.6 3.4 5.6H0M3.4 5.6L6 10' },
-  S: { w: 5.8, d: 'M5.6 2C5 0.7 4.1 0 2.9 0C1.4 0 0.3 1 0.3 2.6C0.3 6.1 5.8 4.3 5.8 7.4C5.8 9 4.6 10 2.9 10C1.6 10 0.6 9.3 0 8' },
-  T: { w: 6, d: 'M0 0H6M3 0V10', l: -0.5, r: -0.5 },
+  Q: {
+    w: 6.4,
+    d: 'M3.2 0C1.2 0 0 2 0 5C0 8 1.2 10 3.2 10C5.2 10 6.4 8 6.4 5C6.4 2 5.2 0 3.2 0ZM4 7L6.6 10.4',
+  },
+  R: { w: 6, d: 'M0 10V0H3.4C5.1 0 5.9 1.2 5.9 2.8C5.9 4.4 5.1 5.6 3.4 5.6H0', b: 'M3.4 5.6L7.18 12' },
+  S: {
+    w: 5.8,
+    d: '',
+    b: 'M5.6 2C5 0.7 4.1 0 2.9 0C1.4 0 0.3 1 0.3 2.6C0.3 6.1 5.8 4.3 5.8 7.4C5.8 9 4.6 10 2.9 10C1.6 10 0.6 9.3 0 8',
+  },
+  T: { w: 6, d: 'M0 0H6M3 0V10', l: -0.3, r: -0.3 },
   U: { w: 6, d: 'M0 0V6.8C0 9 1.2 10 3 10C4.8 10 6 9 6 6.8V0' },
-  V: { w: 6.4, d: 'M0 0L3.2 10L6.4 0', l: -0.3, r: -0.3 },
-  W: { w: 8.6, d: 'M0 0L2.1 10L4.3 1.6L6.5 10L8.6 0', l: -0.2, r: -0.2 },
-  X: { w: 6.2, d: 'M0 0L6.2 10M6.2 0L0 10' },
-  Y: { w: 6.4, d: 'M0 0L3.2 5.4L6.4 0M3.2 5.4V10', l: -0.4, r: -0.4 },
+  V: { w: 6.4, d: 'M-0.64 -2L3.2 10L7.04 -2', l: 0, r: 0 },
+  W: { w: 8.6, d: 'M-0.42 -2L2.1 10L4.3 1.6L6.5 10L9.02 -2', l: 0, r: 0 },
+  X: { w: 6.2, d: 'M-1.24 -2L7.44 12M7.44 -2L-1.24 12', l: 0.6, r: 0.6 },
+  Y: { w: 6.4, d: 'M-1.19 -2L3.2 5.4L7.59 -2M3.2 5.4V10', l: 0.3, r: 0.3 },
   Z: { w: 5.8, d: 'M0.2 0H5.8L0 10H5.8' },
   '0': { w: 5.8, d: 'M2.9 0C1.1 0 0 2 0 5C0 8 1.1 10 2.9 10C4.7 10 5.8 8 5.8 5C5.8 2 4.7 0 2.9 0Z' },
   '1': { w: 3.2, d: 'M0 2.2L3.2 0V10', l: -0.4, r: 0 },
   '2': { w: 5.8, d: 'M0.2 2.7C0.5 1 1.6 0 3 0C4.6 0 5.7 1 5.7 2.8C5.7 5 3.2 6.5 0 10H5.8' },
-  '3': { w: 5.8, d: 'M0.3 1.6C0.9 0.5 1.9 0 3 0C4.5 0 5.5 1 5.5 2.5C5.5 3.9 4.5 4.8 3 4.8H2M3 4.8C4.8 4.8 5.8 5.9 5.8 7.4C5.8 9 4.6 10 3 10C1.7 10 0.6 9.4 0 8.3' },
+  '3': {
+    w: 5.8,
+    d: 'M0.3 1.6C0.9 0.5 1.9 0 3 0C4.5 0 5.5 1 5.5 2.5C5.5 3.9 4.5 4.8 3 4.8H2M3 4.8C4.8 4.8 5.8 5.9 5.8 7.4C5.8 9 4.6 10 3 10C1.7 10 0.6 9.4 0 8.3',
+  },
   '4': { w: 6, d: 'M4.6 10V0L0 7H6' },
-  '5': { w: 5.8, d: 'M5.5 0H0.9L0.4 4.7C1.1 4.1 2 3.8 3 3.8C4.8 3.8 5.8 5.1 5.8 6.9C5.8 8.8 4.6 10 2.9 10C1.7 10 0.7 9.4 0 8.4' },
-  '6': { w: 5.8, d: 'M5.3 1C4.8 0.4 4 0 3.1 0C1.1 0 0 2.1 0 5.4C0 8.5 1.1 10 2.9 10C4.7 10 5.8 8.7 5.8 6.9C5.8 5.1 4.7 3.9 3 3.9C1.7 3.9 0.6 4.6 0 5.8' },
-  '7': { w: 5.6, d: 'M0 0H5.6L1.8 10', l: 0, r: -0.3 },
-  '8': { w: 5.8, d: 'M2.9 4.7C1.5 4.7 0.5 3.8 0.5 2.4C0.5 1 1.5 0 2.9 0C4.3 0 5.3 1 5.3 2.4C5.3 3.8 4.3 4.7 2.9 4.7ZM2.9 4.7C1.2 4.7 0 5.8 0 7.4C0 9 1.2 10 2.9 10C4.6 10 5.8 9 5.8 7.4C5.8 5.8 4.6 4.7 2.9 4.7Z' },
-  '9': { w: 5.8, d: 'M0.5 9C1 9.6 1.8 10 2.7 10C4.7 10 5.8 7.9 5.8 4.6C5.8 1.5 4.7 0 2.9 0C1.1 0 0 1.3 0 3.1C0 4.9 1.1 6.1 2.8 6.1C4.1 6.1 5.2 5.4 5.8 4.2' },
+  '5': {
+    w: 5.8,
+    d: 'M5.5 0H0.9L0.4 4.9',
+    b: 'M0.5 4.6C1.1 4.1 2 3.8 3 3.8C4.8 3.8 5.8 5.1 5.8 6.9C5.8 8.8 4.6 10 2.9 10C1.7 10 0.7 9.4 0 8.4',
+  },
+  '6': {
+    w: 5.8,
+    d: '',
+    b: 'M5.3 1C4.8 0.4 4 0 3.1 0C1.1 0 0 2.1 0 5.4C0 8.5 1.1 10 2.9 10C4.7 10 5.8 8.7 5.8 6.9C5.8 5.1 4.7 3.9 3 3.9C1.7 3.9 0.6 4.6 0.15 5.9',
+  },
+  '7': { w: 5.6, d: 'M0 0H5.6L1.04 12', l: 0, r: -0.3 },
+  '8': {
+    w: 5.8,
+    d: 'M2.9 4.7C1.5 4.7 0.5 3.8 0.5 2.4C0.5 1 1.5 0 2.9 0C4.3 0 5.3 1 5.3 2.4C5.3 3.8 4.3 4.7 2.9 4.7ZM2.9 4.7C1.2 4.7 0 5.8 0 7.4C0 9 1.2 10 2.9 10C4.6 10 5.8 9 5.8 7.4C5.8 5.8 4.6 4.7 2.9 4.7Z',
+  },
+  '9': {
+    w: 5.8,
+    d: '',
+    b: 'M0.5 9C1 9.6 1.8 10 2.7 10C4.7 10 5.8 7.9 5.8 4.6C5.8 1.5 4.7 0 2.9 0C1.1 0 0 1.3 0 3.1C0 4.9 1.1 6.1 2.8 6.1C4.1 6.1 5.2 5.4 5.65 4.3',
+  },
   '.': { w: 0, d: 'M0 7.8V10' },
   '-': { w: 3.6, d: 'M0 5.6H3.6' },
-  '/': { w: 4.4, d: 'M0 10.4L4.4 -0.4' },
+  '/': { w: 4.4, d: 'M-0.65 12L5.05 -2' },
   "'": { w: 0, d: 'M0 0V3' },
-  '&': { w: 6.6, d: 'M6.4 10L1.4 4C0.8 3.2 0.7 2.7 0.7 2.2C0.7 0.9 1.7 0 2.9 0C4.1 0 5 0.8 5 2C5 3.3 4 4 2.2 5.2C0.8 6.1 0 7 0 8C0 9.2 1 10 2.6 10C4.2 10 5.6 9 6.6 6.8' },
+  '&': {
+    w: 6.6,
+    d: 'M8.07 12L1.4 4C0.8 3.2 0.7 2.7 0.7 2.2C0.7 0.9 1.7 0 2.9 0C4.1 0 5 0.8 5 2C5 3.3 4 4 2.2 5.2C0.8 6.1 0 7 0 8C0 9.2 1 10 2.6 10C4.2 10 5.6 9 6.6 6.8',
+  },
   ' ': { w: 2.6, d: '' },
 };
 
@@ -218,7 +254,10 @@ interface TypeOptions {
 const GAP = 1.25;
 
 /** x offset of each glyph's origin, and the line's total width, in font units. */
-function layoutLine(line: string, weight: number): { glyphs: { d: string; x: number }[]; width: number } {
+function layoutLine(
+  line: string,
+  weight: number,
+): { glyphs: { d: string; b?: string; x: number }[]; width: number } {
   const chars = [...line].map((ch) => GLYPHS[ch] ?? GLYPHS[' ']);
   let x = weight / 2;
   const glyphs = chars.map((g, i) => {
@@ -226,30 +265,51 @@ function layoutLine(line: string, weight: number): { glyphs: { d: string; x: num
     const at = x;
     x += g.w;
     if (i < chars.length - 1) x += weight + GAP + (g.r ?? 0);
-    return { d: g.d, x: at };
+    return { d: g.d, b: g.b, x: at };
   });
   return { glyphs, width: x + weight / 2 };
 }
 
-function typeset(text: string, o: TypeOptions): string {
+let typeCount = 0;
+
+/**
+ * Square caps keep stems and bars the same height; a clip to the cap band then trims the
+ * spikes that diagonal strokes and sharp joins would otherwise poke above and below.
+ */
+export function typeset(text: string, o: TypeOptions): string {
   const weight = o.weight ?? 2.2;
-  const lines = text.toUpperCase().split('\n').map((l) => layoutLine(l, weight));
+  const lines = text
+    .toUpperCase()
+    .split('\n')
+    .map((l) => layoutLine(l, weight));
   const lead = 14;
   const widest = Math.max(...lines.map((l) => l.width));
   let scale = o.height / 10;
   if (o.maxWidth && widest * scale > o.maxWidth) scale = o.maxWidth / widest;
   const blockH = 10 + lead * (lines.length - 1);
+  const id = `type${++typeCount}`;
+  const top = (li: number): number => -blockH / 2 + li * lead;
+  const clip = lines
+    .map(
+      (l, li) =>
+        `<rect x="${f(-l.width / 2 - 2)}" y="${f(top(li) - weight / 2)}" width="${f(l.width + 4)}" height="${f(10 + weight)}"/>`,
+    )
+    .join('');
   const paths = lines
-    .map((l, li) => {
-      const y = -blockH / 2 + li * lead;
-      return l.glyphs
-        .filter((g) => g.d)
-        .map((g) => `<path transform="translate(${f(g.x - l.width / 2)} ${f(y)})" d="${g.d}"/>`)
-        .join('');
-    })
+    .map((l, li) =>
+      l.glyphs
+        .map((g) => {
+          const at = `transform="translate(${f(g.x - l.width / 2)} ${f(top(li))})"`;
+          return (
+            (g.d ? `<path ${at} d="${g.d}"/>` : '') +
+            (g.b ? `<path ${at} stroke-linecap="butt" d="${g.b}"/>` : '')
+          );
+        })
+        .join(''),
+    )
     .join('');
   const rot = o.rotate ? ` rotate(${o.rotate})` : '';
-  return `<g transform="translate(${f(o.cx)} ${f(o.cy)})${rot} scale(${scale.toFixed(3)})" fill="none" stroke="${o.color}" stroke-width="${weight}" stroke-linejoin="miter" stroke-miterlimit="2" stroke-linecap="butt">${paths}</g>`;
+  return `<g transform="translate(${f(o.cx)} ${f(o.cy)})${rot} scale(${scale.toFixed(3)})"><clipPath id="${id}">${clip}</clipPath><g clip-path="url(#${id})" fill="none" stroke="${o.color}" stroke-width="${weight}" stroke-linejoin="miter" stroke-miterlimit="5" stroke-linecap="square">${paths}</g></g>`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,8 +328,12 @@ interface GarmentArt {
   /** plain shapes covering the garment, used for the clip and the cast shadow */
   silhouette: string;
   body: string;
+  /** details drawn inside the clip before the shading, so the shading falls on them too */
+  under?: string;
   /** details drawn over the clipped shading */
   over: string;
+  /** false when the drawing brings its own light (several objects side by side) */
+  shade?: boolean;
 }
 
 interface Ctx {
@@ -314,26 +378,66 @@ function drawTee(c: Ctx, long: boolean): GarmentArt {
   const { p } = c;
   const sleeve: Seg[] = long
     ? [
-        { C: [[418, 392], [372, 470], [352, 600]] },
+        {
+          C: [
+            [418, 392],
+            [372, 470],
+            [352, 600],
+          ],
+        },
         { L: [318, 1118] },
         { L: [322, 1212] },
         { L: [420, 1212] },
         { L: [420, 1118] },
-        { C: [[440, 900], [478, 720], [506, 612]] },
+        {
+          C: [
+            [440, 900],
+            [478, 720],
+            [506, 612],
+          ],
+        },
       ]
     : [
-        { C: [[412, 392], [346, 478], [296, 640]] },
+        {
+          C: [
+            [412, 392],
+            [346, 478],
+            [296, 640],
+          ],
+        },
         { L: [444, 716] },
-        { C: [[470, 668], [494, 636], [506, 608]] },
+        {
+          C: [
+            [470, 668],
+            [494, 636],
+            [506, 608],
+          ],
+        },
       ];
   const bodyPath = symmetric(
     [800, 396],
     [
-      { Q: [[736, 394], [690, 320]] },
+      {
+        Q: [
+          [736, 394],
+          [690, 320],
+        ],
+      },
       { L: [474, 372] },
       ...sleeve,
-      { C: [[500, 780], [500, 1100], [498, 1296]] },
-      { Q: [[650, 1310], [800, 1308]] },
+      {
+        C: [
+          [500, 780],
+          [500, 1100],
+          [498, 1296],
+        ],
+      },
+      {
+        Q: [
+          [650, 1310],
+          [800, 1308],
+        ],
+      },
     ],
   );
   const backNeck = `M690 320C736 344 864 344 910 320Q864 396 800 398Q736 396 690 320Z`;
@@ -344,21 +448,30 @@ function drawTee(c: Ctx, long: boolean): GarmentArt {
     ? both((m) => `M${m([322, 1130])}L${m([420, 1130])}`)
     : both((m) => `M${m([313, 617])}L${m([447, 688])}`);
   const cuffRibs = long
-    ? both((m) => [0, 1, 2, 3, 4, 5, 6, 7].map((i) => `M${m([332 + i * 11.5, 1140])}L${m([333 + i * 11.5, 1204])}`).join(''))
+    ? both((m) =>
+        [0, 1, 2, 3, 4, 5, 6, 7]
+          .map((i) => `M${m([332 + i * 11.5, 1140])}L${m([333 + i * 11.5, 1204])}`)
+          .join(''),
+      )
     : '';
   const seams = long
     ? both((m) => `M${m([474, 374])}C${m([470, 450])} ${m([486, 540])} ${m([506, 612])}`)
     : both((m) => `M${m([474, 374])}C${m([472, 450])} ${m([488, 548])} ${m([506, 608])}`);
   const folds = [
-    both((m) => `M${m([520, 640])}C${m([580, 700])} ${m([610, 760])} ${m([612, 840])}C${m([590, 770])} ${m([560, 700])} ${m([520, 640])}Z`),
-    both((m) => `M${m([560, 1296])}C${m([590, 1220])} ${m([600, 1150])} ${m([596, 1080])}C${m([612, 1160])} ${m([610, 1230])} ${m([590, 1300])}Z`),
+    both(
+      (m) =>
+        `M${m([520, 640])}C${m([580, 700])} ${m([610, 760])} ${m([612, 840])}C${m([590, 770])} ${m([560, 700])} ${m([520, 640])}Z`,
+    ),
+    both(
+      (m) =>
+        `M${m([560, 1296])}C${m([590, 1220])} ${m([600, 1150])} ${m([596, 1080])}C${m([612, 1160])} ${m([610, 1230])} ${m([590, 1300])}Z`,
+    ),
   ];
   const body = `<path d="${backNeck}" ${solid(p.inside, c)}/>
 <path d="M690 320C736 344 864 344 910 320" ${line(p.lo, 16)}/>
 <path d="${bodyPath}" ${solid(p.base, c)}/>`;
   const over = `<path d="${folds[0]}" fill="${p.lo}" opacity="0.55"/>
 <path d="${folds[1]}" fill="${p.lo}" opacity="0.45"/>
-<path d="M720 470C700 700 700 960 730 1240" ${line(p.hi, 38, 0.35)}/>
 <path d="${seams}" ${line(p.lo2, 3, 0.55)}/>
 <path d="${neck}" ${line(p.hi, 26)}/>
 <path d="${neck}" ${line(p.outline, 4)}/>
@@ -378,19 +491,66 @@ function drawHoodie(c: Ctx, zip: boolean): GarmentArt {
     [
       { L: [668, 340] },
       { L: [466, 392] },
-      { C: [[404, 410], [362, 490], [344, 620]] },
+      {
+        C: [
+          [404, 410],
+          [362, 490],
+          [344, 620],
+        ],
+      },
       { L: [300, 1126] },
       { L: [304, 1228] },
       { L: [424, 1228] },
       { L: [424, 1126] },
-      { C: [[446, 910], [478, 740], [506, 636]] },
-      { C: [[504, 800], [506, 1020], [508, 1180]] },
+      {
+        C: [
+          [446, 910],
+          [478, 740],
+          [506, 636],
+        ],
+      },
+      {
+        C: [
+          [504, 800],
+          [506, 1020],
+          [508, 1180],
+        ],
+      },
       { L: [512, 1296] },
-      { Q: [[650, 1304], [800, 1302]] },
+      {
+        Q: [
+          [650, 1304],
+          [800, 1302],
+        ],
+      },
     ],
   );
-  const hoodOuter = symmetric([800, 128], [{ C: [[650, 128], [566, 240], [592, 420]] }, { L: [800, 500] }]);
-  const hoodInner = symmetric([800, 196], [{ C: [[700, 196], [640, 270], [648, 372]] }, { L: [800, 476] }]);
+  const hoodOuter = symmetric(
+    [800, 128],
+    [
+      {
+        C: [
+          [650, 128],
+          [566, 240],
+          [592, 420],
+        ],
+      },
+      { L: [800, 500] },
+    ],
+  );
+  const hoodInner = symmetric(
+    [800, 196],
+    [
+      {
+        C: [
+          [700, 196],
+          [640, 270],
+          [648, 372],
+        ],
+      },
+      { L: [800, 476] },
+    ],
+  );
   const rim = `M800 476L648 372C640 270 700 196 800 196C900 196 960 270 952 372Z`;
   const box: Box = { x: 296, y: 124, w: 1008, h: 1184 };
   const waist = `M512 1190Q650 1200 800 1198Q950 1200 1088 1190`;
@@ -407,10 +567,13 @@ function drawHoodie(c: Ctx, zip: boolean): GarmentArt {
   const pocketOpen = zip
     ? both((m) => `M${m([640, 900])}L${m([560, 1050])}`)
     : both((m) => `M${m([620, 890])}L${m([532, 1060])}`);
+  // Cords are lighter than dark cloth and darker than pale cloth so they always read.
+  const cord = luminance(p.base) > 0.45 ? mix(p.base, '#000000', 0.3) : p.hi2;
   const strings = zip
     ? ''
-    : `<path d="M758 452C752 540 742 620 748 700" ${line(p.hi2, 12)}/><path d="M842 452C850 530 862 600 854 686" ${line(p.hi2, 12)}/>
-<rect x="738" y="696" width="20" height="44" rx="5" fill="${p.metal}" stroke="${p.outline}" stroke-width="2"/><rect x="844" y="682" width="20" height="44" rx="5" fill="${p.metal}" stroke="${p.outline}" stroke-width="2"/>
+    : `<path d="M758 452C752 520 744 570 748 626" ${line(p.outline, 15)}/><path d="M842 452C850 510 858 560 854 614" ${line(p.outline, 15)}/>
+<path d="M758 452C752 520 744 570 748 626" ${line(cord, 11)}/><path d="M842 452C850 510 858 560 854 614" ${line(cord, 11)}/>
+<rect x="738" y="622" width="20" height="44" rx="5" fill="${p.metal}" stroke="${p.outline}" stroke-width="2"/><rect x="844" y="610" width="20" height="44" rx="5" fill="${p.metal}" stroke="${p.outline}" stroke-width="2"/>
 <circle cx="758" cy="446" r="11" fill="${p.inside}" stroke="${p.metal}" stroke-width="5"/><circle cx="842" cy="446" r="11" fill="${p.inside}" stroke="${p.metal}" stroke-width="5"/>`;
   const zipper = zip
     ? `<path d="M800 480V1296" ${line(p.lo2, 22)}/><path d="M800 484V1292" ${line(p.metal, 10)}/><path d="M800 484V1292" ${dash(p.lo2, 10, '3 5', 0.7)}/>
@@ -423,65 +586,84 @@ function drawHoodie(c: Ctx, zip: boolean): GarmentArt {
   );
   const body = `<path d="${hoodOuter}" ${solid(p.lo, c)}/>
 <path d="${bodyPath}" ${solid(p.base, c)}/>`;
+  const under = `<path d="${pocket}" fill="${p.base}" stroke="${p.outline}" stroke-width="3.5" stroke-linejoin="round"/>
+<path d="${pocket}" transform="translate(800 1030) scale(0.965) translate(-800 -1030)" ${dash(p.stitch, 3)}/>
+<path d="${pocketOpen}" ${line(p.lo2, 9, 0.6)}/>`;
   const over = `<path d="${folds}" fill="${p.lo}" opacity="0.6"/>
-<path d="M700 560C690 760 694 960 720 1170" ${line(p.hi, 40, 0.3)}/>
 <path d="${hoodInner}" fill="${p.inside}"/>
 <path d="${rim}" fill="none" stroke="${p.hi}" stroke-width="30" stroke-linejoin="round"/>
 <path d="${rim}" transform="translate(800 336) scale(1.075) translate(-800 -336)" ${line(p.outline, 3.5)}/>
 <path d="${rim}" transform="translate(800 336) scale(0.94) translate(-800 -336)" ${line(p.outline, 3)}/>
 ${strings}
 <path d="${both((m) => `M${m([466, 394])}C${m([464, 480])} ${m([484, 570])} ${m([506, 636])}`)}" ${line(p.lo2, 3, 0.55)}/>
-<path d="${pocket}" fill="${p.base}" stroke="${p.outline}" stroke-width="3.5" stroke-linejoin="round"/>
-<path d="${pocket}" transform="translate(800 1030) scale(0.965) translate(-800 -1030)" ${dash(p.stitch, 3)}/>
-<path d="${pocketOpen}" ${line(p.lo2, 9, 0.6)}/>
 <path d="${waist}" ${line(p.outline, 3.5)}/>
 <path d="${waistRibs}" ${line(p.lo, 4, 0.55)}/>
 <path d="${both((m) => `M${m([302, 1130])}L${m([424, 1130])}`)}" ${line(p.outline, 3.5)}/>
 <path d="${cuffRibs}" ${line(p.lo, 4, 0.55)}/>
 ${zipper}
-${zip ? print(c, 676, 640, 40, 150) : print(c, 800, 780, 70, 300)}`;
-  return { box, silhouette: `<path d="${bodyPath}"/><path d="${hoodOuter}"/>`, body, over };
+${zip ? print(c, 676, 640, 40, 150) : print(c, 800, 770, 70, 300)}`;
+  return { box, silhouette: `<path d="${bodyPath}"/><path d="${hoodOuter}"/>`, body, under, over };
 }
 
 function drawCap(c: Ctx): GarmentArt {
   const { p } = c;
-  const crown = symmetric([800, 440], [{ C: [[600, 440], [440, 580], [424, 880]] }, { Q: [[600, 922], [800, 926]] }]);
-  const brim = `M414 872C520 934 1080 934 1186 872C1250 960 1130 1100 800 1104C470 1100 350 960 414 872Z`;
-  const box: Box = { x: 380, y: 420, w: 840, h: 700 };
-  const brimStitch = [0, 1, 2, 3]
-    .map((i) => {
-      const k = 1 - i * 0.045;
-      return `<path d="M442 ${f(930 + i * 2)}C${f(420 + i * 6)} ${f(1000 - i * 10)} ${f(540 + i * 10)} ${f(1080 - i * 16)} 800 ${f(1082 - i * 18)}C${f(1060 - i * 10)} ${f(1080 - i * 16)} ${f(1180 - i * 6)} ${f(1000 - i * 10)} 1158 ${f(930 + i * 2)}" ${dash(p.stitch, 3, '10 7', 0.75 * k)}/>`;
-    })
+  // Three-quarter view with the bill swinging towards the viewer: a straight front view reads as a helmet.
+  const crown = `M520 884C480 640 640 440 860 430C1080 420 1214 600 1204 852C1140 884 1080 908 1010 930C860 944 660 922 520 884Z`;
+  const bill = `M524 870C430 894 330 936 298 986C278 1040 420 1076 604 1072C790 1068 930 1014 976 930C840 944 660 926 524 870Z`;
+  const billUnder = `M298 986C278 1040 420 1076 604 1072C790 1068 930 1014 976 930L986 950C930 1040 790 1094 600 1096C410 1098 266 1052 298 986Z`;
+  const box: Box = { x: 270, y: 420, w: 950, h: 680 };
+  const rows = [0.95, 0.9, 0.85, 0.8]
+    .map(
+      (k) =>
+        `<path d="M330 978C320 1030 440 1058 604 1056C780 1052 906 1004 952 936" transform="translate(700 930) scale(${k}) translate(-700 -930)" ${dash(p.stitch, 3, '10 7', 0.75)}/>`,
+    )
     .join('');
-  const panels = both((m) => `M${m([800, 452])}C${m([700, 520])} ${m([640, 700])} ${m([634, 912])}`);
-  const body = `<path d="${brim}" ${solid(p.lo, c)}/>
-<path d="${crown}" ${solid(p.base, c)}/>`;
-  const over = `<path d="M800 452C740 500 700 600 690 700C700 780 720 860 740 918L860 918C880 860 900 780 910 700C900 600 860 500 800 452Z" fill="${p.hi}" opacity="0.4"/>
-<path d="${panels}" ${line(p.lo2, 4, 0.7)}/>
-<path d="${both((m) => `M${m([790, 456])}C${m([690, 524])} ${m([630, 700])} ${m([624, 912])}`)}" ${dash(p.stitch, 3, '8 6', 0.8)}/>
-<path d="M800 452V920" ${line(p.lo2, 3, 0.35)}/>
-<path d="M426 870Q600 912 800 916Q1000 912 1174 870" ${dash(p.stitch, 3, '9 7', 0.8)}/>
-<circle cx="540" cy="640" r="10" fill="${p.lo2}" stroke="${p.stitch}" stroke-width="3"/><circle cx="1060" cy="640" r="10" fill="${p.lo2}" stroke="${p.stitch}" stroke-width="3"/>
-<ellipse cx="800" cy="446" rx="40" ry="17" fill="${p.base}" stroke="${p.outline}" stroke-width="3.5"/>
-<path d="M760 446Q800 432 840 446" ${line(p.hi2, 4, 0.8)}/>
-<path d="M440 888C560 940 1040 940 1160 888C1150 920 1120 950 1080 962C960 940 640 940 520 962C480 950 450 920 440 888Z" fill="#000" opacity="0.18"/>
-<path d="${brim}" fill="none" stroke="${p.hi}" stroke-width="6" opacity="0.0"/>
-${brimStitch}
-${print(c, 800, 720, 86, 300)}`;
-  return { box, silhouette: `<path d="${crown}"/><path d="${brim}"/>`, body, over };
+  const body = `<path d="${crown}" ${solid(p.base, c)}/>
+<path d="${billUnder}" ${solid(p.lo2, c)}/>
+<path d="${bill}" ${solid(p.base, c)}/>`;
+  const under = `<path d="M1120 890C1120 830 1170 806 1204 836L1204 852C1176 868 1150 880 1120 890Z" fill="${p.inside}"/>`;
+  const over = `<path d="M860 436C760 520 700 700 712 926" ${line(p.lo2, 4, 0.7)}/>
+<path d="M850 440C748 526 688 704 700 926" ${dash(p.stitch, 3, '8 6', 0.8)}/>
+<path d="M860 436C940 540 990 720 1000 928" ${line(p.lo2, 4, 0.7)}/>
+<path d="M860 436C1030 500 1150 660 1170 866" ${line(p.lo2, 4, 0.6)}/>
+<path d="M540 860C700 910 900 920 1014 904C1090 886 1150 864 1200 836" ${dash(p.stitch, 3, '9 7', 0.8)}/>
+<path d="M560 560C620 480 700 446 780 442C690 500 630 570 590 660Z" fill="${p.hi2}" opacity="0.35"/>
+<circle cx="740" cy="540" r="9" fill="${p.lo2}" stroke="${p.stitch}" stroke-width="3"/><circle cx="1060" cy="600" r="9" fill="${p.lo2}" stroke="${p.stitch}" stroke-width="3"/>
+<ellipse cx="860" cy="434" rx="34" ry="14" fill="${p.base}" stroke="${p.outline}" stroke-width="3.5"/>
+${print(c, 730, 700, 120, 300, -5)}`;
+  // The crown casts a soft shadow onto the bill where they meet.
+  const billShade = `<path d="M524 870C660 926 840 944 976 930C950 966 900 990 840 1000C710 986 600 940 524 870Z" fill="#000" opacity="0.22"/>`;
+  return {
+    box,
+    silhouette: `<path d="${crown}"/><path d="${bill}"/><path d="${billUnder}"/>`,
+    body,
+    under,
+    over: over + billShade + rows,
+  };
 }
 
 function drawBeanie(c: Ctx): GarmentArt {
   const { p } = c;
-  const dome = symmetric([800, 330], [{ C: [[610, 330], [486, 520], [478, 860]] }, { L: [800, 860] }]);
+  const dome = symmetric(
+    [800, 390],
+    [
+      {
+        C: [
+          [616, 390],
+          [486, 560],
+          [478, 860],
+        ],
+      },
+      { L: [800, 860] },
+    ],
+  );
   const cuff = `M458 820Q800 796 1142 820L1150 1080Q800 1110 450 1080Z`;
-  const box: Box = { x: 440, y: 320, w: 720, h: 800 };
+  const box: Box = { x: 440, y: 380, w: 720, h: 740 };
   const ribs = Array.from({ length: 13 }, (_, i) => {
     const t = (i + 1) / 14;
     const xb = 478 + t * 644;
     const xt = 800 + (xb - 800) * 0.16;
-    return `M${f(xt)} 350C${f(xt + (xb - xt) * 0.62)} 420 ${f(xb)} 600 ${f(xb)} 830`;
+    return `M${f(xt)} 406C${f(xt + (xb - xt) * 0.62)} 470 ${f(xb)} 630 ${f(xb)} 830`;
   }).join('');
   const cuffRibs = Array.from({ length: 33 }, (_, i) => {
     const x = 474 + i * 20.4;
@@ -496,7 +678,7 @@ ${typeset(c.graphic, { cx: 800, cy: 952, height: 40, maxWidth: 168, color: p.bas
 <path d="${cuff}" ${solid(p.base, c)}/>`;
   const over = `<path d="${ribs}" ${line(p.lo, 9, 0.5)}/>
 <path d="${ribs}" transform="translate(13 0)" ${line(p.hi, 5, 0.45)}/>
-<path d="M800 336C760 400 740 500 736 620C760 520 780 420 800 336Z" fill="${p.hi}" opacity="0.35"/>
+<path d="M800 396C760 450 740 540 736 640C760 550 780 470 800 396Z" fill="${p.hi}" opacity="0.35"/>
 <path d="M458 820Q800 796 1142 820L1144 860Q800 836 456 860Z" fill="#000" opacity="0.12"/>
 <path d="${cuffRibs}" ${line(p.lo, 8, 0.45)}/>
 <path d="${cuffRibs}" transform="translate(9 0)" ${line(p.hi, 4, 0.4)}/>
@@ -508,10 +690,11 @@ ${label}`;
 function drawTote(c: Ctx): GarmentArt {
   const { p } = c;
   const bag = `M486 640L1114 640L1146 1300Q1146 1318 1128 1318L472 1318Q454 1318 454 1300Z`;
-  const handle = (dx: number): string => `M${610 + dx} 660C${600 + dx} 460 ${660 + dx} 312 ${800 + dx} 312C${940 + dx} 312 ${1000 + dx} 460 ${990 + dx} 660`;
+  const handle = (dx: number): string =>
+    `M${610 + dx} 660C${600 + dx} 460 ${660 + dx} 312 ${800 + dx} 312C${940 + dx} 312 ${1000 + dx} 460 ${990 + dx} 660`;
   const box: Box = { x: 440, y: 280, w: 720, h: 1044 };
-  const body = `<path d="${handle(-26)}" fill="none" stroke="${p.outline}" stroke-width="62" stroke-linecap="butt"/>
-<path d="${handle(-26)}" fill="none" stroke="${p.lo2}" stroke-width="54" stroke-linecap="butt"/>
+  const body = `<path d="${handle(-26)}" fill="none" stroke="${p.outline}" stroke-width="50" stroke-linecap="butt"/>
+<path d="${handle(-26)}" fill="none" stroke="${p.lo2}" stroke-width="43" stroke-linecap="butt"/>
 <path d="${bag}" ${solid(p.base, c)}/>`;
   const over = `<path d="M486 640H1114L1117 712H483Z" fill="${p.lo}" opacity="0.5"/>
 <path d="M490 700H1110" ${dash(p.stitch, 3.5)}/>
@@ -520,8 +703,8 @@ function drawTote(c: Ctx): GarmentArt {
 <path d="M560 760C600 960 590 1140 560 1300" ${line(p.lo, 24, 0.35)}/>
 <path d="M1020 720C1060 900 1060 1100 1090 1300" ${line(p.lo, 20, 0.3)}/>
 ${c.graphic ? `<rect x="610" y="850" width="380" height="300" fill="none" stroke="${p.print}" stroke-width="10"/>${print(c, 800, 1000, 96, 300)}` : ''}`;
-  const front = `<path d="${handle(0)}" fill="none" stroke="${p.outline}" stroke-width="62" stroke-linecap="butt"/>
-<path d="${handle(0)}" fill="none" stroke="${p.base}" stroke-width="54" stroke-linecap="butt"/>
+  const front = `<path d="${handle(0)}" fill="none" stroke="${p.outline}" stroke-width="50" stroke-linecap="butt"/>
+<path d="${handle(0)}" fill="none" stroke="${p.base}" stroke-width="43" stroke-linecap="butt"/>
 <path d="${handle(0)}" ${dash(p.stitch, 3, '10 7')} transform="translate(0 0)"/>
 <path d="M582 640h56v120h-56zM962 640h56v120h-56z" fill="${p.base}" stroke="${p.outline}" stroke-width="3"/>
 <path d="M590 700l40 40m-40 0l40-40M970 700l40 40m-40 0l40-40" ${line(p.stitch, 3.5, 0.9)}/>`;
@@ -555,38 +738,82 @@ ${c.graphic ? `<rect x="700" y="1040" width="200" height="96" rx="10" fill="${p.
   return { box, silhouette: `<path d="${shell}"/>`, body, over };
 }
 
+/** Vertical lines that a dotted dash pattern turns into grip-tape speckle. */
+function grit(x: number, y: number, w: number, h: number): string {
+  return Array.from(
+    { length: Math.ceil(w / 11) },
+    (_, i) => `M${x + i * 11} ${y + (i % 3) * 4}V${y + h}`,
+  ).join('');
+}
+
 function drawDeck(c: Ctx): GarmentArt {
   const { p } = c;
-  // Vertical deck, bottom side up; ply edge peeks out on the right.
-  const w = 330;
-  const top = 200;
-  const bottom = 1400;
-  const x0 = 800 - w / 2;
-  const deck = `M${x0} ${top + w / 2}A${w / 2} ${w / 2} 0 0 1 ${x0 + w} ${top + w / 2}V${bottom - w / 2}A${w / 2} ${w / 2} 0 0 1 ${x0} ${bottom - w / 2}Z`;
-  const box: Box = { x: x0 - 20, y: top - 10, w: w + 60, h: bottom - top + 20 };
+  // Graphic side and grip side together, the usual deck packshot; each brings its own light.
+  const w = 300;
+  const top = 160;
+  const bottom = 1420;
+  const r = w / 2;
+  const outline = (cx: number): string =>
+    `M${cx - r} ${top + r}A${r} ${r} 0 0 1 ${cx + r} ${top + r}V${bottom - r}A${r} ${r} 0 0 1 ${cx - r} ${bottom - r}Z`;
+  const left = 610;
+  const right = 990;
+  const tilt = (cx: number, deg: number): string => `rotate(${deg} ${cx} ${(top + bottom) / 2})`;
+  const box: Box = { x: left - r - 60, y: top - 30, w: right - left + w + 120, h: bottom - top + 60 };
   const wood = '#e3c48f';
-  const grain = Array.from({ length: 7 }, (_, i) => {
-    const x = x0 + 40 + i * 42;
-    return `M${x} ${top + 60}C${x + 14} ${top + 400} ${x - 12} ${bottom - 400} ${x + 6} ${bottom - 60}`;
+  const grainColor = p.dark ? p.hi : p.lo;
+  const grain = Array.from({ length: 6 }, (_, i) => {
+    const x = left - r + 45 + i * 42;
+    return `M${x} ${top + 60}C${x + 14} ${top + 420} ${x - 12} ${bottom - 420} ${x + 6} ${bottom - 60}`;
   }).join('');
-  const holes = (y: number): string =>
+  const bolts = (cx: number, y: number, fill: string, stroke: string): string =>
     [-1, 1]
-      .flatMap((sx) => [-1, 1].map((sy) => `<circle cx="${800 + sx * 42}" cy="${y + sy * 30}" r="8" fill="${p.inside}" stroke="${p.hi2}" stroke-width="2"/>`))
+      .flatMap((sx) =>
+        [-1, 1].map(
+          (sy) =>
+            `<circle cx="${cx + sx * 40}" cy="${y + sy * 28}" r="9" fill="${fill}" stroke="${stroke}" stroke-width="2.5"/>`,
+        ),
+      )
       .join('');
-  const body = `<path d="${deck}" transform="translate(14 10)" fill="${mix(wood, '#000000', 0.25)}"/>
-<path d="${deck}" transform="translate(9 6)" fill="${wood}"/>
-<path d="${deck}" ${solid(p.base, c)}/>`;
-  const noseShade = `<linearGradient id="${c.id}-ends" x1="0" x2="0" y1="0" y2="1"><stop offset="0" stop-color="#000" stop-opacity="0.22"/><stop offset="0.14" stop-color="#000" stop-opacity="0"/><stop offset="0.86" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.22"/></linearGradient>
-<rect data-shade="1" x="${x0}" y="${top}" width="${w}" height="${bottom - top}" fill="url(#${c.id}-ends)"/>`;
-  const over = `<path d="${grain}" ${line(p.lo, 3, 0.35)}/>
-${noseShade}
-<path d="M${x0 + 30} ${top + 240}L${x0 + w - 30} ${top + 440}M${x0 + 30} ${top + 300}L${x0 + w - 30} ${top + 500}" ${line(p.print, 16, 0.85)}/>
-<circle cx="800" cy="${bottom - 330}" r="92" fill="none" stroke="${p.print}" stroke-width="16" opacity="0.9"/>
-<circle cx="800" cy="${bottom - 330}" r="40" fill="${p.print}" opacity="0.9"/>
-${print(c, 800, 760, 150, 480, -90)}
-${holes(top + 250)}${holes(bottom - 250)}
-<path d="M${x0 + 22} ${top + w / 2}A${w / 2 - 22} ${w / 2 - 22} 0 0 1 ${x0 + w - 22} ${top + w / 2}" ${line(p.hi2, 6, 0.5)}/>`;
-  return { box, silhouette: `<path d="${deck}"/>`, body, over };
+  const bars = (y: number): string =>
+    `<path d="M${left - r} ${y}L${left + r} ${y - 90}M${left - r} ${y + 50}L${left + r} ${y - 40}" ${line(p.print, 22, 0.9)}/>`;
+  const ends = `<linearGradient id="${c.id}-ends" x1="0" x2="0" y1="0" y2="1"><stop offset="0" stop-color="#000" stop-opacity="0.25"/><stop offset="0.12" stop-color="#000" stop-opacity="0"/><stop offset="0.88" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.25"/></linearGradient>
+<linearGradient id="${c.id}-side" x1="0" x2="1" y1="0" y2="0"><stop offset="0" stop-color="#fff" stop-opacity="0.12"/><stop offset="0.5" stop-color="#fff" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.16"/></linearGradient>
+`;
+  const graphicSide = `<g transform="${tilt(left, -4)}">
+<path d="${outline(left)}" transform="translate(12 8)" fill="${mix(wood, '#000000', 0.3)}"/>
+<path d="${outline(left)}" transform="translate(7 4)" fill="${wood}"/>
+<path d="${outline(left)}" ${solid(p.base, c)}/>
+<clipPath id="${c.id}-l"><path d="${outline(left)}"/></clipPath>
+<g clip-path="url(#${c.id}-l)">
+<path d="${grain}" ${line(grainColor, 3, 0.35)}/>
+${bars(top + 330)}${bars(bottom - 200)}
+${print(c, left, (top + bottom) / 2 + 10, 150, 520, -90)}
+${bolts(left, top + 250, p.inside, p.hi2)}${bolts(left, bottom - 250, p.inside, p.hi2)}
+<rect x="${left - r}" y="${top}" width="${w}" height="${bottom - top}" fill="url(#${c.id}-ends)"/>
+<rect x="${left - r}" y="${top}" width="${w}" height="${bottom - top}" fill="url(#${c.id}-side)"/>
+</g>
+<path d="${outline(left)}" ${line(p.outline, 4)}/>
+</g>`;
+  const gripSide = `<g transform="${tilt(right, 4)}">
+<path d="${outline(right)}" transform="translate(10 8)" fill="${mix(wood, '#000000', 0.3)}"/>
+<path d="${outline(right)}" fill="${p.base}" stroke="${p.outline}" stroke-width="12"/>
+<path d="${outline(right)}" transform="translate(${right} ${(top + bottom) / 2}) scale(0.975 0.994) translate(${-right} ${-(top + bottom) / 2})" fill="#2a2a2c" stroke="#8a8a8e" stroke-width="3"/>
+<clipPath id="${c.id}-r"><path d="${outline(right)}"/></clipPath>
+<g clip-path="url(#${c.id}-r)">
+<path d="${grit(right - r, top, w, bottom - top)}" ${dash('#48484c', 2.6, '0.1 13', 1)}/>
+<path d="${grit(right - r + 6, top + 7, w, bottom - top)}" ${dash('#1a1a1c', 2.4, '0.1 17', 1)}/>
+${bolts(right, top + 250, '#c4c7cc', '#6d7076')}${bolts(right, bottom - 250, '#c4c7cc', '#6d7076')}
+<rect x="${right - r}" y="${top}" width="${w}" height="${bottom - top}" fill="url(#${c.id}-ends)"/>
+<rect x="${right - r}" y="${top}" width="${w}" height="${bottom - top}" fill="url(#${c.id}-side)"/>
+</g>
+</g>`;
+  return {
+    box,
+    silhouette: `<path d="${outline(left)}" transform="${tilt(left, -4)}"/><path d="${outline(right)}" transform="${tilt(right, 4)}"/>`,
+    body: ends + gripSide + graphicSide,
+    over: '',
+    shade: false,
+  };
 }
 
 function drawSocks(c: Ctx): GarmentArt {
@@ -608,7 +835,12 @@ function drawSocks(c: Ctx): GarmentArt {
 <path d="M600 560C604 700 604 820 610 920" ${line(p.hi, 30, 0.35)}/>
 <path d="M806 860C806 900 830 930 870 950L1100 1056" ${line(p.lo, 22, 0.35)}/>
 ${print(c, 680, 700, 46, 150, -90)}`;
-  return { box, silhouette: `<path d="${sock}"/><path d="${sock}" transform="translate(90 -50)"/>`, body, over };
+  return {
+    box,
+    silhouette: `<path d="${sock}"/><path d="${sock}" transform="translate(90 -50)"/>`,
+    body,
+    over,
+  };
 }
 
 function drawGarment(kind: ArtKind, c: Ctx): GarmentArt {
@@ -649,8 +881,27 @@ interface Placement {
   floor: number;
   size: number;
   rotate?: number;
+  /** raise short objects so their middle sits here instead of on the floor line */
+  centerY?: number;
   /** shadow colour strength, 0..1 */
   shadow?: number;
+}
+
+/**
+ * Soft cast shadow from stacked translucent strokes: a Gaussian blur filter looks the same
+ * but costs librsvg ~200 ms per 1600 px image, most of the render budget.
+ */
+function castShadow(silhouette: string, strength: number): string {
+  const layers: [number, number][] = [
+    [64, 0.022],
+    [44, 0.026],
+    [26, 0.03],
+    [10, 0.034],
+  ];
+  const strokes = layers
+    .map(([w, o]) => `<g stroke-width="${w}" stroke-opacity="${(o * strength).toFixed(3)}">${silhouette}</g>`)
+    .join('');
+  return `<g transform="translate(14 24)" fill="none" stroke="#000" stroke-linejoin="round">${strokes}<g stroke="none" fill="#000" fill-opacity="${(0.05 * strength).toFixed(3)}">${silhouette}</g></g>`;
 }
 
 /** A garment group fitted into the scene, with its floor and cast shadows. */
@@ -658,28 +909,29 @@ function placeGarment(id: string, pl: Placement): string {
   const g = drawGarment(pl.kind, { id, p: makePalette(pl.color, pl.accent), graphic: pl.graphic });
   const { box } = g;
   const s = pl.size / Math.max(box.w, box.h);
+  const floor = pl.centerY === undefined ? pl.floor : Math.min(pl.floor, pl.centerY + (box.h * s) / 2);
   const tx = pl.cx - (box.x + box.w / 2) * s;
-  const ty = pl.floor - (box.y + box.h) * s;
+  const ty = floor - (box.y + box.h) * s;
   const rot = pl.rotate ? ` rotate(${pl.rotate} ${f(box.x + box.w / 2)} ${f(box.y + box.h / 2)})` : '';
   const shadow = pl.shadow ?? 1;
   const floorW = box.w * s * 0.46;
-  return `<ellipse cx="${f(pl.cx)}" cy="${f(pl.floor + 18 * s)}" rx="${f(floorW)}" ry="${f(38 * s + 10)}" fill="url(#floor)" opacity="${shadow}"/>
+  return `<ellipse cx="${f(pl.cx)}" cy="${f(floor + 18 * s)}" rx="${f(floorW)}" ry="${f(38 * s + 10)}" fill="url(#floor)" opacity="${shadow}"/>
 <g transform="translate(${f(tx)} ${f(ty)}) scale(${s.toFixed(4)})${rot}">
-<g transform="translate(16 26)" fill="#000" opacity="${(0.16 * shadow).toFixed(3)}" filter="url(#soft)">${g.silhouette}</g>
+${castShadow(g.silhouette, shadow)}
 ${g.body}
 <clipPath id="${id}-clip">${g.silhouette}</clipPath>
-<g clip-path="url(#${id}-clip)">${cylinder({ id, p: makePalette(pl.color) }, box)}${g.over}</g>
+<g clip-path="url(#${id}-clip)">${g.under ?? ''}${g.shade === false ? '' : cylinder({ id, p: makePalette(pl.color) }, box)}${g.over}</g>
 </g>`;
 }
 
-const floorGradient = `<radialGradient id="floor"><stop offset="0" stop-color="#000" stop-opacity="0.32"/><stop offset="0.6" stop-color="#000" stop-opacity="0.12"/><stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient>
-<filter id="soft" x="-10%" y="-10%" width="120%" height="120%"><feGaussianBlur stdDeviation="14"/></filter>`;
+const floorGradient = `<radialGradient id="floor"><stop offset="0" stop-color="#000" stop-opacity="0.32"/><stop offset="0.6" stop-color="#000" stop-opacity="0.12"/><stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient>`;
 
 /** The complete 1600x1600 studio packshot as SVG markup. */
 export function buildProductSvg(opts: Omit<ProductArtOptions, 'outDir' | 'key'>): string {
   const lum = luminance(toHex(parseHex(opts.color)));
-  // Pale garments get a slightly deeper sweep so their edges still read against it.
-  const [bgTop, bgBottom] = lum > 0.6 ? ['#ebe8e2', '#d4d0c8'] : ['#f7f5f1', '#e3e0da'];
+  // Pale garments get a slightly deeper sweep so their edges still read against it. Linear
+  // gradients only: a full-canvas radial gradient doubles librsvg's raster time.
+  const [bgTop, bgBottom] = lum > 0.6 ? ['#e9e6e0', '#d6d2ca'] : ['#f8f6f2', '#e6e3dd'];
   const scene = placeGarment('g', {
     kind: opts.kind,
     color: opts.color,
@@ -687,47 +939,51 @@ export function buildProductSvg(opts: Omit<ProductArtOptions, 'outDir' | 'key'>)
     graphic: opts.graphic,
     cx: 800,
     floor: 1390,
+    centerY: 840,
     size: 1180,
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${ART_SIZE}" height="${ART_SIZE}" viewBox="0 0 1600 1600">
 <defs>
-<radialGradient id="bg" cx="0.5" cy="0.36" r="0.78"><stop offset="0" stop-color="${bgTop}"/><stop offset="1" stop-color="${bgBottom}"/></radialGradient>
-<linearGradient id="sweep" x1="0" x2="0" y1="0" y2="1"><stop offset="0" stop-color="#fff" stop-opacity="0"/><stop offset="0.7" stop-color="#fff" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.05"/></linearGradient>
+<linearGradient id="bg" x1="0" x2="0" y1="0" y2="1"><stop offset="0" stop-color="${bgTop}"/><stop offset="0.72" stop-color="${bgBottom}"/><stop offset="1" stop-color="${mix(bgBottom, '#000000', 0.05)}"/></linearGradient>
+<linearGradient id="vignette" x1="0" x2="1" y1="0" y2="0"><stop offset="0" stop-color="#000" stop-opacity="0.05"/><stop offset="0.3" stop-color="#000" stop-opacity="0"/><stop offset="0.7" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.05"/></linearGradient>
 ${floorGradient}
 </defs>
 <rect width="1600" height="1600" fill="url(#bg)"/>
-<rect width="1600" height="1600" fill="url(#sweep)"/>
+<rect width="1600" height="1600" fill="url(#vignette)"/>
 ${scene}
 </svg>`;
 }
 
-const categoryScenes: Record<string, { bg: [string, string]; word: string; items: Omit<Placement, 'floor'>[] }> = {
+const categoryScenes: Record<
+  string,
+  { bg: [string, string]; word: string; items: Omit<Placement, 'floor'>[] }
+> = {
   tshirts: {
     bg: ['#f26b38', '#c9431c'],
     word: 'TEES',
     items: [
-      { kind: 'tee', color: '#2f4f3a', graphic: 'NO.50', cx: 420, size: 600, rotate: -6 },
-      { kind: 'long-sleeve', color: '#f5f3ee', graphic: 'FIFTY', cx: 1180, size: 600, rotate: 6 },
-      { kind: 'tee', color: '#121212', graphic: 'FIFTY', cx: 800, size: 720 },
+      { kind: 'tee', color: '#2e5a3c', graphic: 'NO.50', cx: 430, size: 560, rotate: -6 },
+      { kind: 'long-sleeve', color: '#f5f3ee', graphic: 'FIFTY', cx: 1170, size: 560, rotate: 6 },
+      { kind: 'tee', color: '#121212', graphic: 'FIFTY', cx: 800, size: 660 },
     ],
   },
   hoodies: {
     bg: ['#2a6f97', '#173c57'],
     word: 'HOODIES',
     items: [
-      { kind: 'zip-hoodie', color: '#9a9a9a', graphic: 'FIFTY', cx: 420, size: 620, rotate: -5 },
-      { kind: 'hoodie', color: '#f26b38', graphic: 'RIOT', cx: 1180, size: 620, rotate: 5 },
-      { kind: 'hoodie', color: '#111111', graphic: 'NO.50', cx: 800, size: 740 },
+      { kind: 'zip-hoodie', color: '#9a9a9a', graphic: 'FIFTY', cx: 430, size: 580, rotate: -5 },
+      { kind: 'hoodie', color: '#f26b38', graphic: 'RIOT', cx: 1170, size: 580, rotate: 5 },
+      { kind: 'hoodie', color: '#111111', graphic: 'NO.50', cx: 800, size: 690 },
     ],
   },
   accessories: {
     bg: ['#2f4f3a', '#1b3024'],
-    word: 'EXTRAS',
+    word: 'GEAR',
     items: [
-      { kind: 'deck', color: '#d8c39a', graphic: 'FIFTY', cx: 300, size: 760, rotate: -14 },
-      { kind: 'tote', color: '#efe6d2', graphic: 'FIFTY', cx: 1290, size: 560 },
-      { kind: 'beanie', color: '#f26b38', graphic: 'FIFTY', cx: 1000, size: 420 },
-      { kind: 'cap', color: '#111111', graphic: '50', cx: 640, size: 520 },
+      { kind: 'deck', color: '#d8c39a', graphic: 'FIFTY', cx: 330, size: 700, rotate: -12 },
+      { kind: 'tote', color: '#efe6d2', graphic: 'FIFTY', cx: 1290, size: 540 },
+      { kind: 'beanie', color: '#f26b38', graphic: 'FIFTY', cx: 1010, size: 400 },
+      { kind: 'cap', color: '#111111', graphic: '50', cx: 660, size: 480 },
     ],
   },
 };
@@ -738,14 +994,16 @@ export const categoryArtSlugs = Object.keys(categoryScenes);
 export function buildCategorySvg(slug: string): string {
   const scene = categoryScenes[slug];
   if (!scene) throw new Error(`No category art for "${slug}"`);
-  const items = scene.items.map((it, i) => placeGarment(`c${i}`, { ...it, floor: 930, shadow: 0.9 })).join('\n');
+  const items = scene.items
+    .map((it, i) => placeGarment(`c${i}`, { ...it, floor: 930, shadow: 0.9 }))
+    .join('\n');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1000" viewBox="0 0 1600 1000">
 <defs>
 <radialGradient id="bg" cx="0.5" cy="0.4" r="0.8"><stop offset="0" stop-color="${scene.bg[0]}"/><stop offset="1" stop-color="${scene.bg[1]}"/></radialGradient>
 ${floorGradient}
 </defs>
 <rect width="1600" height="1000" fill="url(#bg)"/>
-<g opacity="0.16">${typeset(scene.word, { cx: 800, cy: 420, height: 420, maxWidth: 1500, color: '#ffffff', weight: 1.6 })}</g>
+<g opacity="0.2">${typeset(scene.word, { cx: 800, cy: 230, height: 300, maxWidth: 1480, color: '#ffffff', weight: 1.8 })}</g>
 <rect y="930" width="1600" height="70" fill="#000" opacity="0.08"/>
 ${items}
 </svg>`;
@@ -760,7 +1018,10 @@ const KEY = /^[a-z0-9][a-z0-9-]{0,120}$/;
 async function writeWidths(svg: string, outDir: string, key: string): Promise<void> {
   if (!KEY.test(key)) throw new Error(`Invalid art key: ${key}`);
   await mkdir(outDir, { recursive: true });
-  const { data, info } = await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(svg))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
   await Promise.all(
     ART_WIDTHS.map((width) => {
@@ -781,4 +1042,52 @@ export async function renderCategoryArt(slug: string, outDir: string): Promise<s
   const key = `category-${slug}`;
   await writeWidths(buildCategorySvg(slug), outDir, key);
   return `/uploads/seed/${key}.webp`;
+}
+
+/** Run fn over items with at most `limit` in flight; sharp work runs on libuv threads. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return out;
+}
+
+export interface SeedArt {
+  /** product name -> image paths, one per colour (max four), in colour order */
+  products: Map<string, string[]>;
+  /** category slug -> banner path */
+  categories: Map<string, string>;
+}
+
+/** Render every image of the demo catalogue into outDir (normally DATA_DIR/uploads/seed). */
+export async function renderSeedArt(outDir: string, concurrency = 2): Promise<SeedArt> {
+  type Job = () => Promise<void>;
+  const products = new Map<string, string[]>();
+  const categories = new Map<string, string>();
+  const jobs: Job[] = [];
+  for (const cat of seedCategories) {
+    jobs.push(async () => {
+      categories.set(cat.slug, await renderCategoryArt(cat.slug, outDir));
+    });
+  }
+  for (const product of seedProducts) {
+    const imageJobs = seedImageJobs(product);
+    products.set(
+      product.name,
+      imageJobs.map((j) => j.path),
+    );
+    for (const j of imageJobs) {
+      jobs.push(async () => {
+        await renderProductArt({ ...product.art, color: j.color.value, outDir, key: j.key });
+      });
+    }
+  }
+  await mapLimit(jobs, concurrency, (job) => job());
+  return { products, categories };
 }

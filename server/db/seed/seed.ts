@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { categories, products } from '../../modules/catalog/catalog.tables';
 import { discountCodes } from '../../modules/checkout/checkout.tables';
-import { discountSeeds, seedCategories, seedProducts } from './catalog-data';
-import { renderCategoryArt, renderProductArt } from './product-art';
+import { discountSeeds, seedCategories, seedProductImages, seedProducts } from './catalog-data';
+import { renderSeedArt } from './product-art';
 
 /** Seeds the demo catalogue into an empty database; does nothing when products exist. */
 export async function seedIfEmpty(db: Db, dataDir: string): Promise<boolean> {
@@ -16,33 +16,12 @@ export async function seedIfEmpty(db: Db, dataDir: string): Promise<boolean> {
 
 export async function seedCatalogue(db: Db, dataDir: string, opts: { art?: boolean } = {}): Promise<void> {
   const outDir = path.join(dataDir, 'uploads', 'seed');
-  const art = opts.art ?? true;
-  const categoryImages = art
-    ? await Promise.all(seedCategories.map((c) => renderCategoryArt(c.slug, outDir)))
-    : seedCategories.map((c) => `/uploads/seed/category-${c.slug}.webp`);
-  const productImages: string[][] = [];
-  if (!art) productImages.push(...seedProducts.map((_p, i) => [`/uploads/seed/p${i + 1}-1.webp`]));
-  // Modest concurrency: sharp already uses both cores.
-  for (let i = 0; art && i < seedProducts.length; i += 4) {
-    const batch = seedProducts.slice(i, i + 4);
-    productImages.push(
-      ...(await Promise.all(
-        batch.map((p, j) =>
-          Promise.all(
-            p.colors.slice(0, 4).map((c, k) =>
-              renderProductArt({
-                kind: p.art.kind,
-                color: c.value,
-                graphic: p.art.graphic,
-                outDir,
-                key: `p${i + j + 1}-${k + 1}`,
-              }),
-            ),
-          ),
-        ),
-      )),
-    );
-  }
+  // Tests skip rendering: the paths are the same, the files just are not drawn.
+  const art = opts.art === false ? null : await renderSeedArt(outDir);
+  const categoryImages = seedCategories.map(
+    (c) => art?.categories.get(c.slug) ?? `/uploads/seed/${c.imageKey}.webp`,
+  );
+  const productImages = seedProducts.map((p) => art?.products.get(p.name) ?? seedProductImages(p));
   await db.transaction(async (tx) => {
     await tx
       .insert(categories)

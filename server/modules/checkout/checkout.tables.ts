@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { products } from '../catalog/catalog.tables';
 
 export const customerInfo = pgTable('customer_info', {
@@ -108,5 +119,8 @@ export const stockHolds = pgTable(
     status: text('status').notNull().default('held'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('stock_holds_checkout_idx').on(t.checkoutId), check('stock_holds_qty', sql`${t.quantity} > 0`)],
+  (t) => [
+    index('stock_holds_checkout_idx').on(t.checkoutId),
+    check('stock_holds_qty', sql`${t.quantity} > 0`),
+  ],
 );

@@ -1,3 +1,5 @@
+import type { Category, Product } from '../../../common/contracts/catalog';
+import { formatUsd } from '../../../common/domain/money';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { SettingsService } from '../settings/settings.service';
 
@@ -7,27 +9,350 @@ export interface PageHead {
   head: string;
   /** Data the client reads before its first render (no fetch waterfall). */
   bootstrap: Record<string, unknown>;
+  /** Permanent redirect target (a path), when the page lives elsewhere. */
+  redirect?: string;
 }
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+export function escapeXml(s: string): string {
+  return escapeHtml(s).replace(/&#39;/g, '&apos;');
+}
+
+/**
+ * JSON that is safe inside a <script> data block: `<` can never close the element or open a comment,
+ * and the two JavaScript line terminators are escaped for old parsers.
+ */
+export function jsonForScript(data: unknown): string {
+  return JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** "A tee. With more." → "A tee." (the whole text when it has no sentence end). */
+export function firstSentence(text: string): string {
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  const match = /^(.+?[.!?])(?=\s|$)/.exec(trimmed);
+  return match ? match[1] : trimmed;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface PageMeta {
+  title: string;
+  description: string;
+  /** Canonical path on this shop ("/product/…"), without query unless it matters. */
+  path: string;
+  status?: number;
+  robots?: string;
+  ogType?: 'website' | 'product';
+  image?: string | null;
+  imageAlt?: string;
+  jsonLd?: unknown[];
+  bootstrap?: Record<string, unknown>;
+  extraMeta?: Array<[property: string, content: string]>;
+}
+
+interface StaticPage {
+  title: string;
+  description: (s: SettingsService) => string;
+  robots?: string;
+}
+
+const NOINDEX = 'noindex, nofollow';
+
+// Keys are lower case without a trailing slash: wouter matches routes case-insensitively with an optional slash.
+const staticPages: Record<string, StaticPage> = {
+  '/checkout': {
+    title: 'Checkout',
+    description: () => 'Secure checkout: enter your shipping details and pay by card.',
+    robots: NOINDEX,
+  },
+  '/order-success': {
+    title: 'Payment Successful',
+    description: () => 'Your order is confirmed. A confirmation e-mail is on its way.',
+    robots: NOINDEX,
+  },
+  '/admin': {
+    title: 'Admin',
+    description: () => 'Shop administration.',
+    robots: NOINDEX,
+  },
+  '/refund-policy': {
+    title: 'Refund Policy',
+    description: () =>
+      'Request a return by e-mail within 2 days of receipt and ship it back within 7 days, unworn and with tags. Refunds are store credit valid for 1 year.',
+  },
+  '/size-guide': {
+    title: 'Size Guide',
+    description: () =>
+      'Chest, length and sleeve measurements in inches for every t-shirt and hoodie size, plus fit notes for caps, beanies and bags. Everything is made to order: measure carefully.',
+  },
+  '/mission': {
+    title: 'Our Mission',
+    description: () =>
+      'Ultra-exclusive, limited-edition streetwear for an underground community: every design is capped at 50 pieces worldwide and never reproduced.',
+  },
+  '/shipping': {
+    title: 'Shipping Information',
+    description: (s) => {
+      const rates = s.rates.map((r) => `${r.label.replace(/ Shipping$/, '').toLowerCase()} ${formatUsd(r.cents)} (${r.days})`);
+      return `Free shipping on orders of ${formatUsd(s.freeShippingThresholdCents)} and above. Rates: ${rates.join(', ')}.`;
+    },
+  },
+};
+
+/** Path segments decoded; null when the path is not valid percent-encoding. */
+function decodeSegments(pathname: string): string[] | null {
+  try {
+    return pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+}
+
 /** Per-route <head> and bootstrap data, so crawlers and the first paint need no script. */
 export function createSeoService(deps: { catalog: CatalogService; settings: SettingsService; publicUrl?: string }) {
-  const { settings } = deps;
+  const { catalog, settings } = deps;
+  const shop = settings.shopName;
+  const configuredBase = deps.publicUrl ? deps.publicUrl.replace(/\/+$/, '') : null;
+
+  /** Absolute base URL of the shop: PUBLIC_URL when set, else the origin the request came to. */
+  function baseUrl(origin: string): string {
+    return configuredBase ?? origin;
+  }
+
+  /** Shop paths are joined to the base like canonicals; full URLs (an S3 bucket) must be http(s). */
+  function absolute(base: string, pathOrUrl: string | null | undefined): string | null {
+    if (!pathOrUrl) return null;
+    if (pathOrUrl.startsWith('/') && !pathOrUrl.startsWith('//')) return `${base}${pathOrUrl}`;
+    try {
+      const url = new URL(pathOrUrl);
+      return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function renderHead(base: string, meta: PageMeta): string {
+    const url = `${base}${meta.path}`;
+    const fullTitle = meta.path === '/' ? meta.title : `${meta.title} | ${shop}`;
+    const image = absolute(base, meta.image);
+    const lines = [
+      `<title>${escapeHtml(fullTitle)}</title>`,
+      `<meta name="description" content="${escapeHtml(meta.description)}">`,
+      `<link rel="canonical" href="${escapeHtml(url)}">`,
+    ];
+    if (meta.robots) lines.push(`<meta name="robots" content="${escapeHtml(meta.robots)}">`);
+    const og: Array<[string, string]> = [
+      ['og:site_name', shop],
+      ['og:type', meta.ogType ?? 'website'],
+      ['og:title', fullTitle],
+      ['og:description', meta.description],
+      ['og:url', url],
+    ];
+    if (image) {
+      og.push(['og:image', image]);
+      if (meta.imageAlt) og.push(['og:image:alt', meta.imageAlt]);
+    }
+    og.push(...(meta.extraMeta ?? []));
+    for (const [property, content] of og) {
+      lines.push(`<meta property="${escapeHtml(property)}" content="${escapeHtml(content)}">`);
+    }
+    const twitter: Array<[string, string]> = [
+      ['twitter:card', image ? 'summary_large_image' : 'summary'],
+      ['twitter:title', fullTitle],
+      ['twitter:description', meta.description],
+    ];
+    if (image) twitter.push(['twitter:image', image]);
+    if (image && meta.imageAlt) twitter.push(['twitter:image:alt', meta.imageAlt]);
+    for (const [name, content] of twitter) {
+      lines.push(`<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`);
+    }
+    // JSON-LD is a data block, not script: CSP does not apply to it, and `<` is escaped.
+    for (const ld of meta.jsonLd ?? []) {
+      lines.push(`<script type="application/ld+json">${jsonForScript(ld)}</script>`);
+    }
+    return lines.join('\n');
+  }
+
+  function productJsonLd(base: string, p: Product, url: string) {
+    return {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: p.name,
+      description: p.description,
+      image: p.images.map((i) => absolute(base, i)).filter((i): i is string => i !== null),
+      sku: p.id,
+      category: p.category,
+      material: p.materials || undefined,
+      brand: { '@type': 'Brand', name: shop },
+      offers: {
+        '@type': 'Offer',
+        url,
+        price: p.salePrice ?? p.price,
+        priceCurrency: 'USD',
+        availability: p.inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+        itemCondition: 'https://schema.org/NewCondition',
+      },
+    };
+  }
+
+  function notFoundPage(title: string, description: string, path: string, bootstrap: Record<string, unknown> = {}): PageMeta {
+    return { title, description, path, status: 404, robots: NOINDEX, bootstrap };
+  }
+
+  async function homePage(base: string): Promise<PageMeta> {
+    const [products, categories] = await Promise.all([catalog.listProducts(), catalog.listCategories()]);
+    const lead = products.find((p) => p.images.length > 0);
+    return {
+      title: `${shop} — Limited-Edition Sustainable Streetwear`,
+      description:
+        'Limited-edition, sustainable streetwear: t-shirts, hoodies and accessories. Every design is capped at 50 pieces worldwide, made to order and never reproduced once sold out.',
+      path: '/',
+      image: lead?.images[0] ?? categories.find((c) => c.image)?.image ?? null,
+      imageAlt: lead?.name,
+      jsonLd: [
+        { '@context': 'https://schema.org', '@type': 'Organization', name: shop, url: `${base}/`, logo: `${base}/favicon.svg` },
+        {
+          '@context': 'https://schema.org',
+          '@type': 'WebSite',
+          name: shop,
+          url: `${base}/`,
+          potentialAction: {
+            '@type': 'SearchAction',
+            target: { '@type': 'EntryPoint', urlTemplate: `${base}/search?q={search_term_string}` },
+            'query-input': 'required name=search_term_string',
+          },
+        },
+      ],
+      bootstrap: { products, categories },
+    };
+  }
+
+  async function productPage(base: string, id: string | undefined): Promise<PageMeta> {
+    const product = id && UUID_RE.test(id) ? await catalog.getProduct(id.toLowerCase()) : null;
+    if (!product) {
+      return notFoundPage('Product Not Found', "The product you're looking for doesn't exist.", `/product/${encodeURIComponent(id ?? '')}`, {
+        product: null,
+      });
+    }
+    const path = `/product/${product.id}`;
+    const price = product.salePrice ?? product.price;
+    return {
+      title: product.name,
+      description: `${product.name}: ${firstSentence(product.description)}`,
+      path,
+      ogType: 'product',
+      image: product.images[0] ?? null,
+      imageAlt: product.name,
+      extraMeta: [
+        ['product:price:amount', price],
+        ['product:price:currency', 'USD'],
+        ['product:availability', product.inStock ? 'in stock' : 'out of stock'],
+      ],
+      jsonLd: [productJsonLd(base, product, `${base}${path}`)],
+      bootstrap: { product },
+    };
+  }
+
+  async function categoryPage(base: string, slug: string | undefined): Promise<PageMeta> {
+    const [categories, products] = await Promise.all([catalog.listCategories(), catalog.listProducts()]);
+    const category: Category | undefined = categories.find((c) => c.slug === slug);
+    if (!category) {
+      return notFoundPage(
+        'Category Not Found',
+        "The category you're looking for doesn't exist.",
+        `/category/${encodeURIComponent(slug ?? '')}`,
+        { categories, products },
+      );
+    }
+    const lead = products.find((p) => p.category === category.slug && p.images.length > 0);
+    return {
+      title: category.name,
+      description: `${category.name}: ${category.description}`,
+      path: `/category/${encodeURIComponent(category.slug)}`,
+      image: category.image ?? lead?.images[0] ?? null,
+      imageAlt: category.name,
+      jsonLd: [
+        {
+          '@context': 'https://schema.org',
+          '@type': 'CollectionPage',
+          name: category.name,
+          description: category.description,
+          url: `${base}/category/${encodeURIComponent(category.slug)}`,
+        },
+      ],
+      bootstrap: { categories, products },
+    };
+  }
+
+  function searchPage(query: string): PageMeta {
+    const q = query.trim();
+    return {
+      title: q ? `Search results for "${q}"` : 'Search',
+      description: q
+        ? `${shop} products matching "${q}": limited-edition t-shirts, hoodies and accessories.`
+        : `Search the ${shop} catalogue of limited-edition t-shirts, hoodies and accessories.`,
+      path: q ? `/search?q=${encodeURIComponent(q)}` : '/search',
+      // Result pages are thin and endless: keep them out of indexes, but follow their links.
+      robots: 'noindex, follow',
+    };
+  }
+
+  async function resolve(url: URL, base: string): Promise<PageMeta | { redirect: string }> {
+    const segments = decodeSegments(url.pathname);
+    if (!segments) return notFoundPage('Page Not Found', 'The page you are looking for does not exist.', '/');
+    const [first = '', second] = segments;
+    const head = first.toLowerCase();
+    if (segments.length === 0) return homePage(base);
+    if ((head === 'product' || head === 'products') && segments.length === 2) return productPage(base, second);
+    if (head === 'category' && segments.length === 2) return categoryPage(base, second);
+    if (head === 'categories' && segments.length === 2) {
+      return { redirect: `/category/${encodeURIComponent(second)}${url.search}` };
+    }
+    if (segments.length === 1 && head === 'search') return searchPage(url.searchParams.get('q') ?? '');
+    const page = segments.length === 1 ? staticPages[`/${head}`] : undefined;
+    if (page) return { title: page.title, description: page.description(settings), path: `/${head}`, robots: page.robots };
+    return notFoundPage('Page Not Found', 'The page you are looking for does not exist.', url.pathname);
+  }
+
   return {
+    baseUrl,
+
     async renderPage(url: URL): Promise<PageHead> {
-      const shop = settings.shopName;
-      const title = `${shop} — Limited-edition streetwear, 50 pieces per design`;
-      const description = 'Limited-edition, sustainable streetwear. Every design is capped at 50 pieces worldwide.';
-      const canonical = `${deps.publicUrl ?? url.origin}${url.pathname}`;
-      const head = [
-        `<title>${escapeHtml(title)}</title>`,
-        `<meta name="description" content="${escapeHtml(description)}">`,
-        `<link rel="canonical" href="${escapeHtml(canonical)}">`,
-      ].join('\n');
-      return { status: 200, head, bootstrap: { settings: settings.publicSettings } };
+      const base = baseUrl(url.origin);
+      const meta = await resolve(url, base);
+      if ('redirect' in meta) return { status: 301, head: '', bootstrap: {}, redirect: meta.redirect };
+      return {
+        status: meta.status ?? 200,
+        head: renderHead(base, meta),
+        bootstrap: { settings: settings.publicSettings, ...meta.bootstrap },
+      };
+    },
+
+    async sitemapXml(origin: string): Promise<string> {
+      const base = baseUrl(origin);
+      const [products, categories] = await Promise.all([catalog.listProducts(), catalog.listCategories()]);
+      const paths = [
+        '/',
+        ...Object.entries(staticPages)
+          .filter(([, p]) => !p.robots)
+          .map(([path]) => path),
+        ...categories.map((c) => `/category/${encodeURIComponent(c.slug)}`),
+        ...products.map((p) => `/product/${p.id}`),
+      ];
+      const urls = paths.map((p) => `  <url><loc>${escapeXml(`${base}${p}`)}</loc></url>`);
+      return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+    },
+
+    robotsTxt(origin: string): string {
+      return ['User-agent: *', 'Allow: /', 'Disallow: /admin', 'Disallow: /checkout', '', `Sitemap: ${baseUrl(origin)}/sitemap.xml`, ''].join(
+        '\n',
+      );
     },
   };
 }

@@ -1,0 +1,27 @@
+import Fastify from 'fastify';
+import compress from '@fastify/compress';
+import zlib from 'node:zlib';
+import fs from 'node:fs';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerSecurity } from '../server/plugins/security';
+import { registerSession } from '../server/plugins/session';
+import { registerErrorHandler } from '../server/plugins/error-handler';
+import { registerJsonBody } from '../server/plugins/json-body';
+import { loadConfig } from '../server/config';
+import { productsQuery } from '../common/contracts/catalog';
+const v = process.argv[2];
+const port = Number(process.argv[3]);
+const body = fs.readFileSync('/tmp/benchprof/body.json', 'utf8');
+const config = loadConfig({});
+const app = Fastify({ logger: v.includes('l') ? { level: 'warn' } : false, trustProxy: v.includes('t') });
+app.setValidatorCompiler(validatorCompiler);
+app.setSerializerCompiler(serializerCompiler);
+if (v.includes('e')) { registerErrorHandler(app); registerJsonBody(app); }
+if (v.includes('s')) await registerSecurity(app, config);
+if (v.includes('c')) await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
+if (v.includes('k')) await registerSession(app, { secret: 'x'.repeat(40), sessions: {} as never });
+const r = app.withTypeProvider<ZodTypeProvider>();
+const getBody = async () => body;
+if (v.includes('z')) r.get('/api/products', { schema: { querystring: productsQuery } }, async (_req, reply) => { reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache'); return getBody(); });
+else app.get('/api/products', async (_req, reply) => { reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache'); return body; });
+await app.listen({ port, host: '127.0.0.1' });

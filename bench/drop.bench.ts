@@ -1,0 +1,383 @@
+// A drop: N shoppers, each in their own session, race for S pieces of one design through the whole
+// API checkout on the offline gateway, over real HTTP against the real server process:
+//   add to cart → customer info → create payment intent → offline confirm (4242…) → payment-success.
+//   npx tsx bench/drop.bench.ts                              (PGlite, then PostgreSQL; 500 shoppers, 50 pieces)
+//   BENCH_DB=pglite BENCH_SHOPPERS=100 npx tsx bench/drop.bench.ts
+//   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  (server to create the fresh database on)
+// Results are printed and appended to bench/drop-runs.md. Exit code 1 when the goal is missed.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase } from '../server/db/client';
+import { products } from '../server/modules/catalog/catalog.tables';
+import { checkouts } from '../server/modules/checkout/checkout.tables';
+import { orderItems } from '../server/modules/orders/orders.tables';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 500);
+const PIECES = Number(process.env.BENCH_PIECES ?? 50);
+const KINDS = (process.env.BENCH_DB ?? 'pglite,postgres').split(',').map((k) => k.trim()) as Array<
+  'pglite' | 'postgres'
+>;
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const GOAL_SELL_OUT_MS = 5000;
+
+// ---- process helpers (as in products.bench.ts) --------------------------------------------------
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`server exited with ${child.exitCode} before answering ${url}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${url}`);
+}
+
+function rssMb(pid: number): number {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    if (kb) return Math.round(kb / 1024);
+  } catch {
+    // not Linux
+  }
+  const ps = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' });
+  return Math.round(Number(ps.stdout.trim()) / 1024);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
+}
+
+// ---- the drop -----------------------------------------------------------------------------------
+
+type Step = 'cart' | 'info' | 'intent' | 'confirm' | 'success';
+
+interface Sample {
+  step: Step;
+  ms: number;
+  status: number;
+}
+
+interface DropResult {
+  samples: Sample[];
+  networkErrors: number;
+  ordersOk: number;
+  soldOutAtIntentMs: number | null;
+  soldOutMs: number | null;
+  finishedMs: number;
+  outcomes: Record<string, number>;
+}
+
+async function runDrop(base: string, productId: string): Promise<DropResult> {
+  const samples: Sample[] = [];
+  const outcomes: Record<string, number> = {};
+  let networkErrors = 0;
+  let ordersOk = 0;
+  let holds = 0;
+  let soldOutMs: number | null = null;
+  let soldOutAtIntentMs: number | null = null;
+  const t0 = performance.now();
+
+  async function shopper(n: number): Promise<string> {
+    let cookie = '';
+    async function call(
+      step: Step,
+      pathname: string,
+      body: unknown,
+    ): Promise<{ status: number; json: Record<string, unknown> }> {
+      const start = performance.now();
+      let res: Response;
+      try {
+        res = await fetch(base + pathname, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+          body: JSON.stringify(body),
+        });
+      } catch (err) {
+        networkErrors++;
+        throw err;
+      }
+      const text = await res.text();
+      samples.push({ step, ms: performance.now() - start, status: res.status });
+      for (const c of res.headers.getSetCookie()) if (c.startsWith('fifty_sid=')) cookie = c.split(';')[0]!;
+      return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    }
+    const add = await call('cart', '/api/cart', { productId, quantity: 1 });
+    if (add.status !== 200) return `cart ${add.status}`;
+    const info = await call('info', '/api/customer-info', {
+      email: `shopper${n}@example.com`,
+      firstName: 'Drop',
+      lastName: `Shopper ${n}`,
+      shippingAddress: `${n} Queue Street`,
+      shippingCity: 'Springfield',
+      shippingState: 'IL',
+      shippingZip: '62701',
+      shippingCountry: 'US',
+    });
+    if (info.status !== 200) return `info ${info.status}`;
+    const intent = await call('intent', '/api/create-payment-intent', {});
+    if (intent.status !== 200) return `intent ${intent.status}`;
+    if (++holds === PIECES) soldOutAtIntentMs = performance.now() - t0;
+    const confirm = await call('confirm', '/api/payments/offline/confirm', {
+      clientSecret: intent.json.clientSecret,
+      cardNumber: '4242 4242 4242 4242',
+      expiry: '12/39',
+      cvc: '123',
+    });
+    if (confirm.status !== 200) return `confirm ${confirm.status}`;
+    const success = await call('success', '/api/payment-success', {
+      paymentIntentId: intent.json.paymentIntentId,
+    });
+    if (success.status !== 200) return `success ${success.status}`;
+    if (++ordersOk === PIECES) soldOutMs = performance.now() - t0;
+    return 'order';
+  }
+
+  const results = await Promise.allSettled(Array.from({ length: SHOPPERS }, (_, i) => shopper(i + 1)));
+  for (const r of results) {
+    const key = r.status === 'fulfilled' ? r.value : 'network error';
+    outcomes[key] = (outcomes[key] ?? 0) + 1;
+  }
+  return {
+    samples,
+    networkErrors,
+    ordersOk,
+    soldOutAtIntentMs,
+    soldOutMs,
+    finishedMs: performance.now() - t0,
+    outcomes,
+  };
+}
+
+// ---- one run per database -----------------------------------------------------------------------
+
+interface RunFigures {
+  kind: string;
+  sold: number;
+  oversold: number;
+  fiveXx: number;
+  networkErrors: number;
+  soldOutMs: number | null;
+  holdsTakenMs: number | null;
+  finishedMs: number;
+  p50: number;
+  p99: number;
+  perStep: Record<Step, { n: number; p50: number; p99: number }>;
+  stockAfter: number;
+  rssIdle: number;
+  rssPeak: number;
+  outcomes: Record<string, number>;
+}
+
+async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `fifty_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function run(kind: 'pglite' | 'postgres'): Promise<RunFigures> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-drop-'));
+  const pgDb = kind === 'postgres' ? await createPgDatabase() : null;
+  let server: ChildProcess | null = null;
+  try {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      ADMIN_PASSWORD: 'bench-admin-password',
+    };
+    delete env.DATABASE_URL;
+    delete env.STRIPE_SECRET_KEY;
+    if (pgDb) env.DATABASE_URL = pgDb.url;
+
+    console.log(`\n[${kind}] preparing a seeded database…`);
+    const prep = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    });
+    if (prep.status !== 0) throw new Error('db:migrate failed');
+
+    // The drop product: exactly PIECES in stock, no sizes (one tap buys it).
+    const setup = await openDatabase({ databaseUrl: pgDb?.url, dataDir, poolSize: 2 });
+    const [product] = await setup.db
+      .insert(products)
+      .values({
+        name: 'Drop 001 Tee',
+        price: '50.00',
+        category: 'tshirts',
+        stock: PIECES,
+        sizes: [],
+        colors: [],
+        images: [],
+      })
+      .returning({ id: products.id });
+    await setup.close();
+
+    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: { ...env, PORT: String(port), FIFTY_DB_PREPARED: '1' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(`${base}/healthz`, server);
+    const rssIdle = rssMb(server.pid!);
+    let rssPeak = rssIdle;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(server!.pid!))), 100);
+
+    console.log(`[${kind}] ${SHOPPERS} shoppers race for ${PIECES} pieces…`);
+    const drop = await runDrop(base, product!.id);
+    clearInterval(sampler);
+    await stop(server);
+    server = null;
+
+    // Count what really happened, in the database.
+    const check = await openDatabase({ databaseUrl: pgDb?.url, dataDir, poolSize: 2 });
+    const [state] = await check.db
+      .select({ stock: products.stock, sold: products.soldCount })
+      .from(products)
+      .where(eq(products.id, product!.id));
+    const [units] = await check.db
+      .select({ n: sql<number>`coalesce(sum(${orderItems.quantity}), 0)::int` })
+      .from(orderItems)
+      .where(eq(orderItems.productId, product!.id));
+    const [open] = await check.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(checkouts)
+      .where(and(eq(checkouts.status, 'open')));
+    await check.close();
+    if (open!.n > 0) console.log(`[${kind}] note: ${open!.n} checkouts still open (holds awaiting expiry)`);
+
+    const all = drop.samples.map((s) => s.ms).sort((a, b) => a - b);
+    const steps: Step[] = ['cart', 'info', 'intent', 'confirm', 'success'];
+    const perStep = Object.fromEntries(
+      steps.map((step) => {
+        const ms = drop.samples
+          .filter((s) => s.step === step)
+          .map((s) => s.ms)
+          .sort((a, b) => a - b);
+        return [step, { n: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99) }];
+      }),
+    ) as RunFigures['perStep'];
+    return {
+      kind,
+      sold: units!.n,
+      oversold: Math.max(0, units!.n - PIECES) + (state!.stock < 0 ? -state!.stock : 0),
+      fiveXx: drop.samples.filter((s) => s.status >= 500).length,
+      networkErrors: drop.networkErrors,
+      soldOutMs: drop.soldOutMs === null ? null : Math.round(drop.soldOutMs),
+      holdsTakenMs: drop.soldOutAtIntentMs === null ? null : Math.round(drop.soldOutAtIntentMs),
+      finishedMs: Math.round(drop.finishedMs),
+      p50: percentile(all, 50),
+      p99: percentile(all, 99),
+      perStep,
+      stockAfter: state!.stock,
+      rssIdle,
+      rssPeak,
+      outcomes: drop.outcomes,
+    };
+  } finally {
+    if (server) await stop(server);
+    await pgDb?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const cpus = os.cpus();
+  const machine = `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`;
+  const figures: RunFigures[] = [];
+  for (const kind of KINDS) figures.push(await run(kind));
+
+  const log = path.join(root, 'bench', 'drop-runs.md');
+  if (!fs.existsSync(log)) {
+    fs.writeFileSync(
+      log,
+      '# Drop runs (appended by bench/drop.bench.ts)\n\n' +
+        '| date | machine | db | shoppers / pieces | sold | oversold | 5xx | net errors | sold out ms (holds / orders) | all done ms | p50 / p99 ms | p50 / p99 ms per step: cart, info, intent, confirm, success | stock after | server RSS MB (idle / peak) |\n' +
+        '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
+    );
+  }
+  let ok = true;
+  for (const f of figures) {
+    console.log(`\n[${f.kind}] outcomes: ${JSON.stringify(f.outcomes)}`);
+    console.table(f.perStep);
+    console.log(
+      `[${f.kind}] sold ${f.sold}, oversold ${f.oversold}, 5xx ${f.fiveXx}, network errors ${f.networkErrors}, ` +
+        `holds taken in ${f.holdsTakenMs} ms, sold out (50th order) in ${f.soldOutMs} ms, all ${SHOPPERS} done in ${f.finishedMs} ms, ` +
+        `p50 ${f.p50} ms, p99 ${f.p99} ms, stock after ${f.stockAfter}, RSS ${f.rssIdle} → ${f.rssPeak} MB`,
+    );
+    const steps = (['cart', 'info', 'intent', 'confirm', 'success'] as const)
+      .map((s) => `${f.perStep[s].p50} / ${f.perStep[s].p99}`)
+      .join('; ');
+    fs.appendFileSync(
+      log,
+      `| ${new Date().toISOString()} | ${machine} | ${f.kind} | ${SHOPPERS} / ${PIECES} | ${f.sold} | ${f.oversold} | ${f.fiveXx} | ${f.networkErrors} | ${f.holdsTakenMs} / ${f.soldOutMs} | ${f.finishedMs} | ${f.p50} / ${f.p99} | ${steps} | ${f.stockAfter} | ${f.rssIdle} / ${f.rssPeak} |\n`,
+    );
+    const met =
+      f.sold === PIECES &&
+      f.oversold === 0 &&
+      f.fiveXx === 0 &&
+      f.networkErrors === 0 &&
+      f.soldOutMs !== null &&
+      f.soldOutMs < GOAL_SELL_OUT_MS;
+    console.log(
+      `[${f.kind}] goal (${PIECES} sold, 0 oversold, 0 errors, sold out < ${GOAL_SELL_OUT_MS} ms): ${met ? 'MET' : 'MISSED'}`,
+    );
+    ok &&= met;
+  }
+  console.log(`\nappended to ${path.relative(root, log)}`);
+  if (!ok) process.exitCode = 1;
+}
+
+await main();

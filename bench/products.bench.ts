@@ -1,0 +1,189 @@
+// GET /api/products: the shop next to a plain node:http server sending the same bytes, in one run.
+//   npx tsx bench/products.bench.ts            (10 s, 50 connections each)
+//   BENCH_DURATION=3 npx tsx bench/products.bench.ts   (quick look)
+// Each server runs in its own process; autocannon runs here, so the load generator does not share
+// an event loop with either server. Results are printed and appended to bench/products-runs.md.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const warmupSeconds = 2;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} before answering ${url}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${url}`);
+}
+
+/** Resident set size of a process in MB (Linux /proc, else ps). */
+function rssMb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    if (kb) return Math.round(kb / 1024);
+  } catch {
+    // not Linux
+  }
+  const ps = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' });
+  return Math.round(Number(ps.stdout.trim()) / 1024);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+  });
+}
+
+async function load(url: string, seconds: number) {
+  return autocannon({ url, connections, duration: seconds });
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  mbps: number;
+}
+
+async function measure(name: string, url: string): Promise<Figures> {
+  process.stdout.write(`${name}: warm-up ${warmupSeconds} s, then ${duration} s x ${connections} connections… `);
+  await load(url, warmupSeconds);
+  const r = await load(url, duration);
+  console.log('done');
+  return {
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    mbps: Math.round((r.throughput.average / 1024 / 1024) * 10) / 10,
+  };
+}
+
+const PLAIN_SERVER = `
+const http = require('node:http');
+const fs = require('node:fs');
+const body = fs.readFileSync(process.env.BODY_FILE);
+http.createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+  res.end(body);
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    const [shopPort, plainPort] = [await freePort(), await freePort()];
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      ADMIN_PASSWORD: 'bench-admin-password',
+    };
+    delete env.DATABASE_URL;
+
+    // Migrate and seed in a short-lived process, as `npm start` does (PGlite's first-init memory goes with it).
+    console.log(`Preparing a seeded PGlite database in ${dataDir}…`);
+    const prep = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], { cwd: root, env, stdio: 'inherit' });
+    if (prep.status !== 0) throw new Error('db:migrate failed');
+
+    // The real server entry point: config, buildApp on the PGlite data directory, listen.
+    const shop = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: { ...env, PORT: String(shopPort), FIFTY_DB_PREPARED: '1' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(shop);
+    const shopUrl = `http://127.0.0.1:${shopPort}/api/products`;
+    await waitFor(`http://127.0.0.1:${shopPort}/healthz`, shop);
+
+    const bodyRes = await fetch(shopUrl, { headers: { 'accept-encoding': 'identity' } });
+    const body = Buffer.from(await bodyRes.arrayBuffer());
+    const bodyFile = path.join(dataDir, 'products.json');
+    fs.writeFileSync(bodyFile, body);
+    const products = (JSON.parse(body.toString()) as unknown[]).length;
+
+    const plain = spawn(process.execPath, ['-e', PLAIN_SERVER], {
+      env: { ...process.env, PORT: String(plainPort), BODY_FILE: bodyFile },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(plain);
+    const plainUrl = `http://127.0.0.1:${plainPort}/api/products`;
+    await waitFor(plainUrl, plain);
+    const plainBody = Buffer.from(await (await fetch(plainUrl)).arrayBuffer());
+    if (!plainBody.equals(body)) throw new Error('the plain server does not send the same bytes');
+
+    const rssIdle = rssMb(shop.pid!);
+    const shopFigures = await measure('shop ', shopUrl);
+    const rssAfter = rssMb(shop.pid!);
+    const plainFigures = await measure('plain', plainUrl);
+    const ratio = Math.round((shopFigures.rps / plainFigures.rps) * 1000) / 10;
+
+    const cpus = os.cpus();
+    const machine = `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}, ${os.platform()}`;
+    console.log(`\nGET /api/products: ${products} products, ${body.length} bytes, ${connections} connections, ${duration} s each`);
+    console.log(`machine: ${machine}`);
+    console.table({
+      shop: { 'req/s (avg)': shopFigures.rps, 'p50 ms': shopFigures.p50, 'p99 ms': shopFigures.p99, 'MB/s': shopFigures.mbps, non2xx: shopFigures.non2xx, errors: shopFigures.errors },
+      plain: { 'req/s (avg)': plainFigures.rps, 'p50 ms': plainFigures.p50, 'p99 ms': plainFigures.p99, 'MB/s': plainFigures.mbps, non2xx: plainFigures.non2xx, errors: plainFigures.errors },
+    });
+    console.log(`shop / plain: ${ratio} %  (goal: 60 % or better)`);
+    console.log(`shop RSS: ${rssIdle} MB before load, ${rssAfter} MB after`);
+
+    const log = path.join(root, 'bench', 'products-runs.md');
+    if (!fs.existsSync(log)) {
+      fs.writeFileSync(
+        log,
+        '# GET /api/products runs (appended by bench/products.bench.ts)\n\n' +
+          '| date | machine | products / bytes | conns x s | shop req/s | shop p50 / p99 ms | plain req/s | plain p50 / p99 ms | shop / plain | shop RSS MB (idle / after) |\n' +
+          '|---|---|---|---|---|---|---|---|---|---|\n',
+      );
+    }
+    fs.appendFileSync(
+      log,
+      `| ${new Date().toISOString()} | ${machine} | ${products} / ${body.length} | ${connections} x ${duration} | ${shopFigures.rps} | ${shopFigures.p50} / ${shopFigures.p99} | ${plainFigures.rps} | ${plainFigures.p50} / ${plainFigures.p99} | ${ratio} % | ${rssIdle} / ${rssAfter} |\n`,
+    );
+    console.log(`appended to ${path.relative(root, log)}`);
+    if (shopFigures.non2xx || shopFigures.errors) process.exitCode = 1;
+  } finally {
+    await Promise.all(children.map(stop));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,66 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { LogOut } from 'lucide-react';
+import { ApiError } from '../../lib/api-client';
+import { Button } from '../../components/ui/button';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { DiscountCodesPanel } from './discount-codes-panel';
+import { NewsletterPanel } from './newsletter-panel';
+import { OrdersPanel } from './orders-panel';
+import { ProductsPanel } from './products-panel';
+import { useAdminOrders, useAdminProducts, useDiscountCodes, useNewsletterSignups } from './use-admin-data';
+import { adminStatusKey, useAdminLogout } from './use-admin-session';
+
+const count = (list: unknown[] | undefined) => (list ? ` (${list.length})` : '');
+
+export function AdminDashboard() {
+  const logout = useAdminLogout();
+  // Mounted only for an authenticated admin, so these queries never run for anyone else.
+  const products = useAdminProducts(true);
+  const orders = useAdminOrders(true);
+  const signups = useNewsletterSignups(true);
+  const codes = useDiscountCodes(true);
+
+  // An admin session that expired while the page was open: ask the server again, which shows the login card.
+  const queryClient = useQueryClient();
+  const expired = [products.error, orders.error, signups.error, codes.error].some((e) => e instanceof ApiError && e.status === 401);
+  useEffect(() => {
+    if (expired) void queryClient.invalidateQueries({ queryKey: adminStatusKey });
+  }, [expired, queryClient]);
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-3 border-b-2 border-ink pb-4">
+        <div>
+          <p className="text-xs font-bold uppercase tracking-[0.2em] text-muted">Back office</p>
+          <h1 className="font-display text-4xl uppercase tracking-wide sm:text-5xl">Admin Dashboard</h1>
+        </div>
+        <Button variant="outline" onClick={() => logout.mutate()} disabled={logout.isPending}>
+          <LogOut className="h-4 w-4" aria-hidden="true" />
+          Logout
+        </Button>
+      </div>
+
+      <Tabs defaultValue="products">
+        <TabsList aria-label="Admin sections" className="grid w-full grid-cols-2 sm:inline-flex sm:w-auto">
+          <TabsTrigger value="products" className="normal-case px-2 sm:px-6">Products{count(products.data)}</TabsTrigger>
+          <TabsTrigger value="orders" className="normal-case px-2 sm:px-6">Orders{count(orders.data)}</TabsTrigger>
+          <TabsTrigger value="newsletter" className="normal-case px-2 sm:px-6">Newsletter{count(signups.data)}</TabsTrigger>
+          <TabsTrigger value="discounts" className="normal-case px-2 sm:px-6">Discount Codes{count(codes.data)}</TabsTrigger>
+        </TabsList>
+        <TabsContent value="products">
+          <ProductsPanel products={products.data} isLoading={products.isLoading} isError={products.isError} />
+        </TabsContent>
+        <TabsContent value="orders">
+          <OrdersPanel orders={orders.data} isLoading={orders.isLoading} isError={orders.isError} />
+        </TabsContent>
+        <TabsContent value="newsletter">
+          <NewsletterPanel signups={signups.data} isLoading={signups.isLoading} isError={signups.isError} />
+        </TabsContent>
+        <TabsContent value="discounts">
+          <DiscountCodesPanel codes={codes.data} isLoading={codes.isLoading} isError={codes.isError} />
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
+}

@@ -1,0 +1,251 @@
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { Plus, TicketPercent } from 'lucide-react';
+import { discountCodeCreateBody, type DiscountCode } from '../../../common/contracts/admin';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { toast } from '../../components/ui/use-toast';
+import { cn } from '../../lib/cn';
+import { useCreateDiscountCode, useSetDiscountCodeActive } from './use-admin-data';
+import { adminErrorMessage } from './use-admin-session';
+
+interface DiscountCodesPanelProps {
+  codes: DiscountCode[] | undefined;
+  isLoading: boolean;
+  isError: boolean;
+}
+
+const expiryFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+export function DiscountCodesPanel({ codes, isLoading, isError }: DiscountCodesPanelProps) {
+  const setActive = useSetDiscountCodeActive();
+  const now = Date.now();
+
+  const toggle = (code: DiscountCode) => {
+    const isActive = !code.isActive;
+    setActive.mutate(
+      { id: code.id, isActive },
+      {
+        onSuccess: () =>
+          toast({ title: 'Success', description: `Discount code ${code.code} ${isActive ? 'activated' : 'deactivated'}` }),
+        onError: (error) =>
+          toast({ title: 'Error', description: `Failed to update discount code: ${adminErrorMessage(error)}`, variant: 'destructive' }),
+      },
+    );
+  };
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <h2 className="font-display text-2xl uppercase tracking-wide">Discount Codes</h2>
+      <CreateDiscountCodeForm />
+
+      {isLoading ? (
+        <p className="border-2 border-ink bg-white p-6 text-center text-sm" aria-live="polite">
+          Loading discount codes...
+        </p>
+      ) : isError ? (
+        <p role="alert" className="border-2 border-red-700 bg-red-50 p-4 text-sm text-red-900">
+          Could not load discount codes. Reload the page to try again.
+        </p>
+      ) : !codes || codes.length === 0 ? (
+        <div className="flex flex-col items-center gap-2 border-2 border-dashed border-neutral-400 p-10 text-center">
+          <TicketPercent className="h-10 w-10 text-muted" aria-hidden="true" />
+          <p className="font-semibold">No discount codes yet</p>
+        </div>
+      ) : (
+        <div className="relative overflow-x-auto border-2 border-ink bg-white" role="region" aria-label="Discount codes table" tabIndex={0}>
+          <table className="w-full min-w-[40rem] text-left text-sm">
+            <caption className="sr-only">Discount codes</caption>
+            <thead className="border-b-2 border-ink bg-bone text-xs uppercase tracking-wide">
+              <tr>
+                <th scope="col" className="px-4 py-2.5">Code</th>
+                <th scope="col" className="px-4 py-2.5">Discount</th>
+                <th scope="col" className="px-4 py-2.5">Uses</th>
+                <th scope="col" className="px-4 py-2.5">Expires</th>
+                <th scope="col" className="px-4 py-2.5">Status</th>
+                <th scope="col" className="px-4 py-2.5">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-neutral-200">
+              {codes.map((c) => {
+                const expired = c.expiresAt !== null && Date.parse(c.expiresAt) < now;
+                const usedUp = c.maxUsage !== null && c.usageCount >= c.maxUsage;
+                return (
+                  <tr key={c.id}>
+                    <th scope="row" className="px-4 py-2.5 font-mono font-bold">
+                      {c.code}
+                    </th>
+                    <td className="px-4 py-2.5">{c.discountPercent}%</td>
+                    <td className="whitespace-nowrap px-4 py-2.5">
+                      {c.usageCount} / {c.maxUsage ?? 'unlimited'}
+                    </td>
+                    <td className="whitespace-nowrap px-4 py-2.5">
+                      {c.expiresAt ? (
+                        <time dateTime={c.expiresAt} className={cn(expired && 'text-red-700')}>
+                          {expiryFormat.format(new Date(c.expiresAt))}
+                          {expired && ' (expired)'}
+                        </time>
+                      ) : (
+                        'Never'
+                      )}
+                    </td>
+                    <td className="px-4 py-2.5">
+                      <span
+                        className={cn(
+                          'inline-block px-2 py-0.5 text-xs font-bold',
+                          c.isActive && !expired && !usedUp ? 'bg-green-100 text-green-900' : 'bg-neutral-200 text-neutral-900',
+                        )}
+                      >
+                        {!c.isActive ? 'Inactive' : expired ? 'Expired' : usedUp ? 'Used up' : 'Active'}
+                      </span>
+                    </td>
+                    <td className="px-4 py-2.5 text-right">
+                      <Button
+                        size="sm"
+                        variant={c.isActive ? 'outline' : 'default'}
+                        onClick={() => toggle(c)}
+                        disabled={setActive.isPending && setActive.variables?.id === c.id}
+                        aria-label={`${c.isActive ? 'Deactivate' : 'Activate'} ${c.code}`}
+                      >
+                        {c.isActive ? 'Deactivate' : 'Activate'}
+                      </Button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+interface CodeFormValues {
+  code: string;
+  discountPercent: string;
+  maxUsage: string;
+  unlimited: boolean;
+  expiresAt: string;
+}
+
+const emptyCodeForm: CodeFormValues = { code: '', discountPercent: '', maxUsage: '1', unlimited: false, expiresAt: '' };
+
+function CreateDiscountCodeForm() {
+  const uid = useId();
+  const id = (name: string) => `${uid}-${name}`;
+  const create = useCreateDiscountCode();
+  const { register, handleSubmit, watch, setError, reset, formState } = useForm<CodeFormValues>({ defaultValues: emptyCodeForm });
+  const unlimited = watch('unlimited');
+  const errors = formState.errors;
+
+  const onSubmit = (values: CodeFormValues) => {
+    const parsed = discountCodeCreateBody.safeParse({
+      code: values.code,
+      discountPercent: values.discountPercent.trim() === '' ? undefined : Number(values.discountPercent),
+      maxUsage: values.unlimited ? null : values.maxUsage.trim() === '' ? undefined : Number(values.maxUsage),
+      expiresAt: values.expiresAt || null,
+    });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0];
+        if (field === 'code' || field === 'discountPercent' || field === 'maxUsage' || field === 'expiresAt') {
+          setError(field, { message: issue.message });
+        }
+      }
+      toast({ title: 'Error', description: 'Invalid form data', variant: 'destructive' });
+      return;
+    }
+    create.mutate(parsed.data, {
+      onSuccess: () => {
+        toast({ title: 'Success', description: `Discount code ${parsed.data.code} created` });
+        reset(emptyCodeForm);
+      },
+      onError: (error) =>
+        toast({ title: 'Error', description: `Failed to create discount code: ${adminErrorMessage(error)}`, variant: 'destructive' }),
+    });
+  };
+
+  const err = (name: keyof CodeFormValues) =>
+    errors[name]?.message ? { 'aria-invalid': true as const, 'aria-describedby': id(`${name}-error`) } : {};
+  const errorText = (name: keyof CodeFormValues) =>
+    errors[name]?.message ? (
+      <p id={id(`${name}-error`)} className="text-sm font-medium text-red-700">
+        {errors[name]?.message}
+      </p>
+    ) : null;
+
+  return (
+    <form
+      onSubmit={handleSubmit(onSubmit)}
+      noValidate
+      aria-labelledby={id('title')}
+      className="grid gap-4 border-2 border-ink bg-white p-4 sm:grid-cols-2 lg:grid-cols-[1fr_8rem_12rem_12rem_auto] lg:items-start"
+    >
+      <h3 id={id('title')} className="text-sm font-bold uppercase tracking-wide sm:col-span-2 lg:col-span-5">
+        New discount code
+      </h3>
+      <div className="grid gap-1.5">
+        <Label htmlFor={id('code')}>Code</Label>
+        <Input
+          id={id('code')}
+          autoComplete="off"
+          className="font-mono uppercase"
+          placeholder="DROP20"
+          aria-required="true"
+          {...register('code')}
+          {...err('code')}
+        />
+        {errorText('code')}
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={id('discountPercent')}>Percent off</Label>
+        <Input
+          id={id('discountPercent')}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={100}
+          step={1}
+          aria-required="true"
+          {...register('discountPercent')}
+          {...err('discountPercent')}
+        />
+        {errorText('discountPercent')}
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={id('maxUsage')}>Maximum uses</Label>
+        <Input
+          id={id('maxUsage')}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          disabled={unlimited}
+          {...register('maxUsage')}
+          {...err('maxUsage')}
+        />
+        <div className="flex items-center gap-2">
+          <input id={id('unlimited')} type="checkbox" className="h-5 w-5 cursor-pointer accent-ink" {...register('unlimited')} />
+          <label htmlFor={id('unlimited')} className="cursor-pointer text-sm">
+            Unlimited uses
+          </label>
+        </div>
+        {errorText('maxUsage')}
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor={id('expiresAt')}>Expiry date</Label>
+        <Input id={id('expiresAt')} type="date" {...register('expiresAt')} {...err('expiresAt')} />
+        <p className="text-xs text-muted">Optional; ends that day (UTC).</p>
+        {errorText('expiresAt')}
+      </div>
+      <Button type="submit" className="sm:col-span-2 lg:col-span-1 lg:mt-[1.625rem]" disabled={create.isPending} aria-busy={create.isPending}>
+        <Plus className="h-4 w-4" aria-hidden="true" />
+        Create code
+      </Button>
+    </form>
+  );
+}

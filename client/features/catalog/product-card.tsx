@@ -1,0 +1,261 @@
+import { useId, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { X } from 'lucide-react';
+import type { Product } from '../../../common/contracts/catalog';
+import { displayPrice } from '../../../common/domain/money';
+import type { CartItem } from '../../../common/contracts/cart';
+import { ProductImage } from '../../components/product-image';
+import { Button } from '../../components/ui/button';
+import { Skeleton } from '../../components/ui/skeleton';
+import { toast } from '../../components/ui/use-toast';
+import { queryClient } from '../../lib/query-client';
+import { ApiError } from '../../lib/api-client';
+import { CART_KEY, useAddToCart } from '../cart/use-cart';
+import { cn } from '../../lib/cn';
+
+const MAX_SWATCHES = 3;
+
+/** "Heavyweight cotton. Soft hand." → "Heavyweight cotton." */
+export function firstSentence(text: string): string {
+  const m = /^.*?[.!?](?=\s|$)/s.exec(text.trim());
+  return (m ? m[0] : text).trim();
+}
+
+export function isSoldOut(p: Pick<Product, 'inStock' | 'stock'>): boolean {
+  return !p.inStock || p.stock <= 0;
+}
+
+function errorMessage(err: unknown): string {
+  if (err instanceof ApiError) return err.serverMessage;
+  return err instanceof Error ? err.message : 'Something went wrong. Please try again.';
+}
+
+export function ProductPrice({
+  price,
+  salePrice,
+  className,
+}: {
+  price: string;
+  salePrice: string | null;
+  className?: string;
+}) {
+  if (!salePrice) return <p className={cn('font-semibold', className)}>{displayPrice(price)}</p>;
+  return (
+    <p className={cn('flex flex-wrap items-baseline gap-x-2 font-semibold', className)}>
+      <span className="text-sale">
+        <span className="sr-only">Sale price </span>
+        {displayPrice(salePrice)}
+      </span>
+      <s className="text-sm font-normal text-muted">
+        <span className="sr-only">Original price </span>
+        {displayPrice(price)}
+      </s>
+    </p>
+  );
+}
+
+export interface ProductCardProps {
+  product: Product;
+  /** Above-the-fold cards load their image eagerly. */
+  priority?: boolean;
+  className?: string;
+  /** heading level for the product name inside the surrounding outline */
+  headingLevel?: 'h2' | 'h3';
+}
+
+export function ProductCard({ product, priority = false, className, headingLevel = 'h3' }: ProductCardProps) {
+  const addToCart = useAddToCart();
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const nameId = useId();
+  const pickerId = useId();
+  const addButtonRef = useRef<HTMLButtonElement>(null);
+  const soldOut = isSoldOut(product);
+  const hasSizes = product.sizes.length > 0;
+  const needsPicker = product.sizes.length > 1;
+  const image = product.images[0];
+  const Heading = headingLevel;
+  const extraColours = product.colors.length - MAX_SWATCHES;
+
+  const add = (selectedSize: string | null) => {
+    const cartWasEmpty = (queryClient.getQueryData<CartItem[]>(CART_KEY) ?? []).length === 0;
+    addToCart.mutate(
+      { productId: product.id, quantity: 1, selectedSize, selectedColor: null },
+      {
+        onSuccess: () => {
+          if (pickerOpen) closePicker();
+          // The drawer opens by itself when the cart was empty; otherwise confirm with a toast.
+          if (!cartWasEmpty) {
+            toast({
+              title: 'Success',
+              description: `${product.name}${selectedSize ? ` (${selectedSize})` : ''} added to your cart.`,
+            });
+          }
+        },
+        onError: (err) => toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' }),
+      },
+    );
+  };
+
+  // A single size (e.g. "One Size") needs no choice: add it at once, still carrying the size.
+  const onAddClick = () => {
+    if (!hasSizes) add(null);
+    else if (product.sizes.length === 1) add(product.sizes[0]);
+    else setPickerOpen((o) => !o);
+  };
+
+  const closePicker = () => {
+    setPickerOpen(false);
+    addButtonRef.current?.focus();
+  };
+
+  return (
+    <article
+      className={cn(
+        'group relative flex flex-col bg-white ring-1 ring-black/5 transition-shadow hover:shadow-xl',
+        className,
+      )}
+      aria-labelledby={nameId}
+    >
+      <div className="relative aspect-square overflow-hidden bg-bone">
+        {image ? (
+          <ProductImage
+            src={image}
+            alt=""
+            priority={priority}
+            className="h-full w-full object-cover transition-transform duration-500 group-hover:scale-105 motion-reduce:transition-none"
+          />
+        ) : null}
+        <div className="absolute left-3 top-3 flex flex-col items-start gap-1.5">
+          {product.isNew ? (
+            <span className="bg-accent px-2 py-0.5 text-xs font-bold tracking-widest text-ink">NEW</span>
+          ) : null}
+          {product.isOnSale ? (
+            <span className="bg-sale px-2 py-0.5 text-xs font-bold tracking-widest text-white">SALE</span>
+          ) : null}
+        </div>
+        {soldOut ? (
+          <span className="absolute inset-x-0 bottom-0 bg-ink/85 py-1.5 text-center text-xs font-bold uppercase tracking-widest text-paper">
+            Sold out
+          </span>
+        ) : null}
+      </div>
+
+      <div className="flex flex-1 flex-col gap-2 p-3 sm:p-4">
+        <Heading
+          id={nameId}
+          className="font-display text-lg uppercase leading-tight tracking-wide sm:text-xl"
+        >
+          {/* The link covers the whole card; the Add to Cart controls sit above it. */}
+          <Link
+            href={`/product/${product.id}`}
+            className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none focus-visible:after:outline-3 focus-visible:after:outline-offset-2 focus-visible:after:outline-blue-600"
+          >
+            {product.name}
+          </Link>
+        </Heading>
+        <p className="line-clamp-3 text-xs text-muted sm:text-sm">
+          <span className="font-medium text-ink">{product.materials}</span>
+          {product.materials && product.description ? ' · ' : null}
+          {firstSentence(product.description)}
+        </p>
+        <ProductPrice price={product.price} salePrice={product.salePrice} className="text-base sm:text-lg" />
+        {product.colors.length > 0 ? (
+          <ul className="flex items-center gap-1.5" aria-label="Colours">
+            {product.colors.slice(0, MAX_SWATCHES).map((c) => (
+              <li key={c.name}>
+                <span
+                  role="img"
+                  aria-label={c.name}
+                  title={c.name}
+                  className="block h-5 w-5 rounded-full ring-1 ring-black/25 ring-offset-1"
+                  style={{ backgroundColor: c.value }}
+                />
+              </li>
+            ))}
+            {extraColours > 0 ? (
+              <li className="text-xs font-semibold text-muted">
+                <span aria-hidden="true">+{extraColours}</span>
+                <span className="sr-only">and {extraColours} more colours</span>
+              </li>
+            ) : null}
+          </ul>
+        ) : null}
+
+        <div className="relative z-10 mt-auto pt-2">
+          {soldOut ? (
+            <Button className="w-full px-2 text-xs sm:text-sm" variant="outline" disabled>
+              Out of Stock
+            </Button>
+          ) : (
+            <>
+              {pickerOpen ? (
+                <div
+                  id={pickerId}
+                  role="group"
+                  aria-label={`Choose a size for ${product.name}`}
+                  className="absolute inset-x-0 bottom-full mb-2 border-2 border-ink bg-paper p-2 shadow-lg"
+                  onKeyDown={(e) => {
+                    if (e.key === 'Escape') closePicker();
+                  }}
+                >
+                  <div className="mb-2 flex items-center justify-between">
+                    <span className="text-xs font-bold uppercase tracking-widest">Select size</span>
+                    <button
+                      type="button"
+                      onClick={closePicker}
+                      aria-label="Close size picker"
+                      className="grid h-8 w-8 place-items-center hover:bg-black/5"
+                    >
+                      <X className="h-4 w-4" aria-hidden="true" />
+                    </button>
+                  </div>
+                  <div className="flex flex-wrap gap-1.5">
+                    {product.sizes.map((size, i) => (
+                      <button
+                        key={size}
+                        type="button"
+                        autoFocus={i === 0}
+                        disabled={addToCart.isPending}
+                        onClick={() => add(size)}
+                        className="h-9 min-w-11 border border-ink bg-white px-2 text-sm font-semibold hover:bg-ink hover:text-paper disabled:opacity-50"
+                      >
+                        {size}
+                      </button>
+                    ))}
+                  </div>
+                </div>
+              ) : null}
+              <Button
+                ref={addButtonRef}
+                className="w-full px-2 text-xs sm:text-sm"
+                aria-describedby={nameId}
+                aria-expanded={needsPicker ? pickerOpen : undefined}
+                aria-controls={needsPicker && pickerOpen ? pickerId : undefined}
+                aria-busy={addToCart.isPending || undefined}
+                disabled={addToCart.isPending}
+                onClick={onAddClick}
+              >
+                Add to Cart
+              </Button>
+            </>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}
+
+export function ProductCardSkeleton() {
+  return (
+    <div className="flex flex-col bg-white ring-1 ring-black/5">
+      <Skeleton className="aspect-square w-full" />
+      <div className="flex flex-col gap-2 p-3 sm:p-4">
+        <Skeleton className="h-6 w-3/4" />
+        <Skeleton className="h-4 w-full" />
+        <Skeleton className="h-4 w-2/3" />
+        <Skeleton className="h-6 w-20" />
+        <Skeleton className="mt-2 h-11 w-full" />
+      </div>
+    </div>
+  );
+}

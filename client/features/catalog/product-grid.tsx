@@ -1,0 +1,139 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import type { Product } from '../../../common/contracts/catalog';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/cn';
+import { ProductCard, ProductCardSkeleton } from './product-card';
+import { useProducts } from './use-products';
+
+export const GRID_FILTERS = [
+  { value: 'all', label: 'All' },
+  { value: 'tshirts', label: 'T-Shirts' },
+  { value: 'hoodies', label: 'Hoodies' },
+  { value: 'accessories', label: 'Accessories' },
+] as const;
+
+const SKELETON_CARDS = 8;
+
+export interface ProductGridProps {
+  /** Products to show; when omitted the grid reads the full catalogue itself. */
+  products?: Product[];
+  isLoading?: boolean;
+  /** Category slug: the filter starts on it, follows it, and no filter buttons are shown. */
+  lockedCategory?: string;
+  title?: string;
+  subtitle?: string;
+  showViewAll?: boolean;
+  id?: string;
+  /** How many leading cards load their image eagerly (the LCP on category pages). */
+  priorityCount?: number;
+  className?: string;
+}
+
+export function ProductGrid({
+  products,
+  isLoading,
+  lockedCategory,
+  title,
+  subtitle,
+  showViewAll,
+  id,
+  priorityCount = 0,
+  className,
+}: ProductGridProps) {
+  const query = useProducts();
+  const list = products ?? query.data ?? [];
+  const loading = isLoading ?? (products === undefined && query.isLoading);
+  const [filter, setFilter] = useState<string>(lockedCategory ?? 'all');
+  const headingId = useId();
+  const sectionRef = useRef<HTMLElement>(null);
+
+  // Locked grids follow their category when the route changes (SPEC §2).
+  useEffect(() => {
+    if (lockedCategory) setFilter(lockedCategory);
+  }, [lockedCategory]);
+
+  const active = lockedCategory ?? filter;
+  const visible = active === 'all' ? list : list.filter((p) => p.category === active);
+  const viewAll = showViewAll ?? !lockedCategory;
+
+  return (
+    <section
+      id={id}
+      ref={sectionRef}
+      aria-labelledby={title ? headingId : undefined}
+      aria-label={title ? undefined : 'Products'}
+      className={cn('scroll-mt-6 focus:outline-none md:scroll-mt-36', className)}
+    >
+      {title || subtitle ? (
+        <div className="mb-6 flex flex-col gap-2 md:mb-8">
+          {title ? (
+            <h2 id={headingId} className="font-display text-5xl uppercase leading-none md:text-7xl">
+              {title}
+            </h2>
+          ) : null}
+          {subtitle ? <p className="max-w-2xl text-base text-muted md:text-lg">{subtitle}</p> : null}
+        </div>
+      ) : null}
+
+      {!lockedCategory ? (
+        <div role="group" aria-label="Filter products by category" className="mb-8 flex flex-wrap gap-2">
+          {GRID_FILTERS.map((f) => (
+            <Button
+              key={f.value}
+              size="sm"
+              variant={filter === f.value ? 'default' : 'outline'}
+              aria-pressed={filter === f.value}
+              onClick={() => setFilter(f.value)}
+              className="h-10 px-3 sm:px-4"
+            >
+              {f.label}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+
+      {loading ? (
+        <div role="status" aria-live="polite">
+          <span className="sr-only">Loading products…</span>
+          <div className="grid grid-cols-2 gap-3 sm:gap-4 md:gap-6 lg:grid-cols-4">
+            {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+              <ProductCardSkeleton key={i} />
+            ))}
+          </div>
+        </div>
+      ) : visible.length === 0 ? (
+        <p className="border-2 border-dashed border-black/20 px-6 py-16 text-center text-lg text-muted">
+          No products found in this category.
+        </p>
+      ) : (
+        <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:gap-6 lg:grid-cols-4">
+          {visible.map((p, i) => (
+            <li key={p.id} className="flex">
+              <ProductCard
+                product={p}
+                priority={i < priorityCount}
+                headingLevel={title ? 'h3' : 'h2'}
+                className="w-full"
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {viewAll ? (
+        <div className="mt-10 flex justify-center">
+          <Button
+            variant="outline"
+            size="lg"
+            onClick={() => {
+              setFilter('all');
+              sectionRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+            }}
+          >
+            View All Products
+          </Button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,183 @@
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { ArrowLeft } from 'lucide-react';
+import type { CartItem } from '../../../common/contracts/cart';
+import type { DiscountResult } from '../../../common/contracts/checkout';
+import type { ShippingMethod } from '../../../common/contracts/settings';
+import { Button } from '../../components/ui/button';
+import { Skeleton } from '../../components/ui/skeleton';
+import { toast } from '../../components/ui/use-toast';
+import { useShopSettings } from '../settings/use-shop-settings';
+import { shopperMessage, useCustomerInfo, usePaymentIntent, useTotals, type PaymentIntent } from './checkout-api';
+import { CheckoutProgress, type CheckoutStep } from './checkout-progress';
+import { CustomerInfoForm } from './customer-info-form';
+import { DiscountBox } from './discount-box';
+import { HoldCountdown } from './hold-countdown';
+import { OfflineCardForm } from './offline-card-form';
+import { OrderSummary } from './order-summary';
+import { methodsForCountry, ShippingMethodPicker } from './shipping-method-picker';
+import { useCompleteOrder, useStripeRedirectReturn } from './use-complete-order';
+
+const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
+
+/** The two-step checkout of SPEC §2 for a non-empty cart. */
+export function CheckoutFlow({ items }: { items: CartItem[] }) {
+  const settings = useShopSettings();
+  const customerInfo = useCustomerInfo();
+  const saved = customerInfo.data ?? null;
+
+  // Straight to payment when info is already saved (SPEC §4); the shopper's own choice wins after that.
+  const [chosenStep, setChosenStep] = useState<CheckoutStep | null>(null);
+  const step: CheckoutStep = chosenStep ?? (saved ? 'payment' : 'info');
+
+  const [discount, setDiscount] = useState<DiscountResult | null>(null);
+  const country = saved?.shippingCountry ?? 'US';
+  const allowed = methodsForCountry(country);
+  const [chosenMethod, setChosenMethod] = useState<ShippingMethod | null>(null);
+  const shippingMethod = chosenMethod && allowed.includes(chosenMethod) ? chosenMethod : allowed[0];
+
+  const choices = {
+    discountCode: discount?.code ?? null,
+    shippingMethod,
+    cartSignature: items.map((i) => `${i.id}:${i.quantity}`).join(','),
+  };
+  const totals = useTotals(choices, !customerInfo.isPending);
+  const settledTotals = totals.isPlaceholderData ? undefined : totals.data;
+  const intent = usePaymentIntent(choices, step === 'payment' ? settledTotals : undefined);
+  const complete = useCompleteOrder();
+  useStripeRedirectReturn(complete);
+
+  useEffect(() => {
+    if (totals.isError) toast({ title: 'Error', description: 'Failed to calculate shipping. Please try again.', variant: 'destructive' });
+  }, [totals.isError, totals.errorUpdatedAt]);
+  useEffect(() => {
+    if (intent.isError)
+      toast({ title: 'Error', description: shopperMessage(intent.error, 'Failed to initialize payment. Please try again.'), variant: 'destructive' });
+  }, [intent.isError, intent.error, intent.errorUpdatedAt]);
+
+  // Move focus to the new step's heading so keyboard and screen-reader users land in the right place.
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    document.getElementById(step === 'info' ? 'shipping-info-heading' : 'payment-heading')?.focus();
+  }, [step]);
+
+  if (customerInfo.isPending) {
+    return (
+      <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_420px]" role="status">
+        <span className="sr-only">Loading checkout</span>
+        <Skeleton className="h-96 w-full" />
+        <Skeleton className="h-72 w-full" />
+      </div>
+    );
+  }
+
+  const summary = (
+    <div className="lg:sticky lg:top-6">
+      <OrderSummary items={items} totals={totals.data} loading={totals.isFetching} />
+    </div>
+  );
+
+  return (
+    <>
+      <div className="mt-6 mb-8">
+        <CheckoutProgress step={step} />
+      </div>
+      {step === 'info' ? (
+        <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-12">
+          <div className="border-2 border-ink bg-white p-5 sm:p-8">
+            <CustomerInfoForm saved={saved} onSaved={() => setChosenStep('payment')} onSkip={() => setChosenStep('payment')} />
+          </div>
+          <div>{summary}</div>
+        </div>
+      ) : (
+        // DOM order on phones: choices, then the summary, then the card form (review before paying).
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-x-12 lg:gap-y-6">
+          <div className="space-y-8 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-1">
+            <div className="space-y-2">
+              <h2 id="payment-heading" tabIndex={-1} className="font-display text-3xl uppercase tracking-wide focus:outline-none">
+                Payment
+              </h2>
+              {saved && (
+                <p className="text-sm text-muted">
+                  Shipping to {saved.firstName} {saved.lastName}, {saved.shippingAddress}, {saved.shippingCity}, {saved.shippingState}{' '}
+                  {saved.shippingZip}, {saved.shippingCountry}
+                </p>
+              )}
+            </div>
+            <DiscountBox applied={discount} onApply={setDiscount} onRemove={() => setDiscount(null)} />
+            <ShippingMethodPicker rates={settings.shippingRates} country={country} value={shippingMethod} onChange={setChosenMethod} />
+          </div>
+          <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">{summary}</div>
+          <div className="space-y-6 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-2">
+            <PaymentSection
+              intent={intent.data}
+              failed={intent.isError && !intent.isFetching}
+              free={settledTotals !== undefined && Number(settledTotals.total) <= 0}
+              stale={intent.isFetching || intent.isPlaceholderData || totals.isFetching}
+              publishableKey={settings.payments.stripePublishableKey}
+              onRetry={() => void intent.refetch()}
+              onPaid={async () => {
+                if (intent.data) await complete(intent.data.paymentIntentId);
+              }}
+            />
+            <Button type="button" variant="outline" onClick={() => setChosenStep('info')}>
+              <ArrowLeft className="h-4 w-4" aria-hidden="true" />
+              Back to Info
+            </Button>
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
+
+function PaymentSection({
+  intent,
+  failed,
+  free,
+  stale,
+  publishableKey,
+  onRetry,
+  onPaid,
+}: {
+  intent: PaymentIntent | undefined;
+  failed: boolean;
+  free: boolean;
+  stale: boolean;
+  publishableKey: string | null;
+  onRetry: () => void;
+  onPaid: () => Promise<void>;
+}) {
+  return (
+    <div className="space-y-4">
+      <h2 className="font-display text-2xl uppercase tracking-wide">Card Details</h2>
+      {intent && !failed && !free && <HoldCountdown endsAt={intent.holdEndsAt} onRenew={onRetry} />}
+      {free ? (
+        <p className="text-sm text-muted">Nothing to pay.</p>
+      ) : failed ? (
+        <div className="space-y-3 border-2 border-red-700 bg-red-50 p-4 text-sm">
+          <p className="font-semibold text-red-800">We couldn't set up your payment.</p>
+          <Button type="button" variant="outline" size="sm" onClick={onRetry}>
+            Try again
+          </Button>
+        </div>
+      ) : !intent ? (
+        <div className="space-y-3" role="status">
+          <span className="sr-only">Preparing payment</span>
+          <Skeleton className="h-11 w-full" />
+          <Skeleton className="h-11 w-full" />
+          <Skeleton className="h-14 w-full" />
+        </div>
+      ) : intent.provider === 'stripe' && publishableKey ? (
+        <Suspense fallback={<Skeleton className="h-48 w-full" />}>
+          <StripePaymentForm publishableKey={publishableKey} clientSecret={intent.clientSecret} amount={intent.amount} disabled={stale} onPaid={onPaid} />
+        </Suspense>
+      ) : (
+        <OfflineCardForm clientSecret={intent.clientSecret} amount={intent.amount} disabled={stale} onPaid={onPaid} />
+      )}
+    </div>
+  );
+}

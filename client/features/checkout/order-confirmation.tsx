@@ -1,0 +1,75 @@
+import type { Order } from '../../../common/contracts/checkout';
+import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
+import { ProductImage } from '../../components/product-image';
+import { editionLabel } from './edition-label';
+
+/** The order just placed: number, lines with their edition numbers, and the totals charged. */
+export function OrderConfirmation({ order }: { order: Order }) {
+  return (
+    <div className="border-2 border-ink bg-white text-left">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b-2 border-ink bg-ink px-5 py-4 text-paper">
+        <p className="text-xs font-bold uppercase tracking-[0.25em]">Order number</p>
+        <p className="font-mono text-lg font-bold tracking-wider" data-testid="order-number">
+          {order.orderNumber}
+        </p>
+      </div>
+      <ul className="divide-y divide-black/10 px-5" aria-label="Items in your order">
+        {order.items.map((item, i) => (
+          <li key={`${item.productName}-${i}`} className="flex gap-4 py-4">
+            <div className="h-20 w-16 shrink-0 bg-bone">
+              {item.productImage && (
+                <ProductImage src={item.productImage} alt="" sizes="64px" width={64} height={80} className="h-full w-full object-cover" />
+              )}
+            </div>
+            <div className="min-w-0 flex-1 space-y-1">
+              <div className="flex items-start justify-between gap-3">
+                <p className="font-semibold leading-tight">{item.productName}</p>
+                <p className="shrink-0 font-semibold tabular-nums">{formatUsd(parseMoney(item.productPrice) * item.quantity)}</p>
+              </div>
+              <p className="text-sm text-muted">
+                {[item.selectedSize && `Size: ${item.selectedSize}`, item.selectedColor && `Color: ${item.selectedColor}`, `Qty: ${item.quantity}`]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </p>
+              {item.editionNumbers.length > 0 && (
+                <ul className="flex flex-wrap gap-2 pt-1" aria-label="Edition numbers">
+                  {item.editionNumbers.map((n) => (
+                    <li key={n} className="border-2 border-ink bg-accent px-2 py-0.5 text-xs font-bold tracking-wide">
+                      {editionLabel(n, item.editionSize)}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+      <dl className="space-y-2 border-t-2 border-ink px-5 py-4 text-sm">
+        <div className="flex justify-between">
+          <dt>Subtotal</dt>
+          <dd className="tabular-nums">{displayPrice(order.subtotal)}</dd>
+        </div>
+        {parseMoney(order.discountAmount) > 0 && (
+          <div className="flex justify-between text-green-800">
+            <dt>Discount{order.discountCode ? ` (${order.discountCode})` : ''}</dt>
+            <dd className="tabular-nums">-{displayPrice(order.discountAmount)}</dd>
+          </div>
+        )}
+        <div className="flex justify-between">
+          <dt>Shipping</dt>
+          <dd className="tabular-nums">{parseMoney(order.shipping) === 0 ? 'FREE' : displayPrice(order.shipping)}</dd>
+        </div>
+        {parseMoney(order.tax) > 0 && (
+          <div className="flex justify-between">
+            <dt>Tax</dt>
+            <dd className="tabular-nums">{displayPrice(order.tax)}</dd>
+          </div>
+        )}
+        <div className="flex items-baseline justify-between border-t border-black/10 pt-3">
+          <dt className="font-display text-xl uppercase tracking-wide">Total</dt>
+          <dd className="font-display text-2xl tabular-nums">{displayPrice(order.total)}</dd>
+        </div>
+      </dl>
+    </div>
+  );
+}

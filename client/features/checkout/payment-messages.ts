@@ -1,0 +1,13 @@
+import { toast } from '../../components/ui/use-toast';
+import { ApiError } from '../../lib/api-client';
+
+/** SPEC §8 'Payment Failed' with the provider's own message (cart, form and discount stay). */
+export function paymentFailed(err: unknown): void {
+  const description =
+    err instanceof ApiError
+      ? err.serverMessage
+      : err instanceof Error && !(err instanceof TypeError) && err.message
+        ? err.message
+        : 'Your payment could not be processed. Please try again.';
+  toast({ title: 'Payment Failed', description, variant: 'destructive' });
+}

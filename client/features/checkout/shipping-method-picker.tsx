@@ -1,0 +1,56 @@
+import type { ShippingMethod, ShippingRate } from '../../../common/contracts/settings';
+import { displayPrice } from '../../../common/domain/money';
+import { cn } from '../../lib/cn';
+
+/** US addresses choose standard or express; everywhere else ships international (one rates table). */
+export function methodsForCountry(country: string): ShippingMethod[] {
+  return country === 'US' ? ['standard', 'express'] : ['international'];
+}
+
+export function ShippingMethodPicker({
+  rates,
+  country,
+  value,
+  onChange,
+}: {
+  rates: ShippingRate[];
+  country: string;
+  value: ShippingMethod;
+  onChange: (method: ShippingMethod) => void;
+}) {
+  const allowed = methodsForCountry(country);
+  const options = rates.filter((r) => allowed.includes(r.id));
+  return (
+    <fieldset className="space-y-3">
+      <legend className="mb-3 font-display text-xl uppercase tracking-wide">Shipping Method</legend>
+      {options.map((rate) => {
+        const checked = rate.id === value;
+        return (
+          <label
+            key={rate.id}
+            className={cn(
+              'flex cursor-pointer items-center gap-3 border-2 px-4 py-3 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-blue-600',
+              checked ? 'border-ink bg-white' : 'border-neutral-300 hover:border-ink',
+            )}
+          >
+            <input
+              type="radio"
+              name="shippingMethod"
+              value={rate.id}
+              checked={checked}
+              onChange={() => onChange(rate.id)}
+              className="h-5 w-5 accent-ink focus-visible:outline-none"
+            />
+            <span className="flex flex-1 flex-wrap items-baseline justify-between gap-x-3">
+              <span>
+                <span className="font-semibold">{rate.label}</span>
+                <span className="block text-sm text-muted">{rate.days}</span>
+              </span>
+              <span className="font-semibold tabular-nums">{displayPrice(rate.price)}</span>
+            </span>
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}

@@ -1,0 +1,89 @@
+import { useState, type FormEvent } from 'react';
+import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
+import { loadStripe, type Stripe } from '@stripe/stripe-js';
+import { Lock } from 'lucide-react';
+import { formatUsd } from '../../../common/domain/money';
+import { Button } from '../../components/ui/button';
+import { paymentFailed } from './payment-messages';
+
+// One Stripe.js load per publishable key for the life of the page.
+const stripeByKey = new Map<string, Promise<Stripe | null>>();
+function stripeFor(key: string) {
+  let promise = stripeByKey.get(key);
+  if (!promise) {
+    promise = loadStripe(key);
+    stripeByKey.set(key, promise);
+  }
+  return promise;
+}
+
+export interface StripePaymentFormProps {
+  publishableKey: string;
+  clientSecret: string;
+  amount: number;
+  disabled: boolean;
+  onPaid: () => Promise<void>;
+}
+
+/** Stripe Payment Element; a separate chunk so offline shops never download Stripe code. */
+export default function StripePaymentForm({ publishableKey, clientSecret, ...rest }: StripePaymentFormProps) {
+  return (
+    <Elements
+      key={clientSecret}
+      stripe={stripeFor(publishableKey)}
+      options={{
+        clientSecret,
+        appearance: {
+          theme: 'flat',
+          variables: { colorPrimary: '#0a0a0a', colorBackground: '#ffffff', colorText: '#0a0a0a', borderRadius: '0px', fontFamily: 'Inter, system-ui, sans-serif' },
+        },
+      }}
+    >
+      <StripeForm {...rest} />
+    </Elements>
+  );
+}
+
+function StripeForm({ amount, disabled, onPaid }: Omit<StripePaymentFormProps, 'publishableKey' | 'clientSecret'>) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [processing, setProcessing] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!stripe || !elements) return;
+    setProcessing(true);
+    try {
+      const { error, paymentIntent } = await stripe.confirmPayment({
+        elements,
+        redirect: 'if_required',
+        // Only redirect-based methods come back here; the checkout page finishes the order then.
+        confirmParams: { return_url: `${window.location.origin}/checkout` },
+      });
+      if (error) {
+        paymentFailed(new Error(error.message ?? 'Your payment could not be processed. Please try again.'));
+        return;
+      }
+      if (paymentIntent?.status === 'succeeded') await onPaid();
+      else paymentFailed(new Error('Your payment could not be processed. Please try again.'));
+    } finally {
+      setProcessing(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="Card payment">
+      <PaymentElement options={{ layout: 'tabs' }} />
+      <Button type="submit" variant="accent" size="lg" className="w-full" disabled={disabled || processing || !stripe || !elements}>
+        {processing ? (
+          'Processing...'
+        ) : (
+          <>
+            <Lock className="h-4 w-4" aria-hidden="true" />
+            Pay {formatUsd(amount)}
+          </>
+        )}
+      </Button>
+    </form>
+  );
+}

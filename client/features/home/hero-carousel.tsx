@@ -1,0 +1,181 @@
+import { useEffect, useId, useState } from 'react';
+import { ChevronLeft, ChevronRight, Pause, Play } from 'lucide-react';
+import { ProductImage } from '../../components/product-image';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/cn';
+import { formatThresholdUsd } from '../cart/cart-totals';
+import { useShopSettings } from '../settings/use-shop-settings';
+import { wrapIndex } from './carousel-index';
+import { HERO_SLIDES, type HeroSlide } from './hero-slides';
+import { scrollToShop } from './scroll-to-shop';
+
+export const CAROUSEL_INTERVAL_MS = 5000;
+
+function usePrefersReducedMotion(): boolean {
+  const [reduce, setReduce] = useState(
+    () => typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches,
+  );
+  useEffect(() => {
+    const mq = window.matchMedia('(prefers-reduced-motion: reduce)');
+    const onChange = () => setReduce(mq.matches);
+    mq.addEventListener('change', onChange);
+    return () => mq.removeEventListener('change', onChange);
+  }, []);
+  return reduce;
+}
+
+const TONES: Record<HeroSlide['tone'], { panel: string; eyebrow: string; button: 'accent' | 'default' }> = {
+  ink: { panel: 'bg-ink text-paper', eyebrow: 'text-accent', button: 'accent' },
+  accent: { panel: 'bg-accent text-ink', eyebrow: 'text-ink', button: 'default' },
+  bone: { panel: 'bg-bone text-ink', eyebrow: 'text-muted', button: 'default' },
+};
+
+/**
+ * SPEC §2/§4 carousel: 7 slides, wraps both ways, auto-advances every 5 s (paused on hover,
+ * focus, the pause button and prefers-reduced-motion), APG carousel semantics.
+ */
+export function HeroCarousel() {
+  const { freeShippingThreshold } = useShopSettings();
+  const threshold = formatThresholdUsd(freeShippingThreshold);
+  const [index, setIndex] = useState(0);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const [stopped, setStopped] = useState(false);
+  const reduceMotion = usePrefersReducedMotion();
+  const headingId = useId();
+  const count = HERO_SLIDES.length;
+  const rotating = !stopped && !hovered && !focused && !reduceMotion;
+
+  useEffect(() => {
+    if (!rotating) return;
+    const t = window.setTimeout(() => setIndex((i) => wrapIndex(i + 1, count)), CAROUSEL_INTERVAL_MS);
+    return () => window.clearTimeout(t);
+  }, [rotating, index, count]);
+
+  const fill = (s: string) => s.replaceAll('{threshold}', threshold);
+
+  return (
+    <section
+      aria-roledescription="carousel"
+      aria-labelledby={headingId}
+      className="relative"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocused(false);
+      }}
+    >
+      <h2 id={headingId} className="sr-only">
+        Highlights
+      </h2>
+
+      <div className="grid" aria-live={rotating ? 'off' : 'polite'}>
+        {HERO_SLIDES.map((slide, i) => {
+          const active = i === index;
+          const tone = TONES[slide.tone];
+          return (
+            <div
+              key={slide.id}
+              role="group"
+              aria-roledescription="slide"
+              aria-label={`Slide ${i + 1} of ${count}`}
+              aria-hidden={!active}
+              inert={!active}
+              className={cn(
+                'col-start-1 row-start-1 grid transition-opacity duration-700 motion-reduce:transition-none md:grid-cols-2',
+                tone.panel,
+                active ? 'visible opacity-100' : 'invisible opacity-0',
+              )}
+            >
+              <div className="flex flex-col justify-center gap-4 px-4 py-8 sm:px-6 md:px-12 md:py-16 lg:px-16">
+                <p className={cn('text-xs font-bold uppercase tracking-[0.3em]', tone.eyebrow)}>
+                  {slide.eyebrow}
+                </p>
+                <h3 className="font-display text-5xl uppercase leading-[0.9] sm:text-6xl lg:text-7xl">
+                  {fill(slide.title)}
+                </h3>
+                <p className="max-w-md text-base opacity-90 md:text-lg">{fill(slide.description)}</p>
+                <div className="pt-2">
+                  <Button variant={tone.button} size="lg" onClick={scrollToShop}>
+                    {slide.cta}
+                  </Button>
+                </div>
+              </div>
+              <div className="relative order-first aspect-[2/1] overflow-hidden md:order-none md:aspect-auto md:min-h-[26rem]">
+                <ProductImage
+                  src={slide.image}
+                  alt=""
+                  width={slide.width}
+                  height={slide.height}
+                  sizes="(min-width: 768px) 50vw, 100vw"
+                  className="absolute inset-0 h-full w-full object-cover"
+                />
+              </div>
+            </div>
+          );
+        })}
+      </div>
+
+      <div className="flex items-center justify-between gap-3 border-y-2 border-ink bg-paper px-4 py-2 md:px-6">
+        <div className="flex items-center gap-1">
+          <button
+            type="button"
+            onClick={() => setStopped((s) => !s)}
+            aria-label={stopped ? 'Start slide rotation' : 'Stop slide rotation'}
+            className="grid h-11 w-11 place-items-center hover:bg-black/5"
+          >
+            {stopped ? (
+              <Play className="h-5 w-5" aria-hidden="true" />
+            ) : (
+              <Pause className="h-5 w-5" aria-hidden="true" />
+            )}
+          </button>
+          <button
+            type="button"
+            onClick={() => setIndex((i) => wrapIndex(i - 1, count))}
+            aria-label="Previous slide"
+            className="grid h-11 w-11 place-items-center hover:bg-black/5"
+          >
+            <ChevronLeft className="h-6 w-6" aria-hidden="true" />
+          </button>
+          <button
+            type="button"
+            onClick={() => setIndex((i) => wrapIndex(i + 1, count))}
+            aria-label="Next slide"
+            className="grid h-11 w-11 place-items-center hover:bg-black/5"
+          >
+            <ChevronRight className="h-6 w-6" aria-hidden="true" />
+          </button>
+        </div>
+        <ul className="flex items-center" aria-label="Choose a slide">
+          {HERO_SLIDES.map((slide, i) => (
+            <li key={slide.id}>
+              <button
+                type="button"
+                onClick={() => setIndex(i)}
+                aria-label={`Go to slide ${i + 1}`}
+                aria-current={i === index ? 'true' : undefined}
+                className="group grid h-11 w-7 place-items-center sm:w-9"
+              >
+                <span
+                  aria-hidden="true"
+                  className={cn(
+                    'block h-2.5 rounded-full border-2 border-ink transition-all',
+                    i === index ? 'w-6 bg-ink' : 'w-2.5 bg-transparent group-hover:bg-ink/40',
+                  )}
+                />
+              </button>
+            </li>
+          ))}
+        </ul>
+        <p
+          className="hidden min-w-16 text-right font-display text-xl tabular-nums md:block"
+          aria-hidden="true"
+        >
+          {String(index + 1).padStart(2, '0')} / {String(count).padStart(2, '0')}
+        </p>
+      </div>
+    </section>
+  );
+}

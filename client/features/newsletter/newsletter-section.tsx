@@ -1,0 +1,74 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/button';
+import { toast } from '../../components/ui/use-toast';
+import { ApiError } from '../../lib/api-client';
+import { markNewsletterSeen } from './seen-flag';
+import { useSubscribe } from './use-subscribe';
+
+/** Home 'Join the Community' signup (SPEC §2, §4, §8). */
+export function NewsletterSection() {
+  const subscribe = useSubscribe();
+  const [email, setEmail] = useState('');
+  const inputId = useId();
+  const headingId = useId();
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const value = email.trim();
+    if (!value || subscribe.isPending) return;
+    subscribe.mutate(value, {
+      onSuccess: () => {
+        setEmail('');
+        markNewsletterSeen();
+        toast({ title: 'Successfully subscribed!', description: 'Thank you for joining the revolution.' });
+      },
+      onError: (err) => {
+        const message = err instanceof ApiError ? err.serverMessage : err.message;
+        toast({
+          title: 'Subscription failed',
+          description: message || 'Please try again later.',
+          variant: 'destructive',
+        });
+      },
+    });
+  };
+
+  return (
+    <section aria-labelledby={headingId} className="bg-accent text-ink">
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-16 md:px-6 md:py-24 lg:grid-cols-2 lg:items-end">
+        <div>
+          <p className="text-xs font-bold uppercase tracking-[0.3em]">Newsletter</p>
+          <h2 id={headingId} className="mt-3 font-display text-6xl uppercase leading-[0.9] md:text-8xl">
+            Join the Community
+          </h2>
+          <p className="mt-5 max-w-lg text-base md:text-lg">
+            First word on every drop before it goes public, behind-the-scenes from the studio, and 10% off
+            your first order. No spam — just the next 50 pieces.
+          </p>
+        </div>
+        <form onSubmit={submit} className="flex flex-col gap-3">
+          <label htmlFor={inputId} className="text-sm font-bold uppercase tracking-widest">
+            Email address
+          </label>
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <input
+              id={inputId}
+              type="email"
+              name="email"
+              required
+              autoComplete="email"
+              placeholder="you@example.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              className="h-14 min-w-0 flex-1 border-2 border-ink bg-white px-4 text-base text-ink placeholder:text-neutral-500 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
+            />
+            <Button type="submit" size="lg" disabled={subscribe.isPending} className="h-14">
+              {subscribe.isPending ? 'Subscribing...' : 'Subscribe'}
+            </Button>
+          </div>
+          <p className="text-sm">Unsubscribe any time. We never share your address.</p>
+        </form>
+      </div>
+    </section>
+  );
+}

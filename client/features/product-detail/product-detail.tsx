@@ -1,0 +1,261 @@
+import { useState, type ReactNode } from 'react';
+import { AlertTriangle, Heart, Leaf, RotateCcw, Share2, Truck } from 'lucide-react';
+import type { Product } from '../../../common/contracts/catalog';
+import { displayPrice, formatUsd } from '../../../common/domain/money';
+import { Breadcrumb } from '../../components/breadcrumb';
+import { Button } from '../../components/ui/button';
+import { toast } from '../../components/ui/use-toast';
+import { cn } from '../../lib/cn';
+import { ColorSwatches } from './color-swatches';
+import { ProductGallery } from './product-gallery';
+import {
+  addToCartLabel,
+  canAddToCart,
+  formatThreshold,
+  isPurchasable,
+  LOW_STOCK_AT,
+  savingsCents,
+} from './purchase-rules';
+import { QuantityStepper } from './quantity-stepper';
+import { SizeSelect } from './size-select';
+
+export interface AddToCartRequest {
+  productId: string;
+  quantity: number;
+  selectedSize: string | null;
+  selectedColor: string | null;
+}
+
+interface ProductDetailProps {
+  product: Product;
+  categoryName: string;
+  /** Server setting, e.g. "60.00" (DESIGN: one threshold everywhere). */
+  freeShippingThreshold: string;
+  onAddToCart: (req: AddToCartRequest) => void;
+  adding: boolean;
+}
+
+function Badge({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center px-2.5 py-1 text-xs font-bold uppercase tracking-wider',
+        className,
+      )}
+    >
+      {children}
+    </span>
+  );
+}
+
+async function shareProduct(name: string): Promise<void> {
+  const url = window.location.href;
+  if (typeof navigator.share === 'function') {
+    try {
+      await navigator.share({ title: name, url });
+      return;
+    } catch (err) {
+      // The shopper closed the share sheet: nothing to report.
+      if (err instanceof DOMException && err.name === 'AbortError') return;
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(url);
+    toast({ title: 'Link copied', description: 'The product link is on your clipboard.' });
+  } catch {
+    toast({ title: 'Share', description: url });
+  }
+}
+
+export function ProductDetail({
+  product,
+  categoryName,
+  freeShippingThreshold,
+  onAddToCart,
+  adding,
+}: ProductDetailProps) {
+  const [imageIndex, setImageIndex] = useState(0);
+  const [size, setSize] = useState<string | null>(null);
+  const [color, setColor] = useState<string | null>(null);
+  const [quantity, setQuantity] = useState(1);
+  const [wishlisted, setWishlisted] = useState(false);
+
+  const purchasable = isPurchasable(product);
+  const enabled = canAddToCart(product, size) && !adding;
+  const savings = savingsCents(product);
+  const lowStock = purchasable && product.stock <= LOW_STOCK_AT;
+  const edition = product.editionSize || 50;
+
+  const chooseColor = (name: string) => {
+    setColor(name);
+    // Seed and admin images follow the colour order; show the matching one when they line up.
+    const i = product.colors.findIndex((c) => c.name === name);
+    if (i >= 0 && product.images.length === product.colors.length) setImageIndex(i);
+  };
+
+  const toggleWishlist = () => {
+    setWishlisted((w) => !w);
+    toast({
+      title: wishlisted ? 'Removed from wishlist' : 'Saved to wishlist',
+      description: wishlisted
+        ? `${product.name} is no longer on your wishlist.`
+        : `${product.name} is on your wishlist.`,
+    });
+  };
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
+      <Breadcrumb
+        className="mb-6"
+        items={[
+          { label: 'Home', href: '/' },
+          { label: categoryName, href: `/category/${product.category}` },
+          { label: product.name },
+        ]}
+      />
+      <div className="grid gap-8 lg:grid-cols-2 lg:gap-14">
+        <div className="lg:sticky lg:top-24 lg:self-start">
+          <ProductGallery
+            name={product.name}
+            images={product.images}
+            activeIndex={imageIndex}
+            onSelect={setImageIndex}
+          />
+        </div>
+
+        <div className="flex min-w-0 flex-col gap-6">
+          <div className="flex flex-wrap gap-2">
+            {product.isNew && <Badge className="bg-ink text-paper">NEW</Badge>}
+            {product.isOnSale && <Badge className="bg-sale text-white">SALE</Badge>}
+            <Badge className="bg-accent text-ink">LIMITED EDITION - Only 50 Made</Badge>
+            <Badge className="border border-emerald-800 text-emerald-900">
+              <Leaf className="mr-1 h-3.5 w-3.5" aria-hidden="true" />
+              Sustainable
+            </Badge>
+          </div>
+
+          <div>
+            <h1 className="font-display text-4xl leading-none uppercase sm:text-5xl lg:text-6xl">
+              {product.name}
+            </h1>
+            <div className="mt-4 flex flex-wrap items-center gap-3">
+              {product.salePrice !== null ? (
+                <>
+                  <p className="text-3xl font-bold text-sale">
+                    <span className="sr-only">Sale price </span>
+                    {displayPrice(product.salePrice)}
+                  </p>
+                  <p className="text-xl text-muted line-through">
+                    <span className="sr-only">Original price </span>
+                    {displayPrice(product.price)}
+                  </p>
+                  {savings !== null && (
+                    <Badge className="bg-sale text-white">Save {formatUsd(savings)}</Badge>
+                  )}
+                </>
+              ) : (
+                <p className="text-3xl font-bold">{displayPrice(product.price)}</p>
+              )}
+            </div>
+          </div>
+
+          <div className="flex gap-3 border-2 border-ink bg-accent/40 p-4">
+            <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+            <div className="text-sm">
+              <p className="font-bold uppercase tracking-wide">Only 50 pieces will ever be made</p>
+              <p className="mt-1">
+                Each piece is made to order and numbered. Once all 50 are gone, this design is retired for
+                good — no restocks, no reproductions.
+              </p>
+              {lowStock && (
+                <p className="mt-2 font-bold text-sale">
+                  {product.stock} of {edition} left
+                </p>
+              )}
+            </div>
+          </div>
+
+          <p className="text-base leading-relaxed text-neutral-800">{product.description}</p>
+
+          <div className="flex flex-col gap-5 border-t border-black/10 pt-6">
+            {product.colors.length > 0 && (
+              <ColorSwatches colors={product.colors} value={color} onChange={chooseColor} />
+            )}
+            {product.sizes.length > 0 && <SizeSelect sizes={product.sizes} value={size} onChange={setSize} />}
+            <QuantityStepper value={quantity} onChange={setQuantity} disabled={!purchasable} />
+
+            <Button
+              size="lg"
+              variant="default"
+              className="w-full"
+              disabled={!enabled}
+              aria-describedby={purchasable && product.sizes.length > 0 && !size ? 'size-hint' : undefined}
+              onClick={() =>
+                onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
+              }
+            >
+              {addToCartLabel(product, quantity)}
+            </Button>
+            {purchasable && product.sizes.length > 0 && !size && (
+              <p id="size-hint" className="-mt-3 text-sm text-muted">
+                Choose a size to add this piece to your cart.
+              </p>
+            )}
+
+            <div className="grid grid-cols-2 gap-3">
+              <Button variant="outline" aria-pressed={wishlisted} onClick={toggleWishlist}>
+                <Heart className={cn('h-4 w-4', wishlisted && 'fill-current')} aria-hidden="true" />
+                Wishlist
+              </Button>
+              <Button variant="outline" onClick={() => void shareProduct(product.name)}>
+                <Share2 className="h-4 w-4" aria-hidden="true" />
+                Share
+              </Button>
+            </div>
+          </div>
+
+          <div className="grid gap-6 border-t border-black/10 pt-6 sm:grid-cols-2">
+            <section aria-labelledby="materials-heading">
+              <h2 id="materials-heading" className="font-display text-xl uppercase">
+                Materials
+              </h2>
+              <p className="mt-2 text-sm leading-relaxed text-neutral-800">{product.materials}</p>
+            </section>
+            <section aria-labelledby="sustainability-heading">
+              <h2 id="sustainability-heading" className="font-display text-xl uppercase">
+                Sustainability
+              </h2>
+              <p className="mt-2 text-sm leading-relaxed text-neutral-800">{product.sustainabilityInfo}</p>
+            </section>
+          </div>
+
+          <ul className="grid gap-3 border-t border-black/10 pt-6 sm:grid-cols-3" aria-label="Our promise">
+            <li className="flex items-start gap-3">
+              <Truck className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+              <span className="text-sm">
+                <strong className="block">Free shipping over {formatThreshold(freeShippingThreshold)}</strong>
+                <span className="text-muted">
+                  On orders of {formatThreshold(freeShippingThreshold)} and above
+                </span>
+              </span>
+            </li>
+            <li className="flex items-start gap-3">
+              <RotateCcw className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+              <span className="text-sm">
+                <strong className="block">30-day return policy</strong>
+                <span className="text-muted">Unworn, with tags attached</span>
+              </span>
+            </li>
+            <li className="flex items-start gap-3">
+              <Leaf className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+              <span className="text-sm">
+                <strong className="block">Carbon neutral delivery</strong>
+                <span className="text-muted">Every parcel offset</span>
+              </span>
+            </li>
+          </ul>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { describe, expect, test } from 'vitest';
+import {
+  addToCartLabel,
+  canAddToCart,
+  clampQuantity,
+  formatThreshold,
+  savingsCents,
+  unitPriceCents,
+} from './purchase-rules';
+
+const tee = { price: '45.00', salePrice: null, inStock: true, stock: 10, sizes: ['S', 'M'] };
+
+describe('product page purchase rules', () => {
+  test('unit price uses the sale price when present', () => {
+    expect(unitPriceCents(tee)).toBe(4500);
+    expect(unitPriceCents({ price: '45.00', salePrice: '30.00' })).toBe(3000);
+  });
+
+  test('add to cart needs stock and a size when sizes exist', () => {
+    expect(canAddToCart(tee, null)).toBe(false);
+    expect(canAddToCart(tee, 'M')).toBe(true);
+    expect(canAddToCart(tee, 'XXL')).toBe(false);
+    expect(canAddToCart({ ...tee, sizes: [] }, null)).toBe(true);
+    expect(canAddToCart({ ...tee, inStock: false }, 'M')).toBe(false);
+    expect(canAddToCart({ ...tee, stock: 0 }, 'M')).toBe(false);
+  });
+
+  test('label is Out of Stock or Add to Cart - $ unit × quantity', () => {
+    expect(addToCartLabel(tee, 1)).toBe('Add to Cart - $45.00');
+    expect(addToCartLabel(tee, 2)).toBe('Add to Cart - $90.00');
+    expect(addToCartLabel({ ...tee, salePrice: '19.99' }, 3)).toBe('Add to Cart - $59.97');
+    expect(addToCartLabel({ ...tee, inStock: false }, 2)).toBe('Out of Stock');
+    expect(addToCartLabel({ ...tee, stock: 0 }, 1)).toBe('Out of Stock');
+  });
+
+  test('savings only when the sale price is lower', () => {
+    expect(savingsCents({ price: '45.00', salePrice: '35.00' })).toBe(1000);
+    expect(savingsCents({ price: '45.00', salePrice: null })).toBeNull();
+    expect(savingsCents({ price: '45.00', salePrice: '45.00' })).toBeNull();
+  });
+
+  test('quantity never below 1', () => {
+    expect(clampQuantity(0)).toBe(1);
+    expect(clampQuantity(-3)).toBe(1);
+    expect(clampQuantity(4)).toBe(4);
+    expect(clampQuantity(Number.NaN)).toBe(1);
+  });
+
+  test('threshold copy drops .00', () => {
+    expect(formatThreshold('60.00')).toBe('$60');
+    expect(formatThreshold('62.50')).toBe('$62.50');
+  });
+});

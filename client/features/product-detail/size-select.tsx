@@ -1,0 +1,41 @@
+import { ChevronDown } from 'lucide-react';
+import { useId } from 'react';
+
+/** Native select: labelled 'Size', placeholder 'Select a size' (SPEC §2), robust on every device. */
+export function SizeSelect({
+  sizes,
+  value,
+  onChange,
+}: {
+  sizes: readonly string[];
+  value: string | null;
+  onChange: (size: string | null) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor={id} className="text-sm font-semibold">
+        Size
+      </label>
+      <div className="relative">
+        <select
+          id={id}
+          value={value ?? ''}
+          onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
+          className="h-12 w-full cursor-pointer appearance-none border-2 border-ink bg-paper pr-10 pl-4 text-base font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        >
+          <option value="">Select a size</option>
+          {sizes.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <ChevronDown
+          aria-hidden="true"
+          className="pointer-events-none absolute top-1/2 right-3 h-5 w-5 -translate-y-1/2"
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** SPEC §5: required, e-mail type, trimmed (and lower-cased so one address subscribes once). */
+export const newsletterBody = z.object({
+  email: z
+    .string({ message: 'Email is required' })
+    .trim()
+    .min(1, { message: 'Email is required' })
+    .max(254, { message: 'Email is too long' })
+    .toLowerCase()
+    .pipe(z.email({ message: 'Please enter a valid email address' })),
+});
+export type NewsletterBody = z.infer<typeof newsletterBody>;
+
+export const newsletterSubscriptionSchema = z.object({
+  id: z.string().uuid(),
+  email: z.string(),
+  subscribedAt: z.string(),
+});
+export type NewsletterSubscription = z.infer<typeof newsletterSubscriptionSchema>;
+
+export const newsletterResponse = newsletterSubscriptionSchema.extend({ message: z.string() });
+export type NewsletterResponse = z.infer<typeof newsletterResponse>;

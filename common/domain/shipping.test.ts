@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'vitest';
+import {
+  amountToFreeShipping,
+  availableShippingMethods,
+  isFreeShippingEligible,
+  resolveShippingMethod,
+  shippingCostCents,
+} from './shipping';
+
+describe('shipping', () => {
+  test('US gets standard by default and may choose express; elsewhere is international', () => {
+    expect(resolveShippingMethod('US')).toBe('standard');
+    expect(resolveShippingMethod('us', 'express')).toBe('express');
+    expect(resolveShippingMethod('US', 'international')).toBe('standard');
+    expect(resolveShippingMethod(null)).toBe('standard');
+    expect(resolveShippingMethod('DE')).toBe('international');
+    expect(resolveShippingMethod('CA', 'express')).toBe('international');
+    expect(availableShippingMethods('US')).toEqual(['standard', 'express']);
+    expect(availableShippingMethods('FR')).toEqual(['international']);
+  });
+
+  test('free shipping at the threshold and above ("$60 and above")', () => {
+    expect(isFreeShippingEligible(5999, 6000)).toBe(false);
+    expect(isFreeShippingEligible(6000, 6000)).toBe(true);
+    expect(isFreeShippingEligible(0, 0)).toBe(false);
+    expect(amountToFreeShipping(4500, 6000)).toBe(1500);
+    expect(amountToFreeShipping(7000, 6000)).toBe(0);
+  });
+
+  test('standard and international are waived when eligible; express is always charged', () => {
+    const base = { rateCents: 899, thresholdCents: 6000 };
+    expect(shippingCostCents({ ...base, method: 'standard', merchandiseCents: 5999 })).toBe(899);
+    expect(shippingCostCents({ ...base, method: 'standard', merchandiseCents: 6000 })).toBe(0);
+    expect(
+      shippingCostCents({ ...base, method: 'international', rateCents: 2499, merchandiseCents: 8000 }),
+    ).toBe(0);
+    expect(shippingCostCents({ ...base, method: 'express', rateCents: 1599, merchandiseCents: 8000 })).toBe(
+      1599,
+    );
+    // A 100 % code still pays for the parcel.
+    expect(shippingCostCents({ ...base, method: 'standard', merchandiseCents: 0 })).toBe(899);
+  });
+});

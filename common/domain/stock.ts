@@ -1,0 +1,55 @@
+// Stock rules of a limited drop: the cart never promises more than is left, a hold is all-or-nothing,
+// and every unit sold gets the next edition number of its design.
+
+export const EDITION_SIZE = 50;
+
+export const stockMessages = {
+  soldOut: (name: string) => `Sorry, ${name} is sold out`,
+  onlyLeft: (left: number) => `Only ${left} left`,
+  justSoldOut: (name: string) => `Sorry, ${name} just sold out`,
+} as const;
+
+export interface StockState {
+  name: string;
+  stock: number;
+  inStock: boolean;
+}
+
+/** Sold out is never "in stock", whatever the owner's flag says. */
+export function isAvailable(p: StockState): boolean {
+  return p.inStock && p.stock > 0;
+}
+
+export type QuantityCheck = { ok: true } | { ok: false; message: string };
+
+/**
+ * May the shopper's cart hold `wanted` units of this product in total (all sizes and colours)?
+ * Lowering a quantity is always allowed, even when stock has since dropped below it.
+ */
+export function checkCartQuantity(p: StockState, wanted: number, current = 0): QuantityCheck {
+  if (wanted <= current) return { ok: true };
+  if (!isAvailable(p)) return { ok: false, message: stockMessages.soldOut(p.name) };
+  if (wanted > p.stock) return { ok: false, message: stockMessages.onlyLeft(p.stock) };
+  return { ok: true };
+}
+
+/** Units per product, in product-id order: rows are always locked in this order, so holds never deadlock. */
+export function quantitiesByProduct(
+  lines: readonly { productId: string; quantity: number }[],
+): Array<[string, number]> {
+  const totals = new Map<string, number>();
+  for (const line of lines) totals.set(line.productId, (totals.get(line.productId) ?? 0) + line.quantity);
+  return [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** `sold_count` after adding `quantity` units → the edition numbers those units carry. */
+export function editionNumbersFor(soldCountAfter: number, quantity: number): number[] {
+  return Array.from({ length: quantity }, (_, i) => soldCountAfter - quantity + 1 + i);
+}
+
+/** [17] → "No. 17 of 50"; [17, 18] → "Nos. 17, 18 of 50". */
+export function formatEditionNumbers(numbers: readonly number[], editionSize = EDITION_SIZE): string {
+  if (numbers.length === 0) return '';
+  if (numbers.length === 1) return `No. ${numbers[0]} of ${editionSize}`;
+  return `Nos. ${numbers.join(', ')} of ${editionSize}`;
+}

@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  adminLoginBody,
+  adminOrderIdParams,
+  adminOrdersQuery,
+  adminProductIdParams,
+  discountCodeCreateBody,
+  discountCodeIdParams,
+  discountCodeUpdateBody,
+  orderStatusBody,
+  productPayloadSchema,
+} from '../../../common/contracts/admin';
+import { unauthorized } from '../../plugins/http-error';
+import { imageRoutes } from '../storage/images.routes';
+import { adminSessionState, needsActivityRefresh } from './admin-auth.service';
+import type { AdminService } from './admin.service';
+
+/** The only admin routes open without a login. */
+export const PUBLIC_ADMIN_ROUTES = new Set(['/api/admin/login', '/api/admin/status']);
+
+function sendCsv(reply: FastifyReply, filename: string, csv: string) {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('cache-control', 'no-store')
+    .send(csv);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * Everything under /api/admin in one encapsulated plugin: one onRequest hook refuses every route
+ * but login and status without a live admin session (before any body is read), and keeps the
+ * session's activity stamp fresh (the admin session ends after 2 hours idle).
+ */
+export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminService }): Promise<void> {
+  const { admin } = opts;
+
+  app.addHook('onRequest', async (request) => {
+    if (PUBLIC_ADMIN_ROUTES.has(request.routeOptions.url ?? '')) return;
+    const session = await request.getSession();
+    const state = adminSessionState(session?.data);
+    if (!session || state === 'none') throw unauthorized('Please log in as admin');
+    if (state === 'expired') {
+      const { admin: _expired, ...rest } = session.data;
+      await request.saveSession(rest);
+      throw unauthorized('Your admin session has expired: please log in again');
+    }
+    if (needsActivityRefresh(session.data)) await request.saveSession({ ...session.data, admin: { at: Date.now() } });
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    // Admin answers carry customer data: never cached by browsers or proxies.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // --- Access ---------------------------------------------------------------------------------
+  r.post('/api/admin/login', { schema: { body: adminLoginBody } }, async (request) => {
+    await admin.auth.verifyLogin(request.ip, request.body.password);
+    const old = await request.getSession();
+    // A new session id on login defeats session fixation; the shopper's data moves with it.
+    const fresh = await request.regenerateSession({ ...(old?.data ?? {}), admin: { at: Date.now() } });
+    if (old) await admin.auth.moveShopperData(old.sid, fresh.sid);
+    return { success: true as const };
+  });
+
+  r.post('/api/admin/logout', async (request) => {
+    await request.destroySession();
+    return { success: true as const };
+  });
+
+  r.get('/api/admin/status', async (request) => {
+    const session = await request.getSession();
+    return { isAuthenticated: adminSessionState(session?.data) === 'active' };
+  });
+
+  // --- Products -------------------------------------------------------------------------------
+  r.get('/api/admin/products', async () => admin.products.listProducts());
+
+  r.post('/api/admin/products', { schema: { body: productPayloadSchema } }, async (request, reply) => {
+    return reply.status(201).send(await admin.products.createProduct(request.body));
+  });
+
+  r.put('/api/admin/products/:id', { schema: { params: adminProductIdParams, body: productPayloadSchema } }, async (request) => {
+    return admin.products.updateProduct(request.params.id, request.body);
+  });
+
+  r.delete('/api/admin/products/:id', { schema: { params: adminProductIdParams } }, async (request) => {
+    await admin.products.deleteProduct(request.params.id);
+    return { success: true as const };
+  });
+
+  // --- Orders ---------------------------------------------------------------------------------
+  r.get('/api/admin/orders', { schema: { querystring: adminOrdersQuery } }, async (request) => {
+    return admin.listOrders(request.query);
+  });
+
+  r.get('/api/admin/orders.csv', { schema: { querystring: adminOrdersQuery } }, async (request, reply) => {
+    return sendCsv(reply, `orders-${today()}.csv`, await admin.ordersCsv(request.query));
+  });
+
+  r.put(
+    '/api/admin/orders/:orderId/status',
+    { schema: { params: adminOrderIdParams, body: orderStatusBody } },
+    async (request) => admin.updateOrderStatus(request.params.orderId, request.body.status),
+  );
+
+  // --- Newsletter -----------------------------------------------------------------------------
+  r.get('/api/admin/newsletter-signups', async () => admin.listSignups());
+
+  r.get('/api/admin/newsletter-signups.csv', async (_request, reply) => {
+    return sendCsv(reply, `newsletter-signups-${today()}.csv`, await admin.signupsCsv());
+  });
+
+  // --- Discount codes -------------------------------------------------------------------------
+  r.get('/api/admin/discount-codes', async () => admin.discounts.listDiscountCodes());
+
+  r.post('/api/admin/discount-codes', { schema: { body: discountCodeCreateBody } }, async (request, reply) => {
+    return reply.status(201).send(await admin.discounts.createDiscountCode(request.body));
+  });
+
+  r.put(
+    '/api/admin/discount-codes/:id',
+    { schema: { params: discountCodeIdParams, body: discountCodeUpdateBody } },
+    async (request) => admin.discounts.setActive(request.params.id, request.body.isActive),
+  );
+
+  // --- Images ---------------------------------------------------------------------------------
+  await app.register(imageRoutes, { images: admin.images });
+}

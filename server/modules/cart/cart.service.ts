@@ -1,0 +1,171 @@
+import type { Db, DbOrTx } from '../../db/client';
+import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
+import type { Product } from '../../../common/contracts/catalog';
+import { unitPriceCents } from '../../../common/domain/pricing';
+import { checkCartQuantity } from '../../../common/domain/stock';
+import { badRequest, conflict, notFound } from '../../plugins/http-error';
+import type { CatalogService } from '../catalog/catalog.service';
+import {
+  clearCart,
+  deleteCartLine,
+  findCartLine,
+  listCartLines,
+  productQuantityInCart,
+  updateCartLineQuantity,
+  upsertCartLine,
+  type CartLineRow,
+} from './cart.repository';
+
+export function toCartItem(row: CartLineRow): CartItem {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    productId: row.productId,
+    quantity: row.quantity,
+    selectedSize: row.selectedSize,
+    selectedColor: row.selectedColor,
+    product: { ...row.product, inStock: row.product.inStock && row.product.stock > 0 },
+  };
+}
+
+/** A cart line priced at today's price: what checkout snapshots and charges for. */
+export interface PricedCartLine {
+  productId: string;
+  name: string;
+  unitPriceCents: number;
+  quantity: number;
+  selectedSize: string | null;
+  selectedColor: string | null;
+  image: string | null;
+  /** Units on sale right now (already net of every hold), for a fast "sold out" answer. */
+  available: number;
+}
+
+const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
+
+/** The size must be one the product offers, and is required when it has sizes. */
+function resolveSize(product: Product, requested: string | null): string | null {
+  if (product.sizes.length === 0) {
+    if (requested) throw badRequest(`Size ${requested} is not available for ${product.name}`);
+    return null;
+  }
+  if (!requested) throw badRequest('Please select a size');
+  const size = product.sizes.find((s) => s.toLowerCase() === requested.toLowerCase());
+  if (!size) throw badRequest(`Size ${requested} is not available for ${product.name}`);
+  return size;
+}
+
+/** Colour is optional; when given it must be one of the product's colours (by name or by value). */
+function resolveColor(product: Product, requested: string | null): string | null {
+  if (!requested) return null;
+  const wanted = requested.toLowerCase();
+  const color = product.colors.find(
+    (c) => c.name.toLowerCase() === wanted || c.value.toLowerCase() === wanted,
+  );
+  if (!color) throw badRequest(`Colour ${requested} is not available for ${product.name}`);
+  return color.name;
+}
+
+export function createCartService(deps: { db: Db; catalog: CatalogService }) {
+  const { db, catalog } = deps;
+
+  async function productOrThrow(productId: string): Promise<Product> {
+    const product = await catalog.getProductFresh(productId);
+    if (!product) throw notFound('Product not found');
+    return product;
+  }
+
+  return {
+    async list(sessionId: string | null): Promise<CartItem[]> {
+      if (!sessionId) return [];
+      return (await listCartLines(db, sessionId)).map(toCartItem);
+    },
+
+    /**
+     * Validates everything before the session exists, so a refused add creates nothing;
+     * `ensureSession` is called only once the line is known to be good.
+     */
+    async add(
+      sessionId: string | null,
+      body: AddToCartBody,
+      ensureSession: () => Promise<string>,
+    ): Promise<CartItem> {
+      const product = await productOrThrow(body.productId);
+      const selectedSize = resolveSize(product, blankToNull(body.selectedSize));
+      const selectedColor = resolveColor(product, blankToNull(body.selectedColor));
+      const inCart = sessionId ? await productQuantityInCart(db, sessionId, product.id) : 0;
+      const check = checkCartQuantity(product, inCart + body.quantity, inCart);
+      if (!check.ok) throw conflict(check.message);
+      const sid = sessionId ?? (await ensureSession());
+      const saved = await upsertCartLine(db, {
+        sessionId: sid,
+        productId: product.id,
+        quantity: body.quantity,
+        selectedSize,
+        selectedColor,
+      });
+      return {
+        id: saved.id,
+        sessionId: sid,
+        productId: product.id,
+        quantity: saved.quantity,
+        selectedSize,
+        selectedColor,
+        product: {
+          id: product.id,
+          name: product.name,
+          images: product.images,
+          price: product.price,
+          salePrice: product.salePrice,
+          stock: product.stock,
+          inStock: product.inStock,
+        },
+      };
+    },
+
+    /** Quantity 0 or less removes the line (SPEC §4); another session's line is a 404. */
+    async update(sessionId: string | null, id: string, quantity: number): Promise<CartItem | null> {
+      const line = sessionId ? await findCartLine(db, sessionId, id) : null;
+      if (!sessionId || !line) throw notFound('Cart item not found');
+      if (quantity <= 0) {
+        await deleteCartLine(db, sessionId, id);
+        return null;
+      }
+      const product = await productOrThrow(line.productId);
+      const others = (await productQuantityInCart(db, sessionId, line.productId)) - line.quantity;
+      const check = checkCartQuantity(product, others + quantity, others + line.quantity);
+      if (!check.ok) throw conflict(check.message);
+      await updateCartLineQuantity(db, sessionId, id, quantity);
+      return toCartItem({ ...line, quantity });
+    },
+
+    async remove(sessionId: string | null, id: string): Promise<void> {
+      if (!sessionId || !(await deleteCartLine(db, sessionId, id))) throw notFound('Cart item not found');
+    },
+
+    async clear(sessionId: string | null): Promise<void> {
+      if (sessionId) await clearCart(db, sessionId);
+    },
+
+    /** Inside the order's transaction: the paid cart is emptied with it. */
+    async clearInTransaction(tx: DbOrTx, sessionId: string): Promise<void> {
+      await clearCart(tx, sessionId);
+    },
+
+    async pricedLines(sessionId: string, tx: DbOrTx = db): Promise<PricedCartLine[]> {
+      const rows = await listCartLines(tx, sessionId);
+      return rows.map((row) => ({
+        productId: row.productId,
+        name: row.product.name,
+        unitPriceCents: unitPriceCents(row.product),
+        quantity: row.quantity,
+        selectedSize: row.selectedSize,
+        selectedColor: row.selectedColor,
+        image: row.product.images[0] ?? null,
+        available: row.product.inStock ? row.product.stock : 0,
+      }));
+    },
+  };
+}
+
+export type CartService = ReturnType<typeof createCartService>;

@@ -1,0 +1,234 @@
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, notExists, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import type { CustomerInfoBody } from '../../../common/contracts/checkout';
+import { orders } from '../orders/orders.tables';
+import {
+  checkouts,
+  customerInfo,
+  discountCodes,
+  stockHolds,
+  type CheckoutCustomer,
+  type CheckoutLine,
+} from './checkout.tables';
+
+export type CustomerInfoRow = typeof customerInfo.$inferSelect;
+export type DiscountCodeRow = typeof discountCodes.$inferSelect;
+export type CheckoutRow = typeof checkouts.$inferSelect;
+
+// ---- customer info ----------------------------------------------------------------------------
+
+export async function findCustomerInfo(db: DbOrTx, sessionId: string): Promise<CustomerInfoRow | null> {
+  const [row] = await db.select().from(customerInfo).where(eq(customerInfo.sessionId, sessionId)).limit(1);
+  return row ?? null;
+}
+
+export async function upsertCustomerInfo(
+  db: DbOrTx,
+  sessionId: string,
+  body: CustomerInfoBody,
+): Promise<CustomerInfoRow> {
+  const values = { ...body, phone: body.phone || null };
+  const [row] = await db
+    .insert(customerInfo)
+    .values({ sessionId, ...values })
+    .onConflictDoUpdate({ target: customerInfo.sessionId, set: { ...values, updatedAt: new Date() } })
+    .returning();
+  return row!;
+}
+
+// ---- discount codes ---------------------------------------------------------------------------
+
+export async function findDiscountCode(db: DbOrTx, code: string): Promise<DiscountCodeRow | null> {
+  const [row] = await db.select().from(discountCodes).where(eq(discountCodes.code, code)).limit(1);
+  return row ?? null;
+}
+
+/** Atomically takes one usage of a limited code; false when it is used up, inactive or expired. */
+export async function claimDiscountUsage(tx: DbOrTx, code: string): Promise<boolean> {
+  const rows = await tx
+    .update(discountCodes)
+    .set({ usageCount: sql`${discountCodes.usageCount} + 1` })
+    .where(
+      and(
+        eq(discountCodes.code, code),
+        eq(discountCodes.isActive, true),
+        sql`(${discountCodes.expiresAt} is null or ${discountCodes.expiresAt} > now())`,
+        sql`(${discountCodes.maxUsage} is null or ${discountCodes.usageCount} < ${discountCodes.maxUsage})`,
+      ),
+    )
+    .returning({ id: discountCodes.id });
+  return rows.length > 0;
+}
+
+export async function releaseDiscountUsage(tx: DbOrTx, code: string): Promise<void> {
+  await tx
+    .update(discountCodes)
+    .set({ usageCount: sql`${discountCodes.usageCount} - 1` })
+    .where(and(eq(discountCodes.code, code), gt(discountCodes.usageCount, 0)));
+}
+
+/** Unlimited codes are counted when an order uses them. */
+export async function countDiscountUsage(tx: DbOrTx, code: string): Promise<void> {
+  await tx
+    .update(discountCodes)
+    .set({ usageCount: sql`${discountCodes.usageCount} + 1` })
+    .where(and(eq(discountCodes.code, code), sql`${discountCodes.maxUsage} is null`));
+}
+
+// ---- checkouts --------------------------------------------------------------------------------
+
+export async function lockOpenCheckouts(tx: DbOrTx, sessionId: string): Promise<CheckoutRow[]> {
+  return tx
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.sessionId, sessionId), eq(checkouts.status, 'open')))
+    .orderBy(asc(checkouts.createdAt))
+    .for('update');
+}
+
+export async function insertCheckout(
+  tx: DbOrTx,
+  values: {
+    sessionId: string;
+    lines: CheckoutLine[];
+    customer: CheckoutCustomer;
+    shippingMethod: string;
+    subtotal: string;
+    discountCode: string | null;
+    discountAmount: string;
+    shipping: string;
+    tax: string;
+    total: string;
+    amountCents: number;
+    discountClaimed: boolean;
+    holdExpiresAt: Date;
+  },
+): Promise<CheckoutRow> {
+  const [row] = await tx.insert(checkouts).values(values).returning();
+  return row!;
+}
+
+export async function setCheckoutIntent(db: DbOrTx, id: string, paymentIntentId: string): Promise<void> {
+  await db.update(checkouts).set({ paymentIntentId, updatedAt: new Date() }).where(eq(checkouts.id, id));
+}
+
+export async function findCheckoutByIntent(db: DbOrTx, paymentIntentId: string): Promise<CheckoutRow | null> {
+  const [row] = await db
+    .select()
+    .from(checkouts)
+    .where(eq(checkouts.paymentIntentId, paymentIntentId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The checkout of an intent and, when it has one, its order's number: one read for the hot path. */
+export async function findIntentState(
+  db: DbOrTx,
+  paymentIntentId: string,
+): Promise<{ checkout: CheckoutRow; orderNumber: string | null } | null> {
+  const [row] = await db
+    .select({ checkout: checkouts, orderNumber: orders.orderNumber })
+    .from(checkouts)
+    .leftJoin(orders, eq(orders.stripePaymentIntentId, checkouts.paymentIntentId))
+    .where(eq(checkouts.paymentIntentId, paymentIntentId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Units the session's open checkouts hold, per product (they come back when the attempt is replaced). */
+export async function heldBySession(db: DbOrTx, sessionId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ productId: stockHolds.productId, quantity: sql<number>`sum(${stockHolds.quantity})::int` })
+    .from(stockHolds)
+    .innerJoin(checkouts, eq(checkouts.id, stockHolds.checkoutId))
+    .where(
+      and(eq(checkouts.sessionId, sessionId), eq(checkouts.status, 'open'), eq(stockHolds.status, 'held')),
+    )
+    .groupBy(stockHolds.productId);
+  return new Map(rows.map((r) => [r.productId, r.quantity]));
+}
+
+export async function lockCheckout(tx: DbOrTx, id: string): Promise<CheckoutRow | null> {
+  const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, id)).for('update');
+  return row ?? null;
+}
+
+/** Moves a checkout out of `from` states; returns false when another writer got there first. */
+export async function transitionCheckout(
+  tx: DbOrTx,
+  id: string,
+  from: readonly string[],
+  to: string,
+  extra: Partial<Pick<CheckoutRow, 'discountClaimed'>> = {},
+): Promise<boolean> {
+  const rows = await tx
+    .update(checkouts)
+    .set({ status: to, updatedAt: new Date(), ...extra })
+    .where(and(eq(checkouts.id, id), inArray(checkouts.status, [...from])))
+    .returning({ id: checkouts.id });
+  return rows.length > 0;
+}
+
+export async function listExpiredOpenCheckoutIds(db: DbOrTx, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: checkouts.id })
+    .from(checkouts)
+    .where(and(eq(checkouts.status, 'open'), lt(checkouts.holdExpiresAt, now)))
+    .orderBy(asc(checkouts.holdExpiresAt))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Checkouts with an intent but no order yet: candidates for reconciliation. */
+export async function listUnfulfilledIntents(
+  db: DbOrTx,
+  opts: { createdBefore: Date; createdAfter: Date; limit: number },
+): Promise<string[]> {
+  const rows = await db
+    .select({ intentId: checkouts.paymentIntentId })
+    .from(checkouts)
+    .where(
+      and(
+        inArray(checkouts.status, ['open', 'expired', 'cancelled']),
+        isNotNull(checkouts.paymentIntentId),
+        lt(checkouts.createdAt, opts.createdBefore),
+        gt(checkouts.createdAt, opts.createdAfter),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(orders)
+            .where(eq(orders.stripePaymentIntentId, checkouts.paymentIntentId)),
+        ),
+      ),
+    )
+    .orderBy(desc(checkouts.createdAt))
+    .limit(opts.limit);
+  return rows.map((r) => r.intentId!);
+}
+
+// ---- stock holds ------------------------------------------------------------------------------
+
+export async function insertHolds(
+  tx: DbOrTx,
+  checkoutId: string,
+  quantities: ReadonlyArray<[string, number]>,
+): Promise<void> {
+  if (quantities.length === 0) return;
+  await tx
+    .insert(stockHolds)
+    .values(quantities.map(([productId, quantity]) => ({ checkoutId, productId, quantity })));
+}
+
+/** Marks a checkout's held units `to` and returns what they were (product id → units). */
+export async function finishHolds(
+  tx: DbOrTx,
+  checkoutIds: readonly string[],
+  to: 'released' | 'consumed',
+): Promise<Array<{ productId: string; quantity: number }>> {
+  if (checkoutIds.length === 0) return [];
+  return tx
+    .update(stockHolds)
+    .set({ status: to })
+    .where(and(inArray(stockHolds.checkoutId, [...checkoutIds]), eq(stockHolds.status, 'held')))
+    .returning({ productId: stockHolds.productId, quantity: stockHolds.quantity });
+}

@@ -1,0 +1,568 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Tx } from '../../db/client';
+import type {
+  CreatePaymentIntentResult,
+  CustomerInfo,
+  CustomerInfoBody,
+  DiscountResult,
+  Totals,
+} from '../../../common/contracts/checkout';
+import type { ShippingMethod } from '../../../common/contracts/settings';
+import {
+  checkDiscountCode,
+  DISCOUNT_MESSAGES,
+  isLimitedCode,
+  normalizeDiscountCode,
+  type DiscountCheck,
+} from '../../../common/domain/discount';
+import { formatMoney } from '../../../common/domain/money';
+import { checkoutHoldsStock } from '../../../common/domain/order-status';
+import { amountMatches, computeTotals, totalsToWire, type TotalsCents } from '../../../common/domain/pricing';
+import { resolveShippingMethod } from '../../../common/domain/shipping';
+import {
+  EDITION_SIZE,
+  editionNumbersFor,
+  quantitiesByProduct,
+  stockMessages,
+} from '../../../common/domain/stock';
+import { badRequest, conflict, HttpError, notFound } from '../../plugins/http-error';
+import type { CartService, PricedCartLine } from '../cart/cart.service';
+import type { CatalogService } from '../catalog/catalog.service';
+import type { PaymentGateway } from '../payments/payment-gateway';
+import type { SettingsService } from '../settings/settings.service';
+import {
+  claimDiscountUsage,
+  countDiscountUsage,
+  findCheckoutByIntent,
+  findCustomerInfo,
+  findDiscountCode,
+  findIntentState,
+  heldBySession,
+  finishHolds,
+  insertCheckout,
+  insertHolds,
+  listExpiredOpenCheckoutIds,
+  listUnfulfilledIntents,
+  lockCheckout,
+  lockOpenCheckouts,
+  releaseDiscountUsage,
+  setCheckoutIntent,
+  transitionCheckout,
+  upsertCustomerInfo,
+  type CheckoutRow,
+  type CustomerInfoRow,
+} from './checkout.repository';
+import type { CheckoutCustomer, CheckoutLine } from './checkout.tables';
+import { addSoldUnits, moveStock } from './stock.repository';
+
+export type { CheckoutRow };
+
+export const CHECKOUT_MESSAGES = {
+  emptyCart: 'Your cart is empty',
+  noCustomerInfo: 'Please enter your shipping information first',
+  amountChanged: 'Your cart changed; please review the total',
+  nothingToPay: 'The total must be above $0.00 to pay by card',
+  paymentInitFailed: 'Failed to initialize payment. Please try again.',
+} as const;
+
+/** A hold could not be (re)taken: the units or the code went to someone else. */
+export class HoldLostError extends Error {
+  constructor(
+    readonly productName: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function toCustomerInfo(row: CustomerInfoRow): CustomerInfo {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    phone: row.phone,
+    shippingAddress: row.shippingAddress,
+    shippingCity: row.shippingCity,
+    shippingState: row.shippingState,
+    shippingZip: row.shippingZip,
+    shippingCountry: row.shippingCountry,
+  };
+}
+
+function toCheckoutCustomer(row: CustomerInfoRow): CheckoutCustomer {
+  const {
+    email,
+    firstName,
+    lastName,
+    phone,
+    shippingAddress,
+    shippingCity,
+    shippingState,
+    shippingZip,
+    shippingCountry,
+  } = row;
+  return {
+    email,
+    firstName,
+    lastName,
+    phone,
+    shippingAddress,
+    shippingCity,
+    shippingState,
+    shippingZip,
+    shippingCountry,
+  };
+}
+
+/** What makes two payment attempts the same: reusing an intent for it keeps the shopper's countdown. */
+function attemptSignature(c: {
+  lines: CheckoutLine[];
+  customer: CheckoutCustomer;
+  shippingMethod: string;
+  discountCode: string | null;
+  amountCents: number;
+}): string {
+  // Explicit field order: jsonb does not keep the key order the snapshot was written with.
+  const lines = c.lines.map((l) => [
+    l.productId,
+    l.quantity,
+    l.unitPriceCents,
+    l.selectedSize,
+    l.selectedColor,
+  ]);
+  const k = c.customer;
+  const customer = [
+    k.email,
+    k.firstName,
+    k.lastName,
+    k.phone,
+    k.shippingAddress,
+    k.shippingCity,
+    k.shippingState,
+    k.shippingZip,
+    k.shippingCountry,
+  ];
+  return JSON.stringify([lines, customer, c.shippingMethod, c.discountCode, c.amountCents]);
+}
+
+const discountError = (check: Extract<DiscountCheck, { ok: false }>) =>
+  check.reason === 'used' ? conflict(check.message) : badRequest(check.message);
+
+interface CheckoutDeps {
+  db: Db;
+  cart: CartService;
+  catalog: CatalogService;
+  settings: SettingsService;
+  gateway: PaymentGateway;
+  log: FastifyBaseLogger;
+  /** PGlite: transactions already run one at a time, so per-session advisory locks are skipped. */
+  exclusiveTransactions?: boolean;
+}
+
+export function createCheckoutService(deps: CheckoutDeps) {
+  const { db, cart, catalog, settings, gateway, log } = deps;
+
+  function totalsFor(
+    lines: readonly PricedCartLine[],
+    method: ShippingMethod,
+    discount: { code: string; percent: number } | null,
+  ): TotalsCents {
+    return computeTotals({
+      lines,
+      discount,
+      shippingMethod: method,
+      shippingRateCents: settings.rate(method).cents,
+      freeShippingThresholdCents: settings.freeShippingThresholdCents,
+      taxRate: settings.taxRate,
+    });
+  }
+
+  /** Usages of `code` this session already holds through its open checkouts. */
+  async function ownClaims(sessionId: string | null, code: string): Promise<number> {
+    if (!sessionId) return 0;
+    const [row] = await db
+      .execute<{ n: number }>(
+        sql`select count(*)::int as n from checkouts where session_id = ${sessionId} and status = 'open' and discount_claimed and discount_code = ${code}`,
+      )
+      .then((r) => r.rows);
+    return row?.n ?? 0;
+  }
+
+  async function checkCode(sessionId: string | null, raw: string): Promise<DiscountCheck> {
+    const code = normalizeDiscountCode(raw);
+    const row = await findDiscountCode(db, code);
+    return checkDiscountCode(
+      row,
+      new Date(),
+      row && isLimitedCode(row) ? await ownClaims(sessionId, code) : 0,
+    );
+  }
+
+  /** Gives back what open checkouts hold: their units (returned as a per-product map) and code usages. */
+  async function releaseCheckouts(tx: Tx, rows: readonly CheckoutRow[], to: 'cancelled' | 'expired') {
+    const released = new Map<string, number>();
+    const codes: string[] = [];
+    const ids: string[] = [];
+    for (const row of rows) {
+      if (!(await transitionCheckout(tx, row.id, ['open'], to, { discountClaimed: false }))) continue;
+      ids.push(row.id);
+      if (row.discountClaimed && row.discountCode) codes.push(row.discountCode);
+    }
+    for (const hold of await finishHolds(tx, ids, 'released')) {
+      released.set(hold.productId, (released.get(hold.productId) ?? 0) + hold.quantity);
+    }
+    return { released, codes, ids };
+  }
+
+  async function releaseCodes(tx: Tx, codes: string[]) {
+    for (const code of [...codes].sort()) await releaseDiscountUsage(tx, code);
+  }
+
+  /** Returns the units and code usages of open checkouts and marks them `to`. */
+  async function releaseInTransaction(
+    tx: Tx,
+    rows: readonly CheckoutRow[],
+    to: 'cancelled' | 'expired',
+  ): Promise<number> {
+    const { released, codes, ids } = await releaseCheckouts(tx, rows, to);
+    for (const [productId, quantity] of [...released].sort(([a], [b]) => (a < b ? -1 : 1)))
+      await moveStock(tx, productId, quantity, 0);
+    await releaseCodes(tx, codes);
+    return ids.length;
+  }
+
+  async function releaseOne(id: string, to: 'cancelled' | 'expired'): Promise<void> {
+    await db.transaction(async (tx) => {
+      const locked = await lockCheckout(tx, id);
+      if (locked) await releaseInTransaction(tx, [locked], to);
+    });
+    catalog.invalidate();
+  }
+
+  /**
+   * In a drop most attempts come after the last piece is held: answer them from the cart's own read
+   * instead of a transaction. Only a hint — the conditional update in the transaction is the guard.
+   */
+  async function refuseWhenSoldOut(sessionId: string, lines: readonly PricedCartLine[]): Promise<void> {
+    const wanted = quantitiesByProduct(lines);
+    const available = new Map(lines.map((l) => [l.productId, l.available]));
+    const short = wanted.filter(([productId, quantity]) => available.get(productId)! < quantity);
+    if (short.length === 0) return;
+    const own = await heldBySession(db, sessionId);
+    for (const [productId, quantity] of short) {
+      if (available.get(productId)! + (own.get(productId) ?? 0) < quantity) {
+        throw conflict(stockMessages.justSoldOut(lines.find((l) => l.productId === productId)!.name));
+      }
+    }
+  }
+
+  /**
+   * Prices the cart on the server, holds its stock and claims a limited code in one transaction,
+   * then opens the gateway intent for exactly that amount. A previous open attempt of the session
+   * is replaced (its units and code go back first), or reused when nothing changed.
+   */
+  async function createPaymentIntent(
+    sessionId: string | null,
+    body: { amount?: number; discountCode?: string | null; shippingMethod?: ShippingMethod },
+  ): Promise<CreatePaymentIntentResult> {
+    if (!sessionId) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
+    const lines = await cart.pricedLines(sessionId);
+    if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
+    await refuseWhenSoldOut(sessionId, lines);
+    const info = await findCustomerInfo(db, sessionId);
+    if (!info) throw badRequest(CHECKOUT_MESSAGES.noCustomerInfo);
+    const customer = toCheckoutCustomer(info);
+    const method = resolveShippingMethod(info.shippingCountry, body.shippingMethod);
+    const code = body.discountCode?.trim() ? normalizeDiscountCode(body.discountCode) : null;
+    const now = new Date();
+
+    const outcome = await db.transaction(async (tx) => {
+      // One attempt at a time per shopper (double clicks, two tabs); PGlite runs one transaction at a time anyway.
+      if (!deps.exclusiveTransactions)
+        await tx.execute(sql`select pg_advisory_xact_lock(5050, hashtext(${sessionId}))`);
+      const previous = await lockOpenCheckouts(tx, sessionId);
+
+      let discount: { code: string; percent: number; limited: boolean } | null = null;
+      if (code) {
+        const row = await findDiscountCode(tx, code);
+        const own = previous.filter((c) => c.discountClaimed && c.discountCode === code).length;
+        const check = checkDiscountCode(row, now, own);
+        if (!check.ok) throw discountError(check);
+        discount = { code: check.code, percent: check.discountPercent, limited: isLimitedCode(row!) };
+      }
+      const totals = totalsFor(lines, method, discount);
+      if (body.amount !== undefined && !amountMatches(body.amount, totals.total))
+        throw conflict(CHECKOUT_MESSAGES.amountChanged);
+      if (totals.total <= 0) throw badRequest(CHECKOUT_MESSAGES.nothingToPay);
+
+      const snapshot: CheckoutLine[] = lines.map((l) => ({
+        productId: l.productId,
+        name: l.name,
+        unitPriceCents: l.unitPriceCents,
+        quantity: l.quantity,
+        selectedSize: l.selectedSize,
+        selectedColor: l.selectedColor,
+        image: l.image,
+      }));
+      const signature = attemptSignature({
+        lines: snapshot,
+        customer,
+        shippingMethod: method,
+        discountCode: discount?.code ?? null,
+        amountCents: totals.total,
+      });
+      const reusable = previous.find(
+        (c) =>
+          c.paymentIntentId &&
+          c.holdExpiresAt.getTime() - now.getTime() > 30_000 &&
+          attemptSignature(c) === signature,
+      );
+      if (reusable) return { kind: 'reuse' as const, checkout: reusable, replaced: [] as CheckoutRow[] };
+
+      const { released, codes } = await releaseCheckouts(tx, previous, 'cancelled');
+      const take = new Map(quantitiesByProduct(snapshot));
+      const productIds = [...new Set([...released.keys(), ...take.keys()])].sort();
+      for (const productId of productIds) {
+        if (!(await moveStock(tx, productId, released.get(productId) ?? 0, take.get(productId) ?? 0))) {
+          const name = snapshot.find((l) => l.productId === productId)?.name ?? 'this item';
+          throw conflict(stockMessages.justSoldOut(name));
+        }
+      }
+
+      // A limited code is claimed once per attempt; a replaced attempt's usage of the same code carries over.
+      const carried = discount?.limited ? codes.indexOf(discount.code) : -1;
+      if (carried >= 0) codes.splice(carried, 1);
+      const claim = discount?.limited && carried < 0 ? discount.code : null;
+      const discountClaimed = Boolean(discount?.limited);
+      // Code usages change in code order (like products in id order), so concurrent attempts never deadlock.
+      const codeOps = [
+        ...codes.map((c) => ({ code: c, claim: false })),
+        ...(claim ? [{ code: claim, claim: true }] : []),
+      ];
+      for (const op of codeOps.sort((a, b) => (a.code < b.code ? -1 : 1))) {
+        if (!op.claim) await releaseDiscountUsage(tx, op.code);
+        else if (!(await claimDiscountUsage(tx, op.code))) throw conflict(DISCOUNT_MESSAGES.used);
+      }
+
+      const checkout = await insertCheckout(tx, {
+        sessionId,
+        lines: snapshot,
+        customer,
+        shippingMethod: method,
+        subtotal: formatMoney(totals.subtotal),
+        discountCode: discount?.code ?? null,
+        discountAmount: formatMoney(totals.discountAmount),
+        shipping: formatMoney(totals.shipping),
+        tax: formatMoney(totals.tax),
+        total: formatMoney(totals.total),
+        amountCents: totals.total,
+        discountClaimed,
+        holdExpiresAt: new Date(now.getTime() + settings.holdMinutes * 60_000),
+      });
+      await insertHolds(tx, checkout.id, [...take]);
+      return { kind: 'new' as const, checkout, replaced: previous };
+    });
+
+    const { checkout } = outcome;
+    if (outcome.kind === 'reuse') {
+      const intent = await gateway.retrieveIntent(checkout.paymentIntentId!);
+      if (intent?.clientSecret && intent.status !== 'canceled' && intent.status !== 'succeeded') {
+        return {
+          clientSecret: intent.clientSecret,
+          paymentIntentId: intent.id,
+          amount: checkout.amountCents,
+          holdExpiresAt: checkout.holdExpiresAt.toISOString(),
+          provider: gateway.provider,
+        };
+      }
+      // The reused intent cannot be paid any more: start a fresh attempt.
+      await releaseOne(checkout.id, 'cancelled');
+      return createPaymentIntent(sessionId, body);
+    }
+
+    catalog.invalidate();
+    for (const old of outcome.replaced)
+      if (old.paymentIntentId) void gateway.cancelIntent(old.paymentIntentId).catch(() => undefined);
+
+    let intent;
+    try {
+      intent = await gateway.createIntent({
+        amountCents: checkout.amountCents,
+        metadata: { checkoutId: checkout.id, sessionId },
+        idempotencyKey: checkout.id,
+      });
+    } catch (err) {
+      log.error({ err, checkoutId: checkout.id }, 'payment gateway: creating the intent failed');
+      await releaseOne(checkout.id, 'cancelled');
+      throw new HttpError(502, CHECKOUT_MESSAGES.paymentInitFailed);
+    }
+    await setCheckoutIntent(db, checkout.id, intent.id);
+    return {
+      clientSecret: intent.clientSecret ?? '',
+      paymentIntentId: intent.id,
+      amount: checkout.amountCents,
+      holdExpiresAt: checkout.holdExpiresAt.toISOString(),
+      provider: gateway.provider,
+    };
+  }
+
+  return {
+    // ---- customer info ------------------------------------------------------------------------
+    async getCustomerInfo(sessionId: string | null): Promise<CustomerInfo | null> {
+      if (!sessionId) return null;
+      const row = await findCustomerInfo(db, sessionId);
+      return row ? toCustomerInfo(row) : null;
+    },
+
+    async saveCustomerInfo(sessionId: string, body: CustomerInfoBody): Promise<CustomerInfo> {
+      return toCustomerInfo(await upsertCustomerInfo(db, sessionId, body));
+    },
+
+    // ---- discount -----------------------------------------------------------------------------
+    async validateDiscount(sessionId: string | null, code: string): Promise<DiscountResult> {
+      const check = await checkCode(sessionId, code);
+      if (!check.ok) throw check.reason === 'invalid' ? notFound(check.message) : badRequest(check.message);
+      return { code: check.code, discountPercent: check.discountPercent };
+    },
+
+    // ---- totals -------------------------------------------------------------------------------
+    /**
+     * The summary from the session's cart. A code that no longer applies is left out
+     * (discountCode null) rather than failing the summary; paying with it is refused.
+     */
+    async calculateTotals(
+      sessionId: string | null,
+      body: { discountCode?: string | null; shippingMethod?: ShippingMethod },
+    ): Promise<Totals> {
+      const lines = sessionId ? await cart.pricedLines(sessionId) : [];
+      if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
+      const info = sessionId ? await findCustomerInfo(db, sessionId) : null;
+      const method = resolveShippingMethod(info?.shippingCountry, body.shippingMethod);
+      let discount: { code: string; percent: number } | null = null;
+      if (body.discountCode?.trim()) {
+        const check = await checkCode(sessionId, body.discountCode);
+        if (check.ok) discount = { code: check.code, percent: check.discountPercent };
+      }
+      return totalsToWire(totalsFor(lines, method, discount));
+    },
+
+    createPaymentIntent,
+
+    /** Background job: holds past their time go back to stock (and their code usages back to the code). */
+    async releaseExpiredHolds(now = new Date()): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const ids = await listExpiredOpenCheckoutIds(db, now, 100);
+        if (ids.length === 0) break;
+        for (const id of ids) {
+          total += await db.transaction(async (tx) => {
+            const row = await lockCheckout(tx, id);
+            if (!row || row.status !== 'open' || row.holdExpiresAt >= now) return 0;
+            return releaseInTransaction(tx, [row], 'expired');
+          });
+        }
+        if (ids.length < 100) break;
+      }
+      if (total > 0) {
+        catalog.invalidate();
+        log.info({ released: total }, 'released expired stock holds');
+      }
+      return total;
+    },
+
+    // ---- fulfilment support (called by the orders module inside its transaction) -------------
+    findByIntent(intentId: string): Promise<CheckoutRow | null> {
+      return findCheckoutByIntent(db, intentId);
+    },
+
+    /** The checkout of an intent with its order number when it already has an order. */
+    findIntentState(intentId: string): Promise<{ checkout: CheckoutRow; orderNumber: string | null } | null> {
+      return findIntentState(db, intentId);
+    },
+
+    lockForUpdate(tx: Tx, id: string): Promise<CheckoutRow | null> {
+      return lockCheckout(tx, id);
+    },
+
+    /**
+     * Turns the checkout's hold into sold units: consumes a live hold, or — when it expired and was
+     * released — takes the units (and a limited code's usage) again, all or nothing.
+     */
+    async settleHold(tx: Tx, checkout: CheckoutRow): Promise<void> {
+      if (checkoutHoldsStock(checkout.status)) {
+        await finishHolds(tx, [checkout.id], 'consumed');
+      } else {
+        for (const [productId, quantity] of quantitiesByProduct(checkout.lines)) {
+          if (!(await moveStock(tx, productId, 0, quantity))) {
+            const name = checkout.lines.find((l) => l.productId === productId)?.name ?? 'an item';
+            throw new HoldLostError(name, stockMessages.justSoldOut(name));
+          }
+        }
+        if (checkout.discountCode && !checkout.discountClaimed) {
+          const row = await findDiscountCode(tx, checkout.discountCode);
+          if (row && isLimitedCode(row) && !(await claimDiscountUsage(tx, checkout.discountCode))) {
+            throw new HoldLostError(null, 'This discount code has already been used');
+          }
+        }
+      }
+      if (checkout.discountCode) await countDiscountUsage(tx, checkout.discountCode);
+    },
+
+    /** Edition numbers for each line, in line order ("No. 17 of 50"): sold_count moves with the sale. */
+    async assignEditionNumbers(
+      tx: Tx,
+      lines: readonly CheckoutLine[],
+    ): Promise<Array<{ numbers: number[]; editionSize: number }>> {
+      const pool = new Map<string, { numbers: number[]; editionSize: number }>();
+      for (const [productId, quantity] of quantitiesByProduct(lines)) {
+        const sold = await addSoldUnits(tx, productId, quantity);
+        // A product deleted since the hold keeps its order, without numbers.
+        pool.set(
+          productId,
+          sold
+            ? { numbers: editionNumbersFor(sold.soldCount, quantity), editionSize: sold.editionSize }
+            : { numbers: [], editionSize: EDITION_SIZE },
+        );
+      }
+      return lines.map((line) => {
+        const entry = pool.get(line.productId)!;
+        return { numbers: entry.numbers.splice(0, line.quantity), editionSize: entry.editionSize };
+      });
+    },
+
+    async markFulfilled(tx: Tx, id: string): Promise<void> {
+      await transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'fulfilled');
+    },
+
+    /** A late payment that could not be honoured ends its checkout; false when another caller already did. */
+    async markRefunded(id: string): Promise<boolean> {
+      const changed = await db.transaction(async (tx) => {
+        const row = await lockCheckout(tx, id);
+        if (!row || row.status === 'fulfilled' || row.status === 'refunded') return false;
+        if (row.status === 'open') await releaseInTransaction(tx, [row], 'expired');
+        return transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'refunded');
+      });
+      catalog.invalidate();
+      return changed;
+    },
+
+    /** Intents of unfinished checkouts created in the window, with no order yet. */
+    listReconcileCandidates(opts: {
+      olderThanMs: number;
+      withinMs: number;
+      limit: number;
+    }): Promise<string[]> {
+      const now = Date.now();
+      return listUnfulfilledIntents(db, {
+        createdBefore: new Date(now - opts.olderThanMs),
+        createdAfter: new Date(now - opts.withinMs),
+        limit: opts.limit,
+      });
+    },
+  };
+}
+
+export type CheckoutService = ReturnType<typeof createCheckoutService>;

@@ -1,0 +1,234 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import type { Order } from '../../../common/contracts/checkout';
+import { canFulfilCheckout } from '../../../common/domain/order-status';
+import { generateOrderNumber } from '../../../common/domain/order-number';
+import { HttpError, notFound } from '../../plugins/http-error';
+import type { CartService } from '../cart/cart.service';
+import type { CatalogService } from '../catalog/catalog.service';
+import { HoldLostError, type CheckoutRow, type CheckoutService } from '../checkout/checkout.service';
+import type { Mailer, MailMessage } from '../mail/mail.service';
+import type { GatewayIntent, PaymentGateway } from '../payments/payment-gateway';
+import type { SettingsService } from '../settings/settings.service';
+import { renderOrderConfirmation, renderRefundNotice } from './order-email';
+import { findOrderByIntent, insertOrder, insertOrderItems } from './orders.repository';
+import { toOrder } from './orders.service';
+
+export type FulfilResult =
+  | { kind: 'ok'; orderNumber: string; created: boolean }
+  | { kind: 'not_found' }
+  | { kind: 'unpaid'; status: string }
+  | { kind: 'mismatch' }
+  | { kind: 'refunded'; message: string };
+
+export const FULFIL_MESSAGES = {
+  notFound: 'Payment not found',
+  unpaid: 'Payment has not been completed',
+  mismatch: 'Your payment does not match your order. Please contact support.',
+  refunded: (what: string | null) =>
+    `Sorry, ${what ? `${what} sold out` : 'your order could not be completed'} before your payment went through. Your payment has been refunded.`,
+} as const;
+
+class AlreadyRefunded extends Error {}
+
+interface FulfilmentDeps {
+  db: Db;
+  gateway: PaymentGateway;
+  checkout: CheckoutService;
+  cart: CartService;
+  catalog: CatalogService;
+  mailer: Mailer;
+  settings: SettingsService;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * fulfil(intentId): the ONE way a paid intent becomes an order, called by payment-success, the offline
+ * gateway's success event, the Stripe webhook and the reconciliation job. Idempotent: an intent makes
+ * at most one order (UNIQUE on the intent id, and the checkout row is locked while it is made).
+ */
+export function createFulfilmentService(deps: FulfilmentDeps) {
+  const { db, gateway, checkout, cart, catalog, mailer, settings, log } = deps;
+  const pendingMail = new Set<Promise<void>>();
+
+  function sendLater(message: MailMessage, context: Record<string, unknown>): void {
+    // The order is committed already: a mail failure is logged, never undoes it.
+    const p = mailer
+      .send(message)
+      .catch((err: unknown) => log.error({ err, ...context }, 'sending mail failed'))
+      .finally(() => pendingMail.delete(p));
+    pendingMail.add(p);
+  }
+
+  function refundedWhat(co: CheckoutRow): string | null {
+    return co.lines.length === 1 ? co.lines[0]!.name : null;
+  }
+
+  async function refundLatePayment(
+    co: CheckoutRow,
+    intentId: string,
+    err: HoldLostError,
+  ): Promise<FulfilResult> {
+    log.warn({ intentId, checkoutId: co.id, reason: err.message }, 'paid after the hold was lost: refunding');
+    await gateway.refund(intentId);
+    if (await checkout.markRefunded(co.id)) {
+      sendLater(
+        renderRefundNotice({
+          to: co.customer.email,
+          firstName: co.customer.firstName,
+          amountCents: co.amountCents,
+          productName: err.productName,
+          shopName: settings.shopName,
+        }),
+        { intentId },
+      );
+    }
+    return { kind: 'refunded', message: FULFIL_MESSAGES.refunded(err.productName) };
+  }
+
+  /**
+   * `known` lets a trusted caller skip reads it has just made: the gateway's own success event passes the
+   * intent, payment-success passes the state it checked ownership with.
+   */
+  async function fulfil(
+    intentId: string,
+    known: { intent?: GatewayIntent; state?: { checkout: CheckoutRow; orderNumber: string | null } } = {},
+  ): Promise<FulfilResult> {
+    const state = known.state ?? (await checkout.findIntentState(intentId));
+    if (!state) return { kind: 'not_found' };
+    if (state.orderNumber) return { kind: 'ok', orderNumber: state.orderNumber, created: false };
+    const co = state.checkout;
+    if (co.status === 'refunded')
+      return { kind: 'refunded', message: FULFIL_MESSAGES.refunded(refundedWhat(co)) };
+    const intent = known.intent?.id === intentId ? known.intent : await gateway.retrieveIntent(intentId);
+    if (!intent) return { kind: 'not_found' };
+    if (intent.status !== 'succeeded') return { kind: 'unpaid', status: intent.status };
+    if (intent.amount !== co.amountCents) {
+      log.error(
+        { intentId, paid: intent.amount, expected: co.amountCents },
+        'paid amount differs from the checkout',
+      );
+      return { kind: 'mismatch' };
+    }
+
+    let made: { order: Order; created: boolean };
+    try {
+      made = await db.transaction(async (tx) => {
+        const locked = await checkout.lockForUpdate(tx, co.id);
+        // Status and order change in one transaction: `fulfilled` means the order exists.
+        if (locked?.status === 'fulfilled') {
+          const again = await findOrderByIntent(tx, intentId);
+          if (again) return { order: toOrder(again, []), created: false };
+        }
+        if (!locked || locked.status === 'refunded') throw new AlreadyRefunded();
+        if (!canFulfilCheckout(locked.status))
+          throw new Error(`checkout ${locked.id} is ${locked.status} without an order`);
+
+        await checkout.settleHold(tx, locked);
+        const editions = await checkout.assignEditionNumbers(tx, locked.lines);
+        const c = locked.customer;
+        const row = await insertOrder(tx, {
+          orderNumber: generateOrderNumber(),
+          sessionId: locked.sessionId,
+          checkoutId: locked.id,
+          stripePaymentIntentId: intentId,
+          customerEmail: c.email,
+          customerFirstName: c.firstName,
+          customerLastName: c.lastName,
+          customerPhone: c.phone,
+          shippingAddress: c.shippingAddress,
+          shippingCity: c.shippingCity,
+          shippingState: c.shippingState,
+          shippingZip: c.shippingZip,
+          shippingCountry: c.shippingCountry,
+          shippingMethod: locked.shippingMethod,
+          subtotal: locked.subtotal,
+          discountCode: locked.discountCode,
+          discountAmount: locked.discountAmount,
+          tax: locked.tax,
+          shipping: locked.shipping,
+          total: locked.total,
+        });
+        if (!row) throw new Error(`order for ${intentId} appeared while its checkout was locked`);
+        const items = await insertOrderItems(
+          tx,
+          locked.lines.map((line, i) => ({
+            orderId: row.id,
+            productId: line.productId,
+            productName: line.name,
+            productPrice: (line.unitPriceCents / 100).toFixed(2),
+            quantity: line.quantity,
+            selectedSize: line.selectedSize,
+            selectedColor: line.selectedColor,
+            productImage: line.image,
+            editionNumbers: editions[i]!.numbers,
+            editionSize: editions[i]!.editionSize,
+          })),
+        );
+        await cart.clearInTransaction(tx, locked.sessionId);
+        await checkout.markFulfilled(tx, locked.id);
+        return { order: toOrder(row, items), created: true };
+      });
+    } catch (err) {
+      if (err instanceof HoldLostError) return refundLatePayment(co, intentId, err);
+      if (err instanceof AlreadyRefunded)
+        return { kind: 'refunded', message: FULFIL_MESSAGES.refunded(refundedWhat(co)) };
+      throw err;
+    }
+
+    if (made.created) {
+      catalog.invalidate();
+      sendLater(renderOrderConfirmation(made.order, settings.shopName), {
+        orderNumber: made.order.orderNumber,
+      });
+    }
+    return { kind: 'ok', orderNumber: made.order.orderNumber, created: made.created };
+  }
+
+  return {
+    fulfil,
+
+    /** POST /api/payment-success: only the session that paid may ask, and only for its own intent. */
+    async fulfilForSession(sessionId: string | null, intentId: string): Promise<{ orderNumber: string }> {
+      const state = sessionId ? await checkout.findIntentState(intentId) : null;
+      if (!state || state.checkout.sessionId !== sessionId) throw notFound(FULFIL_MESSAGES.notFound);
+      const result = await fulfil(intentId, { state });
+      switch (result.kind) {
+        case 'ok':
+          return { orderNumber: result.orderNumber };
+        case 'not_found':
+          throw notFound(FULFIL_MESSAGES.notFound);
+        case 'unpaid':
+          throw new HttpError(402, FULFIL_MESSAGES.unpaid);
+        case 'mismatch':
+          throw new HttpError(409, FULFIL_MESSAGES.mismatch);
+        case 'refunded':
+          throw new HttpError(409, result.message);
+      }
+    },
+
+    /** Background job: paid intents whose order was never made (tab closed, lost webhook, crash). */
+    async reconcile(opts: { olderThanMs?: number; withinMs?: number; limit?: number } = {}): Promise<number> {
+      const ids = await checkout.listReconcileCandidates({
+        olderThanMs: opts.olderThanMs ?? 60_000,
+        withinMs: opts.withinMs ?? 24 * 60 * 60 * 1000,
+        limit: opts.limit ?? 100,
+      });
+      if (ids.length === 0) return 0;
+      let made = 0;
+      for (const id of await gateway.listSucceeded(ids)) {
+        const result = await fulfil(id);
+        if (result.kind === 'ok' && result.created) made++;
+      }
+      if (made > 0) log.info({ made }, 'reconciliation made orders for paid intents');
+      return made;
+    },
+
+    /** Waits for confirmation e-mails still being sent (shutdown, tests). */
+    async drain(): Promise<void> {
+      await Promise.allSettled([...pendingMail]);
+    },
+  };
+}
+
+export type FulfilmentService = ReturnType<typeof createFulfilmentService>;

@@ -1,0 +1,111 @@
+import type { Order } from '../../../common/contracts/checkout';
+import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
+import { formatEditionNumbers } from '../../../common/domain/stock';
+import type { MailMessage } from '../mail/mail.service';
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function variant(item: Order['items'][number]): string {
+  return [item.selectedSize && `Size ${item.selectedSize}`, item.selectedColor].filter(Boolean).join(' · ');
+}
+
+function summaryRows(order: Order): Array<[string, string]> {
+  const rows: Array<[string, string]> = [['Subtotal', displayPrice(order.subtotal)]];
+  if (parseMoney(order.discountAmount) > 0)
+    rows.push([`Discount (${order.discountCode})`, `-${displayPrice(order.discountAmount)}`]);
+  rows.push(['Shipping', parseMoney(order.shipping) === 0 ? 'FREE' : displayPrice(order.shipping)]);
+  if (parseMoney(order.tax) > 0) rows.push(['Tax', displayPrice(order.tax)]);
+  rows.push(['Total', displayPrice(order.total)]);
+  return rows;
+}
+
+/** The order confirmation: every piece with its edition number ("No. 17 of 50"). */
+export function renderOrderConfirmation(order: Order, shopName: string): MailMessage {
+  const subject = `${shopName} order ${order.orderNumber} confirmed`;
+  const address = [
+    `${order.customerFirstName} ${order.customerLastName}`,
+    order.shippingAddress,
+    `${order.shippingCity}, ${order.shippingState} ${order.shippingZip}`,
+    order.shippingCountry,
+  ];
+  const text = [
+    `Thank you for your order, ${order.customerFirstName}!`,
+    '',
+    `Order number: ${order.orderNumber}`,
+    '',
+    ...order.items.flatMap((item) => [
+      `${item.quantity} × ${item.productName}${variant(item) ? ` (${variant(item)})` : ''} — ${formatUsd(parseMoney(item.productPrice) * item.quantity)}`,
+      `   ${formatEditionNumbers(item.editionNumbers, item.editionSize)}`,
+    ]),
+    '',
+    ...summaryRows(order).map(([k, v]) => `${k}: ${v}`),
+    '',
+    'Shipping to:',
+    ...address,
+    '',
+    'Every piece is made to order and never reproduced once sold out.',
+    `— ${shopName}`,
+  ].join('\n');
+
+  const itemRows = order.items
+    .map(
+      (item) => `<tr>
+  <td style="padding:8px 0;border-bottom:1px solid #eee">
+    <strong>${escapeHtml(item.productName)}</strong>${variant(item) ? `<br><span style="color:#666">${escapeHtml(variant(item))}</span>` : ''}
+    <br><span style="color:#b45309;font-weight:600">${escapeHtml(formatEditionNumbers(item.editionNumbers, item.editionSize))}</span>
+  </td>
+  <td style="padding:8px 0;border-bottom:1px solid #eee;text-align:center">${item.quantity}</td>
+  <td style="padding:8px 0;border-bottom:1px solid #eee;text-align:right">${escapeHtml(formatUsd(parseMoney(item.productPrice) * item.quantity))}</td>
+</tr>`,
+    )
+    .join('\n');
+  const totals = summaryRows(order)
+    .map(
+      ([k, v]) =>
+        `<tr><td colspan="2" style="padding:4px 0">${escapeHtml(k)}</td><td style="padding:4px 0;text-align:right">${escapeHtml(v)}</td></tr>`,
+    )
+    .join('\n');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
+<h1 style="font-size:24px;text-transform:uppercase;letter-spacing:1px">${escapeHtml(shopName)}</h1>
+<p>Thank you for your order, ${escapeHtml(order.customerFirstName)}!</p>
+<p>Order number: <strong>${escapeHtml(order.orderNumber)}</strong></p>
+<table style="width:100%;border-collapse:collapse">
+<thead><tr><th style="text-align:left">Item</th><th>Qty</th><th style="text-align:right">Price</th></tr></thead>
+<tbody>
+${itemRows}
+${totals}
+</tbody></table>
+<p style="margin-top:24px"><strong>Shipping to</strong><br>${address.map(escapeHtml).join('<br>')}</p>
+<p style="color:#666">Every piece is made to order and never reproduced once sold out.</p>
+</body></html>`;
+  return { to: order.customerEmail, subject, text, html };
+}
+
+/** Sent when a payment arrived after the last piece was gone and was given back. */
+export function renderRefundNotice(opts: {
+  to: string;
+  firstName: string;
+  amountCents: number;
+  productName: string | null;
+  shopName: string;
+}): MailMessage {
+  const what = opts.productName ? `${opts.productName} sold out` : 'your order could not be completed';
+  const subject = `${opts.shopName}: your payment was refunded`;
+  const text = [
+    `Hi ${opts.firstName},`,
+    '',
+    `Sorry — ${what} before your payment went through, so we did not take your order.`,
+    `Your payment of ${formatUsd(opts.amountCents)} has been refunded in full.`,
+    '',
+    `— ${opts.shopName}`,
+  ].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;color:#111"><p>Hi ${escapeHtml(opts.firstName)},</p>
+<p>Sorry — ${escapeHtml(what)} before your payment went through, so we did not take your order.</p>
+<p>Your payment of <strong>${escapeHtml(formatUsd(opts.amountCents))}</strong> has been refunded in full.</p>
+<p>— ${escapeHtml(opts.shopName)}</p></body></html>`;
+  return { to: opts.to, subject, text, html };
+}

@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { createOfflineGateway } from './offline-gateway';
+import type { PaymentGateway } from './payment-gateway';
+import { createStripeGateway } from './stripe-gateway';
+
+/** Stripe when STRIPE_SECRET_KEY is set, else the offline test gateway (DESIGN: works fully offline). */
+export function createPaymentGateway(config: Config, db: Db, log: FastifyBaseLogger): PaymentGateway {
+  if (config.STRIPE_SECRET_KEY) {
+    return createStripeGateway(
+      {
+        secretKey: config.STRIPE_SECRET_KEY,
+        webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+        host: config.STRIPE_API_HOST,
+        port: config.STRIPE_API_PORT,
+        protocol: config.STRIPE_API_PROTOCOL,
+      },
+      log,
+    );
+  }
+  return createOfflineGateway(db, log);
+}

@@ -1,0 +1,88 @@
+// The offline gateway follows Stripe's test-mode cards and messages, so the same numbers work
+// against the real Stripe sandbox: https://docs.stripe.com/testing
+
+export type CardOutcome = { ok: true } | { ok: false; code: string; message: string };
+
+export const CARD_MESSAGES = {
+  invalidNumber: 'Your card number is invalid.',
+  invalidExpiry: "Your card's expiration date is invalid.",
+  expired: 'Your card has expired.',
+  invalidCvc: "Your card's security code is invalid.",
+  incorrectCvc: "Your card's security code is incorrect.",
+  declined: 'Your card was declined.',
+  insufficientFunds: 'Your card has insufficient funds.',
+  processingError: 'An error occurred while processing your card. Try again in a little bit.',
+} as const;
+
+const SUCCEEDING = new Set([
+  '4242424242424242',
+  '4000056655665556',
+  '5555555555554444',
+  '2223003122003222',
+  '5200828282828210',
+  '5105105105105100',
+  '378282246310005',
+  '371449635398431',
+  '6011111111111117',
+  '3056930009020004',
+  '36227206271667',
+  '3566002020360505',
+  '6200000000000005',
+]);
+
+const FAILING: Record<string, { code: string; message: string }> = {
+  '4000000000000002': { code: 'card_declined', message: CARD_MESSAGES.declined },
+  '4000000000009995': { code: 'insufficient_funds', message: CARD_MESSAGES.insufficientFunds },
+  '4000000000009987': { code: 'lost_card', message: CARD_MESSAGES.declined },
+  '4000000000009979': { code: 'stolen_card', message: CARD_MESSAGES.declined },
+  '4000000000000069': { code: 'expired_card', message: CARD_MESSAGES.expired },
+  '4000000000000127': { code: 'incorrect_cvc', message: CARD_MESSAGES.incorrectCvc },
+  '4000000000000119': { code: 'processing_error', message: CARD_MESSAGES.processingError },
+};
+
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** "MM/YY" (or MM/YYYY) → {month, year}; null when malformed. */
+export function parseExpiry(expiry: string): { month: number; year: number } | null {
+  const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(expiry);
+  if (!m) return null;
+  const month = Number(m[1]);
+  const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
+  if (month < 1 || month > 12) return null;
+  return { month, year };
+}
+
+export function evaluateTestCard(
+  input: { cardNumber: string; expiry: string; cvc: string },
+  now: Date,
+): CardOutcome {
+  const digits = input.cardNumber.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(digits) || !passesLuhn(digits)) {
+    return { ok: false, code: 'invalid_number', message: CARD_MESSAGES.invalidNumber };
+  }
+  const expiry = parseExpiry(input.expiry);
+  if (!expiry) return { ok: false, code: 'invalid_expiry', message: CARD_MESSAGES.invalidExpiry };
+  // A card is good through the last day of its expiry month.
+  const nowMonths = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  if (expiry.year * 12 + (expiry.month - 1) < nowMonths) {
+    return { ok: false, code: 'expired_card', message: CARD_MESSAGES.expired };
+  }
+  if (!/^\d{3,4}$/.test(input.cvc.trim()))
+    return { ok: false, code: 'invalid_cvc', message: CARD_MESSAGES.invalidCvc };
+  const failing = FAILING[digits];
+  if (failing) return { ok: false, ...failing };
+  if (SUCCEEDING.has(digits)) return { ok: true };
+  // Test mode with a real card number: Stripe declines it too.
+  return { ok: false, code: 'card_declined', message: CARD_MESSAGES.declined };
+}

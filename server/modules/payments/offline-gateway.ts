@@ -1,0 +1,155 @@
+import crypto from 'node:crypto';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import { HttpError, notFound } from '../../plugins/http-error';
+import { evaluateTestCard } from './offline-card';
+import { offlineIntents } from './payments.tables';
+import type { GatewayIntent, IntentStatus, PaymentGateway } from './payment-gateway';
+
+type OfflineIntentRow = typeof offlineIntents.$inferSelect;
+
+function toIntent(row: OfflineIntentRow): GatewayIntent {
+  return {
+    id: row.id,
+    clientSecret: row.clientSecret,
+    status: row.status as IntentStatus,
+    amount: row.amount,
+    metadata: row.metadata,
+  };
+}
+
+export interface OfflineConfirmInput {
+  clientSecret: string;
+  cardNumber: string;
+  expiry: string;
+  cvc: string;
+}
+
+export interface OfflineGateway extends PaymentGateway {
+  readonly provider: 'offline';
+  /** DESIGN's `POST /api/payments/offline/confirm`: 200 {id, status, amount} or a 402 card error. */
+  confirm(
+    input: OfflineConfirmInput,
+    now?: Date,
+  ): Promise<{ id: string; status: 'succeeded'; amount: number }>;
+}
+
+/**
+ * The default gateway without Stripe keys: intents live in offline_payment_intents and are paid with
+ * Stripe's test cards. A successful confirm notifies the shop itself (its "webhook"), so the order is
+ * made even when the browser never comes back.
+ */
+export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGateway {
+  const listeners: Array<(intentId: string, intent: GatewayIntent) => Promise<unknown>> = [];
+
+  async function emitSucceeded(intent: GatewayIntent): Promise<void> {
+    for (const listener of listeners) {
+      try {
+        await listener(intent.id, intent);
+      } catch (err) {
+        // The payment stands; the reconciliation job retries fulfilment.
+        log.error({ err, intentId: intent.id }, 'offline payment: success handler failed');
+      }
+    }
+  }
+
+  async function findBySecret(clientSecret: string): Promise<OfflineIntentRow | null> {
+    const [row] = await db
+      .select()
+      .from(offlineIntents)
+      .where(eq(offlineIntents.clientSecret, clientSecret))
+      .limit(1);
+    return row ?? null;
+  }
+
+  const noLongerPayable = () =>
+    new HttpError(400, 'This payment is no longer valid. Please reload the page and try again.');
+
+  return {
+    provider: 'offline',
+
+    async createIntent({ amountCents, metadata, idempotencyKey }) {
+      // Idempotency: the key becomes part of the id, so a retried create returns the same intent.
+      const id = `pi_offline_${crypto.createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
+      const clientSecret = `${id}_secret_${crypto.randomBytes(18).toString('base64url')}`;
+      const [row] = await db
+        .insert(offlineIntents)
+        .values({ id, clientSecret, amount: amountCents, metadata })
+        .onConflictDoUpdate({ target: offlineIntents.id, set: { updatedAt: new Date() } })
+        .returning();
+      return toIntent(row!);
+    },
+
+    async retrieveIntent(id) {
+      const [row] = await db.select().from(offlineIntents).where(eq(offlineIntents.id, id)).limit(1);
+      return row ? toIntent(row) : null;
+    },
+
+    async cancelIntent(id) {
+      await db
+        .update(offlineIntents)
+        .set({ status: 'canceled', updatedAt: new Date() })
+        .where(and(eq(offlineIntents.id, id), ne(offlineIntents.status, 'succeeded')));
+    },
+
+    async refund(id) {
+      await db
+        .update(offlineIntents)
+        .set({ refundedAmount: sql`${offlineIntents.amount}`, updatedAt: new Date() })
+        .where(and(eq(offlineIntents.id, id), eq(offlineIntents.status, 'succeeded')));
+    },
+
+    async listSucceeded(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .select({ id: offlineIntents.id })
+        .from(offlineIntents)
+        .where(and(inArray(offlineIntents.id, [...ids]), eq(offlineIntents.status, 'succeeded')));
+      return rows.map((r) => r.id);
+    },
+
+    parseWebhook() {
+      throw notFound('Webhooks are only used with Stripe');
+    },
+
+    onSucceeded(listener) {
+      listeners.push(listener);
+    },
+
+    async confirm(input, now = new Date()) {
+      const outcome = evaluateTestCard(input, now);
+      if (outcome.ok) {
+        // The hot path of a drop: one conditional update pays the intent.
+        const [paid] = await db
+          .update(offlineIntents)
+          .set({ status: 'succeeded', lastError: null, updatedAt: new Date() })
+          .where(
+            and(
+              eq(offlineIntents.clientSecret, input.clientSecret),
+              eq(offlineIntents.status, 'requires_payment_method'),
+            ),
+          )
+          .returning();
+        if (paid) {
+          await emitSucceeded(toIntent(paid));
+          return { id: paid.id, status: 'succeeded', amount: paid.amount };
+        }
+      }
+      const intent = await findBySecret(input.clientSecret);
+      if (!intent) throw notFound('Payment not found');
+      if (intent.status === 'canceled') throw noLongerPayable();
+      if (intent.status === 'succeeded') {
+        // A repeated confirm is harmless: fulfilment is idempotent and may have been interrupted before.
+        await emitSucceeded(toIntent(intent));
+        return { id: intent.id, status: 'succeeded', amount: intent.amount };
+      }
+      if (outcome.ok) throw noLongerPayable();
+      await db
+        .update(offlineIntents)
+        .set({ lastError: outcome.code, updatedAt: new Date() })
+        .where(eq(offlineIntents.id, intent.id));
+      throw new HttpError(402, outcome.message);
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/** What the shop needs from a card payment provider (Stripe, or the built-in offline test gateway). */
+
+export type IntentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'processing'
+  | 'requires_capture'
+  | 'canceled'
+  | 'succeeded';
+
+export interface GatewayIntent {
+  id: string;
+  clientSecret: string | null;
+  status: IntentStatus;
+  /** Cents. */
+  amount: number;
+  metadata: Record<string, string>;
+}
+
+export interface CreateIntentInput {
+  amountCents: number;
+  metadata: Record<string, string>;
+  /** The same key returns the same intent (a retried request never charges twice). */
+  idempotencyKey: string;
+}
+
+/** A verified provider event; `intentId` is set for payment-intent events. */
+export interface GatewayEvent {
+  id: string;
+  type: string;
+  intentId: string | null;
+}
+
+export class WebhookSignatureError extends Error {}
+
+export interface PaymentGateway {
+  readonly provider: 'offline' | 'stripe';
+  createIntent(input: CreateIntentInput): Promise<GatewayIntent>;
+  /** null when the provider does not know the id. */
+  retrieveIntent(id: string): Promise<GatewayIntent | null>;
+  /** Best effort: an intent that can no longer be paid (its checkout was replaced). */
+  cancelIntent(id: string): Promise<void>;
+  /** Refunds the whole amount; idempotent per intent. */
+  refund(id: string): Promise<void>;
+  /** Of these intent ids, the ones that have succeeded (reconciliation). */
+  listSucceeded(ids: readonly string[]): Promise<string[]>;
+  /** Verifies and parses a provider webhook; throws WebhookSignatureError when it is not genuine. */
+  parseWebhook(rawBody: Buffer, signature: string | undefined): GatewayEvent;
+  /** Called after the gateway itself learns that an intent succeeded (the offline gateway's confirm). */
+  onSucceeded(listener: (intentId: string, intent: GatewayIntent) => Promise<unknown>): void;
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { offlineConfirmBody } from '../../../common/contracts/checkout';
+import type { PaymentsService } from './payments.service';
+
+export async function paymentsRoutes(
+  app: FastifyInstance,
+  opts: { payments: PaymentsService },
+): Promise<void> {
+  const { payments } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post('/api/payments/offline/confirm', { schema: { body: offlineConfirmBody } }, async (request) =>
+    payments.confirmOffline(request.body),
+  );
+
+  // Stripe signs the exact bytes it sent: this scope keeps the body raw instead of parsing JSON.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post('/api/webhooks/stripe', async (request) => {
+      const signature = request.headers['stripe-signature'];
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return payments.handleStripeWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
+    });
+  });
+}

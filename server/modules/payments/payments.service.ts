@@ -1,0 +1,66 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import { HttpError, notFound } from '../../plugins/http-error';
+import type { FulfilmentService } from '../orders/fulfilment.service';
+import type { OfflineConfirmInput, OfflineGateway } from './offline-gateway';
+import { WebhookSignatureError, type PaymentGateway } from './payment-gateway';
+import { paymentEvents } from './payments.tables';
+
+/** The payment provider's own calls into the shop: offline confirm and Stripe webhooks. */
+export function createPaymentsService(deps: {
+  db: Db;
+  gateway: PaymentGateway;
+  fulfilment: FulfilmentService;
+  log: FastifyBaseLogger;
+}) {
+  const { db, gateway, fulfilment, log } = deps;
+
+  return {
+    provider: gateway.provider,
+
+    confirmOffline(input: OfflineConfirmInput) {
+      if (gateway.provider !== 'offline')
+        throw notFound('The offline test gateway is disabled: this shop takes payments through Stripe');
+      return (gateway as OfflineGateway).confirm(input);
+    },
+
+    /** Verified, each event id handled once; a succeeded intent becomes an order through fulfil. */
+    async handleStripeWebhook(
+      rawBody: Buffer,
+      signature: string | undefined,
+    ): Promise<{ received: true; duplicate?: true }> {
+      if (gateway.provider !== 'stripe') throw notFound('Stripe is not configured');
+      let event;
+      try {
+        event = gateway.parseWebhook(rawBody, signature);
+      } catch (err) {
+        if (err instanceof WebhookSignatureError)
+          throw new HttpError(400, `Webhook signature verification failed: ${err.message}`);
+        throw err;
+      }
+      const [fresh] = await db
+        .insert(paymentEvents)
+        .values({ id: event.id, type: event.type, paymentIntentId: event.intentId })
+        .onConflictDoNothing()
+        .returning({ id: paymentEvents.id });
+      if (!fresh) return { received: true, duplicate: true };
+      try {
+        if (event.type === 'payment_intent.succeeded' && event.intentId) {
+          const result = await fulfilment.fulfil(event.intentId);
+          log.info(
+            { eventId: event.id, intentId: event.intentId, result: result.kind },
+            'stripe webhook handled',
+          );
+        }
+      } catch (err) {
+        // Forget the event so Stripe's retry is handled again.
+        await db.delete(paymentEvents).where(eq(paymentEvents.id, event.id));
+        throw err;
+      }
+      return { received: true };
+    },
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

@@ -1,0 +1,120 @@
+import Stripe from 'stripe';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  WebhookSignatureError,
+  type GatewayIntent,
+  type IntentStatus,
+  type PaymentGateway,
+} from './payment-gateway';
+
+export interface StripeGatewayOptions {
+  secretKey: string;
+  webhookSecret?: string;
+  /** Tests point the SDK at a local fake Stripe server. */
+  host?: string;
+  port?: number;
+  protocol?: 'http' | 'https';
+}
+
+/** Stripe's signature timestamps older than this are refused (replay protection). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+function toIntent(pi: Stripe.PaymentIntent): GatewayIntent {
+  return {
+    id: pi.id,
+    clientSecret: pi.client_secret,
+    status: pi.status as IntentStatus,
+    amount: pi.amount,
+    metadata: (pi.metadata ?? {}) as Record<string, string>,
+  };
+}
+
+function isMissing(err: unknown): boolean {
+  return (
+    err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === 'resource_missing')
+  );
+}
+
+/** The real provider, through the official SDK; used when STRIPE_SECRET_KEY is set. */
+export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBaseLogger): PaymentGateway {
+  const stripe = new Stripe(opts.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(opts.host ? { host: opts.host } : {}),
+    ...(opts.port ? { port: opts.port } : {}),
+    ...(opts.protocol ? { protocol: opts.protocol } : {}),
+  });
+
+  async function retrieveIntent(id: string): Promise<GatewayIntent | null> {
+    try {
+      return toIntent(await stripe.paymentIntents.retrieve(id));
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  return {
+    provider: 'stripe',
+    retrieveIntent,
+
+    async createIntent({ amountCents, metadata, idempotencyKey }) {
+      const pi = await stripe.paymentIntents.create(
+        { amount: amountCents, currency: 'usd', metadata, automatic_payment_methods: { enabled: true } },
+        { idempotencyKey },
+      );
+      return toIntent(pi);
+    },
+
+    async cancelIntent(id) {
+      try {
+        await stripe.paymentIntents.cancel(id, {}, { idempotencyKey: `cancel-${id}` });
+      } catch (err) {
+        log.warn({ err, intentId: id }, 'stripe: could not cancel a replaced payment intent');
+      }
+    },
+
+    async refund(id) {
+      await stripe.refunds.create({ payment_intent: id }, { idempotencyKey: `refund-${id}` });
+    },
+
+    async listSucceeded(ids) {
+      const found: string[] = [];
+      // A handful at a time: stay far below Stripe's rate limit.
+      for (let i = 0; i < ids.length; i += 5) {
+        const batch = await Promise.all(
+          ids.slice(i, i + 5).map((id) => retrieveIntent(id).catch(() => null)),
+        );
+        for (const intent of batch) if (intent?.status === 'succeeded') found.push(intent.id);
+      }
+      return found;
+    },
+
+    parseWebhook(rawBody, signature) {
+      if (!opts.webhookSecret) throw new WebhookSignatureError('STRIPE_WEBHOOK_SECRET is not configured');
+      if (!signature) throw new WebhookSignatureError('Missing Stripe-Signature header');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          signature,
+          opts.webhookSecret,
+          WEBHOOK_TOLERANCE_SECONDS,
+        );
+      } catch (err) {
+        throw new WebhookSignatureError((err as Error).message);
+      }
+      const object = event.data.object as { object?: string; id?: string };
+      return {
+        id: event.id,
+        type: event.type,
+        intentId: object.object === 'payment_intent' && object.id ? object.id : null,
+      };
+    },
+
+    onSucceeded() {
+      // Stripe tells the shop through its webhook instead.
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import sharp from 'sharp';
+import {
+  IMAGE_VARIANT_WIDTHS,
+  MAX_IMAGE_PIXELS,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_URL_TTL_MS,
+  type NormalizeImageResult,
+  type UploadUrlBody,
+  type UploadUrlResult,
+} from '../../../common/contracts/admin';
+import type { Config } from '../../config';
+import { badRequest, HttpError, notFound } from '../../plugins/http-error';
+import { sniffImageType } from './image-type';
+import { LocalObjectStore } from './local-object-store';
+import { INCOMING_PREFIX, type ObjectStore } from './object-store';
+import { S3ObjectStore } from './s3-object-store';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** S3 when S3_BUCKET is set, else local disk under DATA_DIR. */
+export function createObjectStore(config: Config, secret: string): ObjectStore {
+  if (config.S3_BUCKET) {
+    return new S3ObjectStore({
+      bucket: config.S3_BUCKET,
+      region: config.S3_REGION,
+      endpoint: config.S3_ENDPOINT,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      publicUrl: config.S3_PUBLIC_URL,
+    });
+  }
+  return new LocalObjectStore({
+    uploadsDir: path.join(config.DATA_DIR, 'uploads'),
+    incomingDir: path.join(config.DATA_DIR, 'upload-incoming'),
+    tokensDir: path.join(config.DATA_DIR, 'upload-tokens'),
+    secret,
+  });
+}
+
+/** Variant keys the storefront derives its srcset from: `<key>.webp`, `<key>-800.webp`, `<key>-400.webp`. */
+export function variantKeys(base: string): Array<{ key: string; width: number }> {
+  return IMAGE_VARIANT_WIDTHS.map((width, i) => ({ key: i === 0 ? `${base}.webp` : `${base}-${width}.webp`, width }));
+}
+
+export function createImagesService(store: ObjectStore, log: FastifyBaseLogger) {
+  async function refuse(key: string, message: string): Promise<never> {
+    await store.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not delete a refused upload'));
+    throw badRequest(message);
+  }
+
+  return {
+    store,
+
+    async createUploadUrl(body: UploadUrlBody): Promise<UploadUrlResult> {
+      const key = `${INCOMING_PREFIX}${crypto.randomBytes(16).toString('hex')}`;
+      const target = await store.createUploadTarget(key, {
+        contentType: body.contentType,
+        size: body.size,
+        maxBytes: MAX_UPLOAD_BYTES,
+        expiresInMs: UPLOAD_URL_TTL_MS,
+      });
+      return { uploadURL: target.url, method: 'PUT', maxBytes: MAX_UPLOAD_BYTES, expiresAt: target.expiresAt.toISOString() };
+    },
+
+    /** Body of a PUT to a local upload URL; the bytes must already look like an accepted image. */
+    async receiveLocalUpload(token: string, contentType: string, body: Buffer): Promise<void> {
+      if (!(store instanceof LocalObjectStore)) throw notFound('Uploads go to the object store directly');
+      if (body.length > 0 && !sniffImageType(body)) {
+        throw new HttpError(415, 'Only JPEG, PNG, WebP or AVIF images are accepted');
+      }
+      await store.acceptUpload(token, { contentType, body });
+    },
+
+    /**
+     * Checks an uploaded file by its bytes and size, renders the WebP variants, stores them and
+     * deletes the raw upload. Anything refused is deleted too.
+     */
+    async normalize(imageUrl: string): Promise<NormalizeImageResult> {
+      const key = store.keyFromUploadUrl(imageUrl);
+      if (!key) throw badRequest('Unknown upload: send the uploadURL the file was uploaded to');
+      const size = await store.size(key);
+      if (size === null) throw badRequest('Nothing has been uploaded to this URL');
+      if (size > MAX_UPLOAD_BYTES) return refuse(key, 'Images can be at most 10 MB');
+      const raw = await store.get(key);
+      if (!raw) throw badRequest('Nothing has been uploaded to this URL');
+      if (!sniffImageType(raw)) return refuse(key, 'Only JPEG, PNG, WebP or AVIF images are accepted');
+
+      let variants: Array<{ key: string; body: Buffer }>;
+      const base = `products/${crypto.randomBytes(12).toString('hex')}`;
+      try {
+        // Reads the header only, so a huge image is measured without being decoded.
+        const meta = await sharp(raw, { limitInputPixels: false }).metadata();
+        if (!meta.width || !meta.height) return await refuse(key, 'The image could not be read');
+        if (meta.width * meta.height > MAX_IMAGE_PIXELS) return await refuse(key, 'Images can be at most 40 megapixels');
+        // rotate() applies the EXIF orientation; metadata (GPS and all) is not copied to the output.
+        const source = sharp(raw, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
+        variants = await Promise.all(
+          variantKeys(base).map(async (v) => ({
+            key: v.key,
+            body: await source.clone().resize({ width: v.width, withoutEnlargement: true }).webp({ quality: 82 }).toBuffer(),
+          })),
+        );
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        log.info({ err, key }, 'uploaded image refused: unreadable');
+        return refuse(key, 'The image could not be read');
+      }
+      for (const v of variants) await store.put(v.key, v.body, { contentType: 'image/webp', cacheControl: IMMUTABLE });
+      await store.delete(key);
+      return { normalizedPath: store.publicUrl(`${base}.webp`) };
+    },
+
+    /** Product images must come from our own storage (seed images and uploads included). */
+    isOwnImageUrl(url: string): boolean {
+      if (store.isOwnPublicUrl(url)) return true;
+      return /^\/uploads\/[A-Za-z0-9][A-Za-z0-9/_.-]*$/.test(url) && !url.includes('..') && !url.includes('//');
+    },
+
+    async prune(): Promise<number> {
+      return store instanceof LocalObjectStore ? store.prune() : 0;
+    },
+  };
+}
+
+export type ImagesService = ReturnType<typeof createImagesService>;

@@ -1,0 +1,189 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { beforeAll, expect, test } from 'vitest';
+import { MAX_UPLOAD_BYTES, normalizeImageResultSchema, uploadUrlResultSchema } from '../../../common/contracts/admin';
+import { describeEachDb, type TestClient } from '../../../tests/support/build-test-app';
+import { adminClient } from '../../../tests/support/admin-session';
+
+const json = <T = { message: string }>(res: { body: string }) => JSON.parse(res.body) as T;
+
+const image = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } });
+
+describeEachDb('admin image uploads (local object store)', (t) => {
+  let admin: TestClient;
+  beforeAll(async () => {
+    admin = await adminClient(t());
+  });
+
+  async function uploadUrl(body?: object) {
+    const res = body ? await admin.post('/api/admin/images/upload-url', body) : await admin.request({ method: 'POST', url: '/api/admin/images/upload-url' });
+    expect(res.statusCode, res.body).toBe(200);
+    return uploadUrlResultSchema.parse(json(res));
+  }
+  const put = (url: string, body: Buffer, contentType: string) =>
+    admin.request({ method: 'PUT', url, payload: body, headers: { 'content-type': contentType } });
+  const normalize = (imageUrl: string) => admin.post('/api/admin/images/normalize', { imageUrl });
+  const incomingFiles = () => fs.readdirSync(path.join(t().dataDir, 'upload-incoming'), { withFileTypes: true }).filter((e) => e.isFile());
+
+  test('upload-url → PUT a PNG → normalize gives /uploads/products/<key>.webp with 1600/800/400 variants', async () => {
+    const target = await uploadUrl();
+    expect(target.uploadURL).toMatch(/^\/api\/admin\/images\/upload\/[\w.-]+$/);
+    expect(target.uploadURL.length).toBeLessThan(25 + 100);
+    expect(target.maxBytes).toBe(MAX_UPLOAD_BYTES);
+    const ttl = Date.parse(target.expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(14 * 60 * 1000);
+    expect(ttl).toBeLessThanOrEqual(15 * 60 * 1000);
+
+    const png = await image(2400, 1200).png().toBuffer();
+    const stored = await put(target.uploadURL, png, 'image/png');
+    expect(stored.statusCode, stored.body).toBe(200);
+
+    const res = await normalize(target.uploadURL);
+    expect(res.statusCode, res.body).toBe(200);
+    const { normalizedPath } = normalizeImageResultSchema.parse(json(res));
+    expect(normalizedPath).toMatch(/^\/uploads\/products\/[0-9a-f]+\.webp$/);
+
+    const base = normalizedPath.replace(/\.webp$/, '');
+    for (const [url, width] of [[normalizedPath, 1600], [`${base}-800.webp`, 800], [`${base}-400.webp`, 400]] as const) {
+      const file = await t().client().get(url);
+      expect(file.statusCode, url).toBe(200);
+      expect(file.headers['content-type']).toBe('image/webp');
+      expect(file.headers['cache-control']).toMatch(/max-age=31536000/);
+      expect(file.headers['x-content-type-options']).toBe('nosniff');
+      const meta = await sharp(file.rawPayload).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width, height: width / 2 });
+    }
+    // The raw upload is gone once normalised.
+    expect(incomingFiles()).toHaveLength(0);
+
+    // The normalised path is accepted as a product image.
+    const [product] = await t().services.catalog.listProducts();
+    const saved = await admin.put(`/api/admin/products/${product.id}`, { ...product, images: [normalizedPath, ...product.images] });
+    expect(saved.statusCode, saved.body).toBe(200);
+  });
+
+  test('a JPEG is accepted (small images are not enlarged) and EXIF metadata is dropped', async () => {
+    const target = await uploadUrl();
+    const jpeg = await image(300, 200).jpeg().withMetadata({ exif: { IFD0: { Copyright: 'secret-location' } } }).toBuffer();
+    expect((await put(target.uploadURL, jpeg, 'image/jpeg')).statusCode).toBe(200);
+    const { normalizedPath } = normalizeImageResultSchema.parse(json(await normalize(`http://localhost${target.uploadURL}`)));
+    const file = await t().client().get(normalizedPath);
+    const meta = await sharp(file.rawPayload).metadata();
+    expect(meta.width).toBe(300);
+    expect(meta.exif).toBeUndefined();
+  });
+
+  test('an upload URL works once', async () => {
+    const target = await uploadUrl();
+    const png = await image(10, 10).png().toBuffer();
+    expect((await put(target.uploadURL, png, 'image/png')).statusCode).toBe(200);
+    const again = await put(target.uploadURL, png, 'image/png');
+    expect(again.statusCode).toBe(409);
+    expect(json(again).message).toMatch(/already been used/);
+    // Still refused after normalisation deleted the raw file.
+    expect((await normalize(target.uploadURL)).statusCode).toBe(200);
+    expect((await put(target.uploadURL, png, 'image/png')).statusCode).toBe(409);
+  });
+
+  test('an expired or tampered upload URL is refused', async () => {
+    const png = await image(10, 10).png().toBuffer();
+    const expired = await t().services.images.store.createUploadTarget('incoming/expired-one', { maxBytes: MAX_UPLOAD_BYTES, expiresInMs: -1000 });
+    const res = await put(expired.url, png, 'image/png');
+    expect(res.statusCode).toBe(403);
+    expect(json(res).message).toMatch(/expired/);
+
+    const target = await uploadUrl();
+    const token = target.uploadURL.split('/').pop()!;
+    const cut = token.lastIndexOf('.');
+    const [claims, signature] = [token.slice(0, cut), token.slice(cut + 1)];
+    const longer = claims.replace(/^([^.]+)\.([^.]+)\.([^.]+)\./, (_m, id: string, exp: string) => `${id}.${exp}.zzzzzzz.`);
+    expect(longer).not.toBe(claims);
+    for (const forged of [`${longer}.${signature}`, `x${claims.slice(1)}.${signature}`, `${claims}.${signature.slice(0, -2)}xx`, `..%2F..%2Fetc.1.1...${signature}`]) {
+      const res = await put(`/api/admin/images/upload/${forged}`, png, 'image/png');
+      expect(res.statusCode, forged).toBe(403);
+      expect((await normalize(`/api/admin/images/upload/${forged}`)).statusCode).toBe(400);
+    }
+  });
+
+  test('SVG, HTML, text disguised as PNG and other types are refused and nothing is stored', async () => {
+    const cases: Array<[string, string | Buffer]> = [
+      ['image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
+      ['image/png', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
+      ['text/html', '<!doctype html><script>alert(1)</script>'],
+      ['image/png', 'This is plain text, not a PNG.'],
+      ['application/octet-stream', '<html><body>hi</body></html>'],
+      ['image/gif', await image(5, 5).gif().toBuffer()],
+      ['application/json', '{"a":1}'],
+    ];
+    for (const [type, body] of cases) {
+      const target = await uploadUrl();
+      const res = await put(target.uploadURL, Buffer.from(body), type);
+      expect(res.statusCode, `${type}: ${res.body}`).toBe(415);
+      expect(json(res).message).toMatch(/JPEG, PNG, WebP or AVIF/);
+      expect((await normalize(target.uploadURL)).statusCode).toBe(400);
+    }
+    expect(incomingFiles()).toHaveLength(0);
+  });
+
+  test('files over 10 MB are refused on PUT', async () => {
+    const target = await uploadUrl();
+    const big = Buffer.concat([await image(10, 10).png().toBuffer(), Buffer.alloc(MAX_UPLOAD_BYTES)]);
+    const res = await put(target.uploadURL, big, 'image/png');
+    expect(res.statusCode).toBe(413);
+    expect(json(res).message).toMatch(/too large|10 MB/);
+    expect(incomingFiles()).toHaveLength(0);
+  });
+
+  test('normalize re-checks what reached the store (as with direct-to-S3 uploads) and deletes refusals', async () => {
+    const store = t().services.images.store;
+    const check = async (body: Buffer, message: RegExp) => {
+      const target = await uploadUrl();
+      const key = store.keyFromUploadUrl(target.uploadURL)!;
+      await store.put(key, body, { contentType: 'application/octet-stream' });
+      const res = await normalize(target.uploadURL);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(json(res).message).toMatch(message);
+      expect(await store.size(key)).toBeNull();
+    };
+    await check(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), /JPEG, PNG, WebP or AVIF/);
+    await check(Buffer.concat([await image(10, 10).png().toBuffer(), Buffer.alloc(MAX_UPLOAD_BYTES)]), /10 MB/);
+    // 8000 × 5001 = 40,008,000 pixels: one row over the limit.
+    await check(await image(8000, 5001).png({ compressionLevel: 9 }).toBuffer(), /40 megapixels/);
+    // A truncated PNG: right magic bytes, unreadable body.
+    await check((await image(200, 200).png().toBuffer()).subarray(0, 60), /could not be read/);
+
+    expect((await normalize('/api/admin/images/upload/nope')).statusCode).toBe(400);
+    expect((await normalize('https://elsewhere.example.com/x.png')).statusCode).toBe(400);
+    const unused = await uploadUrl();
+    const nothing = await normalize(unused.uploadURL);
+    expect(nothing.statusCode).toBe(400);
+    expect(json(nothing).message).toMatch(/Nothing has been uploaded/);
+  });
+
+  test('type and size can be bound into the upload URL', async () => {
+    const png = await image(20, 20).png().toBuffer();
+    const target = await uploadUrl({ contentType: 'image/png', size: png.length });
+    expect((await put(target.uploadURL, png, 'image/jpeg')).statusCode).toBe(400);
+    expect((await put(target.uploadURL, Buffer.concat([png, Buffer.alloc(1)]), 'image/png')).statusCode).toBe(400);
+    expect((await put(target.uploadURL, png, 'image/png')).statusCode).toBe(200);
+
+    const svg = await admin.post('/api/admin/images/upload-url', { contentType: 'image/svg+xml' });
+    expect(svg.statusCode).toBe(400);
+    const huge = await admin.post('/api/admin/images/upload-url', { contentType: 'image/png', size: MAX_UPLOAD_BYTES + 1 });
+    expect(huge.statusCode).toBe(400);
+  });
+
+  test('WebP and AVIF uploads are accepted', async () => {
+    for (const [type, body] of [
+      ['image/webp', await image(50, 40).webp().toBuffer()],
+      ['image/avif', await image(50, 40).avif().toBuffer()],
+    ] as const) {
+      const target = await uploadUrl();
+      expect((await put(target.uploadURL, body, type)).statusCode).toBe(200);
+      const res = await normalize(target.uploadURL);
+      expect(res.statusCode, `${type}: ${res.body}`).toBe(200);
+    }
+  });
+});

@@ -1,0 +1,140 @@
+import crypto from 'node:crypto';
+import { expect, test } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { describeEachDb } from '../../tests/support/build-test-app';
+import { sessions } from '../modules/session/session.tables';
+import { SESSION_COOKIE } from './session';
+
+async function probeRoutes(app: FastifyInstance) {
+  app.post('/api/test/session', async (request) => {
+    const s = await request.ensureSession();
+    await request.saveSession({ ...s.data, visits: Number(s.data.visits ?? 0) + 1 });
+    return { sid: s.sid };
+  });
+  app.get('/api/test/session', async (request) => {
+    const s = await request.getSession();
+    return { sid: s?.sid ?? null, data: s?.data ?? null };
+  });
+  app.post('/api/test/login', async (request) => {
+    const s = await request.regenerateSession({ admin: { at: Date.now() } });
+    return { sid: s.sid };
+  });
+  app.post('/api/test/logout', async (request) => {
+    await request.destroySession();
+    return { ok: true };
+  });
+}
+
+function parseSetCookie(header: string | string[] | undefined): { value: string; attrs: Map<string, string> } {
+  const line = (Array.isArray(header) ? header : [header ?? '']).find((h) => h.startsWith(`${SESSION_COOKIE}=`));
+  if (!line) throw new Error(`no ${SESSION_COOKIE} cookie in ${JSON.stringify(header)}`);
+  const [pair, ...rest] = line.split(';').map((p) => p.trim());
+  const attrs = new Map(rest.map((a) => {
+    const [k, v = ''] = a.split('=');
+    return [k.toLowerCase(), v] as [string, string];
+  }));
+  return { value: decodeURIComponent(pair.slice(SESSION_COOKIE.length + 1)), attrs };
+}
+
+describeEachDb(
+  'shopper session',
+  (t) => {
+    test('reading the catalogue creates no session and sets no cookie', async () => {
+      const shopper = t().client();
+      for (const url of ['/api/products', '/api/categories', '/', '/api/settings']) {
+        const res = await shopper.get(url);
+        expect(res.headers['set-cookie'], url).toBeUndefined();
+      }
+    });
+
+    test('the cookie is HttpOnly, SameSite=Lax, signed, path /, with a random id of at least 128 bits', async () => {
+      const shopper = t().client();
+      const res = await shopper.post('/api/test/session');
+      expect(res.statusCode).toBe(200);
+      const { value, attrs } = parseSetCookie(res.headers['set-cookie']);
+      expect(attrs.has('httponly')).toBe(true);
+      expect(attrs.get('samesite')?.toLowerCase()).toBe('lax');
+      expect(attrs.get('path')).toBe('/');
+      expect(Number(attrs.get('max-age'))).toBeGreaterThan(24 * 3600);
+      expect(attrs.has('secure')).toBe(false);
+
+      const unsigned = t().app.unsignCookie(value);
+      expect(unsigned.valid).toBe(true);
+      const { sid } = JSON.parse(res.body);
+      expect(unsigned.value).toBe(sid);
+      // The cookie value is the id plus a signature, never the bare id.
+      expect(value).not.toBe(sid);
+      expect(Buffer.from(sid, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
+
+      const [row] = await t().services.db.select().from(sessions).where(eq(sessions.sid, sid));
+      expect(row.sess).toMatchObject({ visits: 1 });
+      expect(row.expire.getTime()).toBeGreaterThan(Date.now());
+
+      // The same shopper keeps their session.
+      const again = await shopper.post('/api/test/session');
+      expect(JSON.parse(again.body).sid).toBe(sid);
+      expect(JSON.parse((await shopper.get('/api/test/session')).body).data).toMatchObject({ visits: 2 });
+    });
+
+    test('ids differ between shoppers', async () => {
+      const ids = new Set<string>();
+      for (let i = 0; i < 10; i++) ids.add(JSON.parse((await t().client().post('/api/test/session')).body).sid);
+      expect(ids.size).toBe(10);
+    });
+
+    test('the cookie is Secure when the request came over HTTPS (x-forwarded-proto)', async () => {
+      const res = await t()
+        .client()
+        .request({ method: 'POST', url: '/api/test/session', payload: {}, headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' } });
+      expect(parseSetCookie(res.headers['set-cookie']).attrs.has('secure')).toBe(true);
+    });
+
+    test('a tampered, unsigned or foreign-signed cookie is ignored', async () => {
+      const victim = t().client();
+      const { sid } = JSON.parse((await victim.post('/api/test/session')).body);
+      const signed = victim.cookies.get(SESSION_COOKIE)!;
+      const signature = decodeURIComponent(signed).slice(sid.length + 1);
+      const foreign = `${sid}.${crypto.createHmac('sha256', 'some-other-secret-some-other-secret').update(sid).digest('base64').replace(/=+$/, '')}`;
+      const flipped = `${sid.slice(0, -1)}${sid.endsWith('A') ? 'B' : 'A'}.${signature}`;
+      for (const cookie of [sid, flipped, foreign, `${sid}.`, `${sid}.${signature}x`, '.', '%', 'x'.repeat(5000)]) {
+        const attacker = t().client();
+        attacker.cookies.set(SESSION_COOKIE, encodeURIComponent(cookie));
+        const read = await attacker.get('/api/test/session');
+        expect(read.statusCode, cookie).toBe(200);
+        expect(JSON.parse(read.body), cookie).toEqual({ sid: null, data: null });
+        // Writing gives the attacker a fresh session, never the victim's.
+        const write = await attacker.post('/api/test/session');
+        expect(write.statusCode, cookie).toBe(200);
+        expect(JSON.parse(write.body).sid, cookie).not.toBe(sid);
+      }
+      expect(JSON.parse((await victim.get('/api/test/session')).body).data).toMatchObject({ visits: 1 });
+    });
+
+    test('an expired session is not honoured', async () => {
+      const shopper = t().client();
+      const { sid } = JSON.parse((await shopper.post('/api/test/session')).body);
+      await t().services.db.update(sessions).set({ expire: new Date(Date.now() - 1000) }).where(eq(sessions.sid, sid));
+      expect(JSON.parse((await shopper.get('/api/test/session')).body).sid).toBeNull();
+      const fresh = JSON.parse((await shopper.post('/api/test/session')).body);
+      expect(fresh.sid).not.toBe(sid);
+    });
+
+    test('login regenerates the id (no fixation) and logout destroys the row and clears the cookie', async () => {
+      const shopper = t().client();
+      const { sid: before } = JSON.parse((await shopper.post('/api/test/session')).body);
+      const { sid: after } = JSON.parse((await shopper.post('/api/test/login')).body);
+      expect(after).not.toBe(before);
+      expect(await t().services.db.select().from(sessions).where(eq(sessions.sid, before))).toHaveLength(0);
+      expect(JSON.parse((await shopper.get('/api/test/session')).body).data).toHaveProperty('admin');
+
+      const out = await shopper.post('/api/test/logout');
+      expect(out.statusCode).toBe(200);
+      const cleared = parseSetCookie(out.headers['set-cookie']);
+      expect(cleared.value).toBe('');
+      expect(await t().services.db.select().from(sessions).where(eq(sessions.sid, after))).toHaveLength(0);
+      expect(JSON.parse((await shopper.get('/api/test/session')).body).sid).toBeNull();
+    });
+  },
+  { deps: { extraRoutes: probeRoutes }, seed: false },
+);

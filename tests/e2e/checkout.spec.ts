@@ -1,0 +1,211 @@
+import { test, expect, type Locator, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+// The buying path of SPEC §2: sidebar → checkout (info, payment) → order success, on the offline gateway.
+
+const PRODUCT = 'Fifty Standard Tee'; // $38.00, sizes XS-XXL
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+});
+
+const cart = (page: Page) => page.getByRole('dialog', { name: 'Shopping Cart' });
+/** Toast text; `.first()` because Radix also announces it in a visually hidden live region. */
+const toastText = (page: Page, text: string | RegExp) => page.getByText(text).first();
+
+async function addFromProductPage(page: Page, name: string, size: string) {
+  await page.goto('/category/tshirts');
+  await page.getByRole('link', { name: new RegExp(name) }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await page.getByLabel('Size').selectOption(size);
+  await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+  await expect(cart(page)).toBeVisible();
+}
+
+async function fillCustomerInfo(page: Page, overrides: Partial<Record<string, string>> = {}) {
+  const values: Record<string, string> = {
+    Email: 'ada@example.com',
+    'First Name': 'Ada',
+    'Last Name': 'Lovelace',
+    Address: '12 Analytical Way',
+    City: 'Brooklyn',
+    State: 'NY',
+    'ZIP Code': '11201',
+    ...overrides,
+  };
+  for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
+}
+
+async function payWith(page: Page, cardNumber: string) {
+  await page.getByLabel('Card number').fill(cardNumber);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay \$\d+\.\d{2}$/ }).click();
+}
+
+const step = (page: Page, name: string): Locator =>
+  page.getByRole('navigation', { name: 'Checkout progress' }).getByRole('listitem').filter({ hasText: name });
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+async function toCheckoutWithTwoItems(page: Page) {
+  await addFromProductPage(page, PRODUCT, 'M');
+  await cart(page).getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(cart(page).getByText('2 items', { exact: true })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await cart(page).getByRole('button', { name: 'Checkout' }).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+}
+
+test('browse → add → sidebar → checkout → validation → discount → pay → order success with edition numbers', async ({ page }) => {
+  await toCheckoutWithTwoItems(page);
+
+  await expect(step(page, 'Shipping Info')).toHaveAttribute('aria-current', 'step');
+  await expect(page.getByRole('button', { name: 'Skip to Payment' })).toHaveCount(0);
+
+  // Empty submit: the exact messages of SPEC §5 under their fields.
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  for (const message of [
+    'Please enter a valid email address',
+    'First name is required',
+    'Last name is required',
+    'Shipping address is required',
+    'City is required',
+    'State is required',
+    'ZIP code is required',
+  ]) {
+    await expect(page.getByText(message, { exact: true })).toBeVisible();
+  }
+  await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Email')).toHaveAccessibleDescription('Please enter a valid email address');
+  await expect(page.getByLabel('Country')).toHaveValue('US');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await fillCustomerInfo(page);
+  await expect(page.getByText('First name is required')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await expect(toastText(page, 'Information Saved')).toBeVisible();
+  await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
+
+  // The stock hold's live countdown.
+  await expect(page.getByText(/^Your items are reserved for (10:00|9:\d\d)$/)).toBeVisible();
+
+  // Shipping methods for a US address; totals from the server.
+  await expect(page.getByRole('radio', { name: /Standard/ })).toBeChecked();
+  await expect(page.getByRole('radio', { name: /Express/ })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /International/ })).toHaveCount(0);
+  const summary = page.getByRole('region', { name: 'Order Summary' });
+  await expect(summary.getByText('$76.00').first()).toBeVisible();
+
+  // Discount box: empty, then FALL15 typed in lower case and applied with Enter.
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('Please enter a discount code')).toBeVisible();
+  const code = page.getByLabel('Discount code');
+  await code.fill('fall15');
+  await expect(code).toHaveValue('FALL15');
+  await code.press('Enter');
+  await expect(toastText(page, 'Discount Applied!')).toBeVisible();
+  await expect(toastText(page, '15% off')).toBeVisible();
+  await expect(summary.getByText('Discount (FALL15)')).toBeVisible();
+  await expect(summary.getByText('-$11.40')).toBeVisible();
+
+  // Express costs more; the Pay button follows the server's total.
+  const totalCell = summary.locator('dt', { hasText: /^Total$/ }).locator('xpath=following-sibling::dd');
+  const payButton = page.getByRole('button', { name: /^Pay \$/ });
+  await expect(payButton).toBeEnabled();
+  await page.getByRole('radio', { name: /Express/ }).check();
+  await expect(page.getByRole('radio', { name: /Express/ })).toBeChecked();
+  await expect(payButton).toBeEnabled();
+  await expect.poll(async () => `Pay ${await totalCell.textContent()}`).toBe(await payButton.textContent());
+  expect(await seriousViolations(page)).toEqual([]);
+
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page).toHaveURL(/\/order-success$/);
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
+  const orderNumber = page.getByTestId('order-number');
+  await expect(orderNumber).toHaveText(/^FIFTY-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+  const editions = page.getByRole('list', { name: 'Edition numbers' }).getByRole('listitem');
+  await expect(editions).toHaveCount(2);
+  await expect(editions.first()).toHaveText(/^No\. \d+ of 50$/);
+  await expect(page.getByRole('heading', { name: "What's Next?" })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Continue Shopping' })).toHaveAttribute('href', '/');
+  await expect(page.getByRole('link', { name: 'View T-Shirts' })).toHaveAttribute('href', '/categories/tshirts');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The cart is empty afterwards.
+  await page.getByRole('button', { name: /^Shopping cart/ }).click();
+  await expect(cart(page).getByText('Your cart is empty')).toBeVisible();
+});
+
+test('a declined card keeps cart, form and discount; a retry with 4242 succeeds', async ({ page }) => {
+  await addFromProductPage(page, PRODUCT, 'L');
+  await cart(page).getByRole('button', { name: 'Checkout' }).click();
+  await fillCustomerInfo(page, { Email: 'grace@example.com', 'First Name': 'Grace', 'Last Name': 'Hopper' });
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
+
+  await page.getByLabel('Discount code').fill('FALL15');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(toastText(page, 'Discount Applied!')).toBeVisible();
+
+  await payWith(page, '4000 0000 0000 0002');
+  await expect(toastText(page, 'Payment Failed')).toBeVisible();
+  await expect(toastText(page, 'Your card was declined.')).toBeVisible();
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByLabel('Card number')).toHaveValue('4000 0000 0000 0002');
+  await expect(page.getByText('Discount (FALL15)')).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Pay \$/ })).toBeEnabled();
+
+  await page.getByLabel('Card number').fill('4242424242424242');
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await expect(page).toHaveURL(/\/order-success$/);
+  await expect(page.getByTestId('order-number')).toHaveText(/^FIFTY-/);
+  await expect(page.getByText(/^No\. \d+ of 50$/)).toHaveCount(1);
+});
+
+test('saved info: returning to checkout starts on payment; Back to Info, then Skip to Payment', async ({ page }) => {
+  await addFromProductPage(page, PRODUCT, 'S');
+  await cart(page).getByRole('button', { name: 'Checkout' }).click();
+  await fillCustomerInfo(page, { Email: 'alan@example.com', 'First Name': 'Alan', 'Last Name': 'Turing' });
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
+
+  await page.goto('/');
+  await page.goto('/checkout');
+  await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
+  await expect(page.getByLabel('Card number')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Back to Info' }).click();
+  await expect(step(page, 'Shipping Info')).toHaveAttribute('aria-current', 'step');
+  await expect(page.getByLabel('Email')).toHaveValue('alan@example.com');
+  await page.getByRole('button', { name: 'Skip to Payment' }).click();
+  await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
+  await expect(page.getByRole('heading', { name: 'Payment', exact: true })).toBeFocused();
+});
+
+test('invalid and removed discount codes; international addresses ship international', async ({ page }) => {
+  await addFromProductPage(page, PRODUCT, 'XL');
+  await cart(page).getByRole('button', { name: 'Checkout' }).click();
+  await fillCustomerInfo(page, { Email: 'mo@example.com', City: 'Toronto', State: 'ON', 'ZIP Code': 'M5V 2T6' });
+  await page.getByLabel('Country').selectOption('CA');
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
+
+  await expect(page.getByRole('radio', { name: /International/ })).toBeChecked();
+  await expect(page.getByRole('radio', { name: /Standard|Express/ })).toHaveCount(0);
+
+  await page.getByLabel('Discount code').fill('NOPE99');
+  await page.getByLabel('Discount code').press('Enter');
+  await expect(toastText(page, 'Invalid Code')).toBeVisible();
+
+  await page.getByLabel('Discount code').fill('FALL15');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(toastText(page, 'Discount Applied!')).toBeVisible();
+  await page.getByRole('button', { name: 'Remove' }).click();
+  await expect(toastText(page, 'Discount Removed')).toBeVisible();
+  await expect(page.getByText('Discount (FALL15)')).toHaveCount(0);
+  await expect(page.getByText(/Add \$\d+\.\d{2} more for free shipping/)).toBeVisible();
+});

@@ -1,0 +1,258 @@
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+// Home screen of SPEC §2/§4: hero, carousel, category tiles, product grid and card, testimonials.
+
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+});
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help}`);
+}
+
+const carousel = (page: Page) => page.getByRole('region', { name: 'Highlights' });
+const slide = (page: Page, n: number) => carousel(page).getByRole('group', { name: `Slide ${n} of 7` });
+
+test('hero: Shop Collection scrolls to the Latest Drops grid; LCP image is eager', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const hero = page.locator('img[fetchpriority="high"]');
+  await expect(hero).toHaveCount(1);
+  await expect(hero).toHaveAttribute('loading', 'eager');
+  await expect(hero).toHaveAttribute('srcset', /-400\.webp 400w, .*-800\.webp 800w, .*\.webp 1600w/);
+
+  await page.getByRole('button', { name: /Shop Collection/ }).click();
+  await expect(page.locator('#shop')).toBeInViewport();
+  await expect(page.getByRole('heading', { name: 'Latest Drops' })).toBeInViewport();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test('carousel: 7 slides, next/previous wrap both ways, dots, CTA scrolls to #shop', async ({ page }) => {
+  await page.goto('/');
+  const region = carousel(page);
+  await expect(region).toHaveAttribute('aria-roledescription', 'carousel');
+  // Focus inside the carousel pauses it, so the assertions below never race the 5 s rotation.
+  await region.getByRole('button', { name: 'Go to slide 1' }).click();
+  await expect(slide(page, 1)).toBeVisible();
+  await expect(slide(page, 1)).toContainText('Free Shipping Over $60');
+  await expect(region.getByRole('button', { name: 'Go to slide 1' })).toHaveAttribute('aria-current', 'true');
+
+  await region.getByRole('button', { name: 'Previous slide' }).click();
+  await expect(slide(page, 7)).toBeVisible();
+  await expect(slide(page, 1)).toBeHidden();
+  await expect(region.getByRole('button', { name: 'Go to slide 7' })).toHaveAttribute('aria-current', 'true');
+
+  await region.getByRole('button', { name: 'Next slide' }).click();
+  await expect(slide(page, 1)).toBeVisible();
+  await region.getByRole('button', { name: 'Next slide' }).click();
+  await expect(slide(page, 2)).toBeVisible();
+
+  await region.getByRole('button', { name: 'Go to slide 4' }).click();
+  await expect(slide(page, 4)).toBeVisible();
+  await expect(slide(page, 4)).toContainText(/Hoodies/i);
+  await expect(region.getByRole('button', { name: 'Go to slide 4' })).toHaveAttribute('aria-current', 'true');
+  await expect(region.getByRole('button', { name: 'Go to slide 2' })).not.toHaveAttribute(
+    'aria-current',
+    'true',
+  );
+
+  const titles = [
+    'Free Shipping',
+    'Fall 2025',
+    'Limited Edition',
+    'Hoodies',
+    'Shop Now',
+    'Become a Member',
+    'Street Style',
+  ];
+  for (let n = 1; n <= 7; n++) {
+    await region.getByRole('button', { name: `Go to slide ${n}` }).click();
+    await expect(slide(page, n)).toContainText(new RegExp(titles[n - 1], 'i'));
+  }
+
+  await slide(page, 7).getByRole('button').click();
+  await expect(page.locator('#shop')).toBeInViewport();
+});
+
+test('carousel auto-advances every 5 s and pauses on hover', async ({ page }) => {
+  await page.goto('/');
+  await page.mouse.move(0, 0);
+  await expect(slide(page, 1)).toBeVisible();
+  await expect(slide(page, 2)).toBeVisible({ timeout: 7_000 });
+
+  await carousel(page).hover();
+  await page.waitForTimeout(6_000);
+  await expect(slide(page, 2)).toBeVisible();
+
+  // The rotation button stops it for keyboard and touch users too.
+  await page.mouse.move(0, 0);
+  await carousel(page).getByRole('button', { name: 'Stop slide rotation' }).click();
+  await page.mouse.move(0, 0);
+  await page.locator('body').click({ position: { x: 1, y: 400 } });
+  await page.waitForTimeout(6_000);
+  await expect(slide(page, 2)).toBeVisible();
+});
+
+test.describe('with prefers-reduced-motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+  test('the carousel does not advance by itself', async ({ page }) => {
+    await page.goto('/');
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(6_000);
+    await expect(slide(page, 1)).toBeVisible();
+  });
+});
+
+test('Shop by Category tiles link to their category with their tag', async ({ page }) => {
+  await page.goto('/');
+  const section = page.getByRole('region', { name: 'Shop by Category' });
+  for (const [name, slug, tag] of [
+    ['T-Shirts', 'tshirts', 'Limited Edition'],
+    ['Hoodies', 'hoodies', 'Premium Quality'],
+    ['Accessories', 'accessories', 'Exclusive Items'],
+  ]) {
+    const tile = section.getByRole('link', { name: new RegExp(name) });
+    await expect(tile).toHaveAttribute('href', `/category/${slug}`);
+    await expect(tile).toContainText(tag);
+  }
+  await section.getByRole('link', { name: /Hoodies/ }).click();
+  await expect(page).toHaveURL(/\/category\/hoodies$/);
+});
+
+test('Latest Drops: filters with aria-pressed, View All Products, card content', async ({ page }) => {
+  await page.goto('/');
+  const grid = page.locator('#shop');
+  await expect(grid.getByRole('heading', { name: 'Latest Drops' })).toBeVisible();
+  await expect(grid.getByText(/limited edition collection/i)).toBeVisible();
+  const filters = grid.getByRole('group', { name: 'Filter products by category' });
+  for (const name of ['All', 'T-Shirts', 'Hoodies', 'Accessories']) {
+    await expect(filters.getByRole('button', { name, exact: true })).toBeVisible();
+  }
+  await expect(filters.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+  const all = await grid.getByRole('article').count();
+  expect(all).toBeGreaterThan(8);
+
+  await filters.getByRole('button', { name: 'Hoodies' }).click();
+  await expect(filters.getByRole('button', { name: 'Hoodies' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(filters.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'false');
+  await expect(grid.getByRole('article', { name: 'Block Party Hoodie' })).toBeVisible();
+  await expect(grid.getByRole('article', { name: 'Concrete Bloom Tee' })).toHaveCount(0);
+
+  await grid.getByRole('button', { name: 'View All Products' }).click();
+  await expect(filters.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(grid.getByRole('article')).toHaveCount(all);
+
+  // A sale card: SALE badge, sale price and the struck-through original.
+  const sale = grid.getByRole('article', { name: 'Night Shift Tee' });
+  await expect(sale.getByText('SALE', { exact: true })).toBeVisible();
+  await expect(sale.locator('s')).toContainText('$42.00');
+  await expect(sale).toContainText('$34.00');
+  await expect(sale.getByRole('link', { name: 'Night Shift Tee' })).toHaveAttribute(
+    'href',
+    /^\/product\/[0-9a-f-]{36}$/,
+  );
+
+  // Up to 3 swatches named by colour, then "+N".
+  const bloom = grid.getByRole('article', { name: 'Concrete Bloom Tee' });
+  await expect(bloom.getByText('NEW', { exact: true })).toBeVisible();
+  await expect(bloom.getByRole('list', { name: 'Colours' }).getByRole('img')).toHaveCount(3);
+  await expect(bloom.getByText('+2')).toBeVisible();
+
+  // Sold out.
+  const soldOut = grid.getByRole('article', { name: 'Signal Loss Tee' });
+  await expect(soldOut.getByRole('button', { name: 'Out of Stock' })).toBeDisabled();
+});
+
+test('Add to Cart on a card with sizes opens a size picker; one tap adds one unit and opens the empty cart', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const card = page.locator('#shop').getByRole('article', { name: 'Fifty Standard Tee' });
+  await card.getByRole('button', { name: 'Add to Cart' }).click();
+  const picker = card.getByRole('group', { name: 'Choose a size for Fifty Standard Tee' });
+  await expect(picker).toBeVisible();
+  await picker.getByRole('button', { name: 'M', exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const drawer = page.getByRole('dialog', { name: 'Shopping Cart' });
+  await expect(drawer).toBeVisible();
+  await expect(drawer).toContainText('Fifty Standard Tee');
+  await drawer.getByRole('button', { name: 'Close cart' }).click();
+  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  await expect(page.getByRole('button', { name: /^Shopping cart, 1 item/ })).toBeVisible();
+});
+
+test('a one-size card adds at once; a refused add shows the server message in a toast', async ({ page }) => {
+  await page.goto('/');
+  const cap = page.locator('#shop').getByRole('article', { name: 'Corner Store Cap' });
+  await cap.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(cap.getByRole('group')).toHaveCount(0);
+  const drawer = page.getByRole('dialog', { name: 'Shopping Cart' });
+  await expect(drawer).toContainText('Corner Store Cap');
+  await drawer.getByRole('button', { name: 'Close cart' }).click();
+
+  await page.route('**/api/cart', (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({ status: 409, contentType: 'application/json', body: '{"message":"Only 2 left in stock"}' })
+      : route.continue(),
+  );
+  await cap.getByRole('button', { name: 'Add to Cart' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Only 2 left in stock' })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('testimonials: 3 per page over 3 pages, wrapping, dots', async ({ page }) => {
+  await page.goto('/');
+  const section = page.getByRole('region', { name: 'Worn by the Few' });
+  const quotes = section.getByRole('figure');
+  await expect(quotes).toHaveCount(3);
+  await expect(section).toContainText('Maya R.');
+  await expect(section.getByRole('button', { name: 'Go to testimonials page 1' })).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
+
+  await section.getByRole('button', { name: 'Next testimonials' }).click();
+  await expect(section).toContainText('Dev P.');
+  await expect(section).not.toContainText('Maya R.');
+  await section.getByRole('button', { name: 'Next testimonials' }).click();
+  await expect(section).toContainText('Lena W.');
+  await section.getByRole('button', { name: 'Next testimonials' }).click();
+  await expect(section).toContainText('Maya R.');
+  await section.getByRole('button', { name: 'Previous testimonials' }).click();
+  await expect(section).toContainText('Priya S.');
+  await expect(section.getByRole('button', { name: 'Go to testimonials page 3' })).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
+  await section.getByRole('button', { name: 'Go to testimonials page 2' }).click();
+  await expect(section).toContainText('Amara O.');
+  await expect(quotes).toHaveCount(3);
+});
+
+test('Built Different links to the mission page', async ({ page }) => {
+  await page.goto('/');
+  const section = page.getByRole('region', { name: 'Built Different' });
+  await expect(section.getByRole('heading', { level: 3 })).toHaveCount(4);
+  await section.getByRole('link', { name: 'Discover the Culture' }).click();
+  await expect(page).toHaveURL(/\/mission$/);
+});
+
+test.describe('at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+  test('no horizontal scroll and no serious axe violations', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Latest Drops' })).toBeVisible();
+    const [scrollWidth, innerWidth] = await page.evaluate(() => [
+      document.documentElement.scrollWidth,
+      window.innerWidth,
+    ]);
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

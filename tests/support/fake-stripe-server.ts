@@ -1,0 +1,225 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A tiny local stand-in for api.stripe.com, driven through the official SDK (host/port/protocol):
+ * POST /v1/payment_intents, GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel, POST /v1/refunds.
+ * Idempotency-Key replays the first answer, like Stripe. Tests flip intents to succeeded with `succeed()`.
+ */
+
+export interface FakeIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_received: number;
+  currency: string;
+  status: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+  created: number;
+  livemode: false;
+}
+
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  payment_intent: string;
+  status: 'succeeded';
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  idempotencyKey: string | null;
+  params: Record<string, string>;
+}
+
+function parseForm(body: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(body)) out[k] = v;
+  return out;
+}
+
+/** `metadata[checkoutId]=x` → { checkoutId: 'x' } */
+function nested(params: Record<string, string>, prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    const m = new RegExp(`^${prefix}\\[(.+)\\]$`).exec(k);
+    if (m) out[m[1]!] = v;
+  }
+  return out;
+}
+
+export class FakeStripeServer {
+  readonly intents = new Map<string, FakeIntent>();
+  readonly refunds: FakeRefund[] = [];
+  readonly requests: RecordedRequest[] = [];
+  private readonly replays = new Map<string, { status: number; body: unknown }>();
+  private server: http.Server | null = null;
+  port = 0;
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        const { status, payload } = this.handle(req, body);
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'request-id': `req_${crypto.randomBytes(6).toString('hex')}`,
+        });
+        res.end(JSON.stringify(payload));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Environment for buildTestApp: the SDK talks to this server. */
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      STRIPE_SECRET_KEY: 'sk_test_fake',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
+      STRIPE_WEBHOOK_SECRET: 'whsec_test_fake',
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: String(this.port),
+      STRIPE_API_PROTOCOL: 'http',
+      ...extra,
+    };
+  }
+
+  /** The shopper's card went through (what Stripe.js + the Payment Element would do). */
+  succeed(id: string): FakeIntent {
+    const intent = this.intents.get(id);
+    if (!intent) throw new Error(`no fake intent ${id}`);
+    intent.status = 'succeeded';
+    intent.amount_received = intent.amount;
+    return intent;
+  }
+
+  /** A `payment_intent.succeeded` event payload as Stripe would post it. */
+  event(
+    id: string,
+    type = 'payment_intent.succeeded',
+    eventId = `evt_${crypto.randomBytes(8).toString('hex')}`,
+  ): string {
+    const intent = this.intents.get(id);
+    return JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type,
+      api_version: '2026-10-28.endive',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: { object: intent ?? { id, object: 'payment_intent' } },
+    });
+  }
+
+  private handle(req: http.IncomingMessage, body: string): { status: number; payload: unknown } {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const params = parseForm(body);
+    const idempotencyKey = (req.headers['idempotency-key'] as string | undefined) ?? null;
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, idempotencyKey, params });
+    if (!String(req.headers.authorization ?? '').startsWith('Bearer sk_test_')) {
+      return {
+        status: 401,
+        payload: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } },
+      };
+    }
+    const replayKey = idempotencyKey ? `${req.method} ${url.pathname} ${idempotencyKey}` : null;
+    if (replayKey && this.replays.has(replayKey)) {
+      const r = this.replays.get(replayKey)!;
+      return { status: r.status, payload: r.body };
+    }
+    const result = this.route(req.method ?? 'GET', url.pathname, params);
+    if (replayKey) this.replays.set(replayKey, { status: result.status, body: result.payload });
+    return result;
+  }
+
+  private route(
+    method: string,
+    path: string,
+    params: Record<string, string>,
+  ): { status: number; payload: unknown } {
+    const missing = (id: string) => ({
+      status: 404,
+      payload: {
+        error: {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: `No such payment_intent: '${id}'`,
+          param: 'intent',
+        },
+      },
+    });
+    if (method === 'POST' && path === '/v1/payment_intents') {
+      const id = `pi_${crypto.randomBytes(12).toString('hex')}`;
+      const intent: FakeIntent = {
+        id,
+        object: 'payment_intent',
+        amount: Number(params.amount),
+        amount_received: 0,
+        currency: params.currency ?? 'usd',
+        status: 'requires_payment_method',
+        client_secret: `${id}_secret_${crypto.randomBytes(12).toString('hex')}`,
+        metadata: nested(params, 'metadata'),
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+      };
+      this.intents.set(id, intent);
+      return { status: 200, payload: intent };
+    }
+    let m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+    if (m && method === 'GET') {
+      const intent = this.intents.get(m[1]!);
+      return intent ? { status: 200, payload: intent } : missing(m[1]!);
+    }
+    m = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
+    if (m && method === 'POST') {
+      const intent = this.intents.get(m[1]!);
+      if (!intent) return missing(m[1]!);
+      if (intent.status === 'succeeded') {
+        return {
+          status: 400,
+          payload: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'payment_intent_unexpected_state',
+              message: 'This PaymentIntent has already succeeded.',
+            },
+          },
+        };
+      }
+      intent.status = 'canceled';
+      return { status: 200, payload: intent };
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const intent = this.intents.get(params.payment_intent ?? '');
+      if (!intent) return missing(params.payment_intent ?? '');
+      const refund: FakeRefund = {
+        id: `re_${crypto.randomBytes(12).toString('hex')}`,
+        object: 'refund',
+        amount: intent.amount,
+        payment_intent: intent.id,
+        status: 'succeeded',
+      };
+      this.refunds.push(refund);
+      return { status: 200, payload: refund };
+    }
+    return {
+      status: 404,
+      payload: {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` },
+      },
+    };
+  }
+}
