@@ -10,6 +10,7 @@ const clientDir = process.env.E2E_CLIENT_DIR ?? path.join(dataDir, 'client');
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -4,6 +4,7 @@
 //   npx tsx bench/drop.bench.ts                              (PGlite, then PostgreSQL; 500 shoppers, 50 pieces)
 //   BENCH_DB=pglite BENCH_SHOPPERS=100 npx tsx bench/drop.bench.ts
 //   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres  (server to create the fresh database on)
+//   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'      (extra node flags for the server process)
 // Results are printed and appended to bench/drop-runs.md. Exit code 1 when the goal is missed.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -66,6 +67,16 @@ function rssMb(pid: number): number {
   }
   const ps = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' });
   return Math.round(Number(ps.stdout.trim()) / 1024);
+}
+
+/** CPU seconds (user + system) a process has used so far (Linux /proc; 0 elsewhere). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -200,6 +211,7 @@ interface RunFigures {
   stockAfter: number;
   rssIdle: number;
   rssPeak: number;
+  serverCpuS: number;
   outcomes: Record<string, number>;
 }
 
@@ -264,7 +276,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<RunFigures> {
       .returning({ id: products.id });
     await setup.close();
 
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    server = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'], {
       cwd: root,
       env: { ...env, PORT: String(port), FIFTY_DB_PREPARED: '1' },
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -276,7 +288,9 @@ async function run(kind: 'pglite' | 'postgres'): Promise<RunFigures> {
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(server!.pid!))), 100);
 
     console.log(`[${kind}] ${SHOPPERS} shoppers race for ${PIECES} pieces…`);
+    const cpuBefore = cpuSeconds(server.pid!);
     const drop = await runDrop(base, product!.id);
+    const serverCpuS = Math.round((cpuSeconds(server.pid!) - cpuBefore) * 10) / 10;
     clearInterval(sampler);
     await stop(server);
     server = null;
@@ -324,6 +338,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<RunFigures> {
       stockAfter: state!.stock,
       rssIdle,
       rssPeak,
+      serverCpuS,
       outcomes: drop.outcomes,
     };
   } finally {
@@ -344,8 +359,8 @@ async function main() {
     fs.writeFileSync(
       log,
       '# Drop runs (appended by bench/drop.bench.ts)\n\n' +
-        '| date | machine | db | shoppers / pieces | sold | oversold | 5xx | net errors | sold out ms (holds / orders) | all done ms | p50 / p99 ms | p50 / p99 ms per step: cart, info, intent, confirm, success | stock after | server RSS MB (idle / peak) |\n' +
-        '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
+        '| date | machine | db | shoppers / pieces | sold | oversold | 5xx | net errors | sold out ms (holds / orders) | all done ms | p50 / p99 ms | p50 / p99 ms per step: cart, info, intent, confirm, success | stock after | server RSS MB (idle / peak) | server CPU s | load avg |\n' +
+        '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
     );
   }
   let ok = true;
@@ -355,14 +370,14 @@ async function main() {
     console.log(
       `[${f.kind}] sold ${f.sold}, oversold ${f.oversold}, 5xx ${f.fiveXx}, network errors ${f.networkErrors}, ` +
         `holds taken in ${f.holdsTakenMs} ms, sold out (50th order) in ${f.soldOutMs} ms, all ${SHOPPERS} done in ${f.finishedMs} ms, ` +
-        `p50 ${f.p50} ms, p99 ${f.p99} ms, stock after ${f.stockAfter}, RSS ${f.rssIdle} → ${f.rssPeak} MB`,
+        `p50 ${f.p50} ms, p99 ${f.p99} ms, stock after ${f.stockAfter}, RSS ${f.rssIdle} → ${f.rssPeak} MB, server CPU ${f.serverCpuS} s, load ${os.loadavg()[0]!.toFixed(1)}`,
     );
     const steps = (['cart', 'info', 'intent', 'confirm', 'success'] as const)
       .map((s) => `${f.perStep[s].p50} / ${f.perStep[s].p99}`)
       .join('; ');
     fs.appendFileSync(
       log,
-      `| ${new Date().toISOString()} | ${machine} | ${f.kind} | ${SHOPPERS} / ${PIECES} | ${f.sold} | ${f.oversold} | ${f.fiveXx} | ${f.networkErrors} | ${f.holdsTakenMs} / ${f.soldOutMs} | ${f.finishedMs} | ${f.p50} / ${f.p99} | ${steps} | ${f.stockAfter} | ${f.rssIdle} / ${f.rssPeak} |\n`,
+      `| ${new Date().toISOString()} | ${machine} | ${f.kind} | ${SHOPPERS} / ${PIECES} | ${f.sold} | ${f.oversold} | ${f.fiveXx} | ${f.networkErrors} | ${f.holdsTakenMs} / ${f.soldOutMs} | ${f.finishedMs} | ${f.p50} / ${f.p99} | ${steps} | ${f.stockAfter} | ${f.rssIdle} / ${f.rssPeak} | ${f.serverCpuS} | ${os.loadavg()[0]!.toFixed(1)} |\n`,
     );
     const met =
       f.sold === PIECES &&

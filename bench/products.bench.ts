@@ -64,8 +64,20 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-async function load(url: string, seconds: number) {
-  return autocannon({ url, connections, duration: seconds });
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far; null where /proc is missing. */
+function cpuSeconds(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return null;
+  }
+}
+
+async function load(url: string, seconds: number, headers: Record<string, string> = {}) {
+  return autocannon({ url, connections, duration: seconds, headers });
 }
 
 interface Figures {
@@ -75,12 +87,16 @@ interface Figures {
   non2xx: number;
   errors: number;
   mbps: number;
+  /** Server CPU time per request: robust to other load on a shared machine. */
+  cpuUsPerReq: number | null;
 }
 
-async function measure(name: string, url: string): Promise<Figures> {
+async function measure(name: string, url: string, pid: number, headers: Record<string, string> = {}): Promise<Figures> {
   process.stdout.write(`${name}: warm-up ${warmupSeconds} s, then ${duration} s x ${connections} connections… `);
-  await load(url, warmupSeconds);
-  const r = await load(url, duration);
+  await load(url, warmupSeconds, headers);
+  const cpuBefore = cpuSeconds(pid);
+  const r = await load(url, duration, headers);
+  const cpuAfter = cpuSeconds(pid);
   console.log('done');
   return {
     rps: Math.round(r.requests.average),
@@ -89,8 +105,19 @@ async function measure(name: string, url: string): Promise<Figures> {
     non2xx: r.non2xx,
     errors: r.errors,
     mbps: Math.round((r.throughput.average / 1024 / 1024) * 10) / 10,
+    cpuUsPerReq: cpuBefore !== null && cpuAfter !== null && r.requests.total ? Math.round(((cpuAfter - cpuBefore) * 1e6) / r.requests.total) : null,
   };
 }
+
+const row = (f: Figures) => ({
+  'req/s (avg)': f.rps,
+  'p50 ms': f.p50,
+  'p99 ms': f.p99,
+  'MB/s': f.mbps,
+  'server CPU µs/req': f.cpuUsPerReq ?? 'n/a',
+  non2xx: f.non2xx,
+  errors: f.errors,
+});
 
 const PLAIN_SERVER = `
 const http = require('node:http');
@@ -111,7 +138,6 @@ async function main() {
       ...process.env,
       DATA_DIR: dataDir,
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       ADMIN_PASSWORD: 'bench-admin-password',
     };
@@ -149,37 +175,40 @@ async function main() {
     if (!plainBody.equals(body)) throw new Error('the plain server does not send the same bytes');
 
     const rssIdle = rssMb(shop.pid!);
-    const shopFigures = await measure('shop ', shopUrl);
+    const shopFigures = await measure('shop ', shopUrl, shop.pid!);
     const rssAfter = rssMb(shop.pid!);
-    const plainFigures = await measure('plain', plainUrl);
+    const plainFigures = await measure('plain', plainUrl, plain.pid!);
+    // What browsers get: they always ask for compression (the shop serves brotli bytes made once per change).
+    const brFigures = await measure('shop, Accept-Encoding: br', shopUrl, shop.pid!, { 'accept-encoding': 'gzip, deflate, br' });
+    const rssEnd = rssMb(shop.pid!);
     const ratio = Math.round((shopFigures.rps / plainFigures.rps) * 1000) / 10;
+    const cpuRatio =
+      shopFigures.cpuUsPerReq && plainFigures.cpuUsPerReq ? Math.round((plainFigures.cpuUsPerReq / shopFigures.cpuUsPerReq) * 1000) / 10 : null;
 
     const cpus = os.cpus();
     const machine = `${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}, ${os.platform()}`;
     console.log(`\nGET /api/products: ${products} products, ${body.length} bytes, ${connections} connections, ${duration} s each`);
     console.log(`machine: ${machine}`);
-    console.table({
-      shop: { 'req/s (avg)': shopFigures.rps, 'p50 ms': shopFigures.p50, 'p99 ms': shopFigures.p99, 'MB/s': shopFigures.mbps, non2xx: shopFigures.non2xx, errors: shopFigures.errors },
-      plain: { 'req/s (avg)': plainFigures.rps, 'p50 ms': plainFigures.p50, 'p99 ms': plainFigures.p99, 'MB/s': plainFigures.mbps, non2xx: plainFigures.non2xx, errors: plainFigures.errors },
-    });
-    console.log(`shop / plain: ${ratio} %  (goal: 60 % or better)`);
-    console.log(`shop RSS: ${rssIdle} MB before load, ${rssAfter} MB after`);
+    console.table({ shop: row(shopFigures), plain: row(plainFigures), 'shop (br)': row(brFigures) });
+    console.log(`shop / plain: ${ratio} % of the plain server's req/s  (goal: 60 % or better)`);
+    if (cpuRatio !== null) console.log(`by server CPU per request (less sensitive to other load on the machine): ${cpuRatio} %`);
+    console.log(`shop RSS: ${rssIdle} MB before load, ${rssAfter} MB after, ${rssEnd} MB at the end`);
 
     const log = path.join(root, 'bench', 'products-runs.md');
     if (!fs.existsSync(log)) {
       fs.writeFileSync(
         log,
         '# GET /api/products runs (appended by bench/products.bench.ts)\n\n' +
-          '| date | machine | products / bytes | conns x s | shop req/s | shop p50 / p99 ms | plain req/s | plain p50 / p99 ms | shop / plain | shop RSS MB (idle / after) |\n' +
-          '|---|---|---|---|---|---|---|---|---|---|\n',
+          '| date | machine | products / bytes | conns x s | shop req/s | shop p50 / p99 ms | plain req/s | plain p50 / p99 ms | shop / plain | CPU µs/req shop / plain | shop br req/s | shop RSS MB (idle / after) |\n' +
+          '|---|---|---|---|---|---|---|---|---|---|---|---|\n',
       );
     }
     fs.appendFileSync(
       log,
-      `| ${new Date().toISOString()} | ${machine} | ${products} / ${body.length} | ${connections} x ${duration} | ${shopFigures.rps} | ${shopFigures.p50} / ${shopFigures.p99} | ${plainFigures.rps} | ${plainFigures.p50} / ${plainFigures.p99} | ${ratio} % | ${rssIdle} / ${rssAfter} |\n`,
+      `| ${new Date().toISOString()} | ${machine} | ${products} / ${body.length} | ${connections} x ${duration} | ${shopFigures.rps} | ${shopFigures.p50} / ${shopFigures.p99} | ${plainFigures.rps} | ${plainFigures.p50} / ${plainFigures.p99} | ${ratio} % | ${shopFigures.cpuUsPerReq ?? 'n/a'} / ${plainFigures.cpuUsPerReq ?? 'n/a'} | ${brFigures.rps} | ${rssIdle} / ${rssEnd} |\n`,
     );
     console.log(`appended to ${path.relative(root, log)}`);
-    if (shopFigures.non2xx || shopFigures.errors) process.exitCode = 1;
+    if (shopFigures.non2xx || shopFigures.errors || brFigures.non2xx || brFigures.errors) process.exitCode = 1;
   } finally {
     await Promise.all(children.map(stop));
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -3,7 +3,11 @@
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { migrateDatabase } from '../server/db/migrate';
-import { ADMIN_PASSWORD_HASH_KEY, generatePassword, hashPassword } from '../server/modules/admin/admin-auth.service';
+import {
+  ADMIN_PASSWORD_HASH_KEY,
+  generatePassword,
+  hashPassword,
+} from '../server/modules/admin/admin-auth.service';
 import { revokeAdminSessions, writeSetting } from '../server/modules/admin/admin-auth.repository';
 
 const given = process.argv[2];
@@ -21,7 +25,9 @@ if (!config.DATABASE_URL) {
     .then((r) => r.json() as Promise<{ database?: string }>)
     .catch(() => null);
   if (health?.database === 'pglite') {
-    console.error(`A server is running on port ${config.PORT} with the embedded database: stop it first, then run this again.`);
+    console.error(
+      `A server is running on port ${config.PORT} with the embedded database: stop it first, then run this again.`,
+    );
     process.exit(1);
   }
 }
@@ -39,6 +45,8 @@ try {
 
 console.log(given === undefined ? `New admin password (shown once): ${password}` : 'Admin password updated.');
 if (config.ADMIN_PASSWORD) {
-  console.warn('Note: ADMIN_PASSWORD is set in the environment; the server will put that password back on its next start.');
+  console.warn(
+    'Note: ADMIN_PASSWORD is set in the environment; the server will put that password back on its next start.',
+  );
 }
 console.log('Every admin session was logged out.');

@@ -45,7 +45,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     logger: deps.logger ?? { level: config.LOG_LEVEL },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Only trusted proxies may set the client IP (login rate limit) and protocol (Secure cookies).
+    trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY.split(',').map((v) => v.trim()),
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     return503OnClosing: true,
     // Malformed URLs (`/%`) are caller mistakes: the same { message } shape as every other error.
@@ -77,10 +78,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(settingsRoutes, { settings: services.settings });
   await app.register(catalogRoutes, { catalog: services.catalog });
-  await app.register(cartRoutes, { cart: services.cart });
-  await app.register(checkoutRoutes, { checkout: services.checkout });
-  await app.register(paymentsRoutes, { payments: services.payments });
-  await app.register(ordersRoutes, { fulfilment: services.fulfilment, orders: services.orders });
+  await app.register(cartRoutes, { cart: services.cart, gate: services.gate });
+  await app.register(checkoutRoutes, { checkout: services.checkout, gate: services.gate });
+  await app.register(paymentsRoutes, { payments: services.payments, gate: services.gate });
+  await app.register(ordersRoutes, { fulfilment: services.fulfilment, orders: services.orders, gate: services.gate });
   await app.register(adminRoutes, { admin: services.admin });
   await app.register(newsletterRoutes, { newsletter: services.newsletter });
 

@@ -53,6 +53,8 @@ const envSchema = z.object({
   HOLD_MINUTES: z.coerce.number().positive().default(10),
   /** Where the built storefront lives (default dist/client). */
   CLIENT_DIR: z.string().optional(),
+  /** Which proxies may set X-Forwarded-*: 'loopback' (default), 'true', or a comma list of addresses/CIDRs. */
+  TRUST_PROXY: z.string().default('loopback'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

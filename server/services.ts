@@ -12,6 +12,7 @@ import { createSessionService } from './modules/session/session.service';
 import { createSettingsService } from './modules/settings/settings.service';
 import { createCartService } from './modules/cart/cart.service';
 import { createCheckoutService } from './modules/checkout/checkout.service';
+import { createRequestGate } from './modules/checkout/request-gate';
 import { createFulfilmentService } from './modules/orders/fulfilment.service';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentGateway } from './modules/payments/create-gateway';
@@ -45,6 +46,8 @@ export function createServices(config: Config, database: Database, log: FastifyB
 
   // Buying path (issue #4): cart → checkout (holds) → gateway → fulfil → order.
   const gateway = createPaymentGateway(config, db, log);
+  // PGlite runs one query at a time: a few requests in flight keep it busy; PostgreSQL gets one per pooled connection.
+  const gate = createRequestGate({ concurrency: database.kind === 'pglite' ? 2 : 10 });
   const cart = createCartService({ db, catalog });
   const checkout = createCheckoutService({ db, cart, catalog, settings, gateway, log, exclusiveTransactions: database.kind === 'pglite' });
   const orders = createOrdersService({ db });
@@ -70,7 +73,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, cart, checkout, orders, fulfilment, payments };
+  return { config, database, db, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, cart, checkout, orders, fulfilment, payments };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -14,7 +14,11 @@ export default function AdminPage() {
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-8 sm:py-12">
       {status.isLoading ? (
-        <div className="mx-auto grid w-full max-w-md gap-4" aria-busy="true" aria-label="Checking admin access">
+        <div
+          className="mx-auto grid w-full max-w-md gap-4"
+          aria-busy="true"
+          aria-label="Checking admin access"
+        >
           <Skeleton className="h-10 w-2/3" />
           <Skeleton className="h-40" />
         </div>

@@ -36,8 +36,8 @@ export default function OrderSuccessPage() {
       <h1 className="mt-6 font-display text-5xl uppercase leading-none sm:text-6xl">Payment Successful!</h1>
       <p className="mx-auto mt-4 max-w-xl text-muted">
         Thank you for your order
-        {order.data ? `, ${order.data.customerFirstName}` : ''}. Your limited-edition pieces are now yours — numbered and never
-        reproduced.
+        {order.data ? `, ${order.data.customerFirstName}` : ''}. Your limited-edition pieces are now yours —
+        numbered and never reproduced.
       </p>
 
       <div className="mt-10">
@@ -51,14 +51,17 @@ export default function OrderSuccessPage() {
         ) : null}
       </div>
 
-      <section aria-labelledby="whats-next-heading" className="mt-10 border-2 border-ink bg-bone p-6 text-left">
+      <section
+        aria-labelledby="whats-next-heading"
+        className="mt-10 border-2 border-ink bg-bone p-6 text-left"
+      >
         <h2 id="whats-next-heading" className="font-display text-2xl uppercase tracking-wide">
           What's Next?
         </h2>
         <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm">
           <li>
-            A confirmation e-mail is on its way{order.data ? ` to ${order.data.customerEmail}` : ''} with your order number and edition
-            numbers.
+            A confirmation e-mail is on its way{order.data ? ` to ${order.data.customerEmail}` : ''} with your
+            order number and edition numbers.
           </li>
           <li>Every piece is made to order: limited drops ship within 2-3 business days.</li>
           <li>You'll receive a tracking number by e-mail as soon as your order ships.</li>

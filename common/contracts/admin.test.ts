@@ -47,7 +47,9 @@ describe('productPayloadSchema', () => {
   test('sizes must come from the category (hoodies have no XS)', () => {
     const result = productPayloadSchema.safeParse({ ...base, sizes: ['XS'] });
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0].message).toMatch(/Sizes must come from the category's list \(S, M, L, XL, XXL\)/);
+    expect(result.error?.issues[0].message).toMatch(
+      /Sizes must come from the category's list \(S, M, L, XL, XXL\)/,
+    );
   });
 });
 
@@ -59,7 +61,14 @@ describe('discountCodeCreateBody', () => {
       maxUsage: 1,
       expiresAt: null,
     });
-    expect(discountCodeCreateBody.parse({ code: 'VIP_X', discountPercent: 100, maxUsage: null, expiresAt: '2030-05-01T10:00:00+02:00' })).toMatchObject({
+    expect(
+      discountCodeCreateBody.parse({
+        code: 'VIP_X',
+        discountPercent: 100,
+        maxUsage: null,
+        expiresAt: '2030-05-01T10:00:00+02:00',
+      }),
+    ).toMatchObject({
       maxUsage: null,
       expiresAt: '2030-05-01T08:00:00.000Z',
     });

@@ -8,7 +8,10 @@ import { orderSchema, orderStatusSchema } from './checkout';
 // ---------------------------------------------------------------------------------------------
 
 export const adminLoginBody = z.object({
-  password: z.string({ message: 'Password is required' }).min(1, { message: 'Password is required' }).max(1000),
+  password: z
+    .string({ message: 'Password is required' })
+    .min(1, { message: 'Password is required' })
+    .max(1000),
 });
 export type AdminLoginBody = z.infer<typeof adminLoginBody>;
 
@@ -55,28 +58,26 @@ export const adminColorPalette: ReadonlyArray<{ name: string; value: string }> =
 
 /** "45", "45.5", 45.5 → "45.50"; refuses ≤ 0, more than 2 decimals and more than 99999999.99. */
 function moneyInput(label: string) {
-  return z
-    .union([z.string(), z.number()], { message: `${label} must be a number` })
-    .transform((raw, ctx) => {
-      const text = typeof raw === 'number' ? String(raw) : raw.trim();
-      if (!/^[-+]?\d+(\.\d+)?$/.test(text)) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
-        return z.NEVER;
-      }
-      if (Number(text) <= 0) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be greater than 0` });
-        return z.NEVER;
-      }
-      if (/\.\d{3,}$/.test(text)) {
-        ctx.addIssue({ code: 'custom', message: `${label} can have at most 2 decimals` });
-        return z.NEVER;
-      }
-      if (!/^\+?\d{1,8}(\.\d{1,2})?$/.test(text.replace(/^\+?0+(?=\d)/, ''))) {
-        ctx.addIssue({ code: 'custom', message: `${label} cannot be more than ${MAX_PRICE}` });
-        return z.NEVER;
-      }
-      return formatMoney(parseMoney(text.replace(/^\+/, '').replace(/^0+(?=\d)/, '')));
-    });
+  return z.union([z.string(), z.number()], { message: `${label} must be a number` }).transform((raw, ctx) => {
+    const text = typeof raw === 'number' ? String(raw) : raw.trim();
+    if (!/^[-+]?\d+(\.\d+)?$/.test(text)) {
+      ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
+      return z.NEVER;
+    }
+    if (Number(text) <= 0) {
+      ctx.addIssue({ code: 'custom', message: `${label} must be greater than 0` });
+      return z.NEVER;
+    }
+    if (/\.\d{3,}$/.test(text)) {
+      ctx.addIssue({ code: 'custom', message: `${label} can have at most 2 decimals` });
+      return z.NEVER;
+    }
+    if (!/^\+?\d{1,8}(\.\d{1,2})?$/.test(text.replace(/^\+?0+(?=\d)/, ''))) {
+      ctx.addIssue({ code: 'custom', message: `${label} cannot be more than ${MAX_PRICE}` });
+      return z.NEVER;
+    }
+    return formatMoney(parseMoney(text.replace(/^\+/, '').replace(/^0+(?=\d)/, '')));
+  });
 }
 
 const requiredText = (label: string, max: number) =>
@@ -119,9 +120,19 @@ export const productColorInput = z.preprocess(
 );
 
 const stockInput = z
-  .union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)], {
-    message: 'Stock must be a whole number from 0 to 1,000,000',
-  })
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d+(\.\d+)?$/)
+        .transform(Number),
+    ],
+    {
+      message: 'Stock must be a whole number from 0 to 1,000,000',
+    },
+  )
   .pipe(
     z
       .number()
@@ -331,7 +342,9 @@ export const IMAGE_VARIANT_WIDTHS = [1600, 800, 400] as const;
  * bound into the upload URL (a PUT with another type or size is refused); the spec's client sends none.
  */
 export const uploadUrlBody = z.object({
-  contentType: z.enum(ACCEPTED_IMAGE_TYPES, { message: 'Only JPEG, PNG, WebP or AVIF images can be uploaded' }).optional(),
+  contentType: z
+    .enum(ACCEPTED_IMAGE_TYPES, { message: 'Only JPEG, PNG, WebP or AVIF images can be uploaded' })
+    .optional(),
   size: z
     .number()
     .int()
@@ -351,7 +364,11 @@ export const uploadUrlResultSchema = z.object({
 export type UploadUrlResult = z.infer<typeof uploadUrlResultSchema>;
 
 export const normalizeImageBody = z.object({
-  imageUrl: z.string({ message: 'imageUrl is required' }).trim().min(1, { message: 'imageUrl is required' }).max(2000),
+  imageUrl: z
+    .string({ message: 'imageUrl is required' })
+    .trim()
+    .min(1, { message: 'imageUrl is required' })
+    .max(2000),
 });
 export const normalizeImageResultSchema = z.object({ normalizedPath: z.string() });
 export type NormalizeImageResult = z.infer<typeof normalizeImageResultSchema>;

@@ -26,7 +26,9 @@ async function seriousViolations(page: Page) {
 }
 
 function png(colour: string): Promise<Buffer> {
-  return sharp({ create: { width: 96, height: 96, channels: 3, background: colour } }).png().toBuffer();
+  return sharp({ create: { width: 96, height: 96, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
 }
 
 async function openTab(page: Page, name: string) {
@@ -34,12 +36,21 @@ async function openTab(page: Page, name: string) {
 }
 
 /** A shopper's order through the public API on the page's own cookies (offline test gateway). */
-async function placeOrder(request: APIRequestContext, productId: string, size: string, discountCode: string | null) {
+async function placeOrder(
+  request: APIRequestContext,
+  productId: string,
+  size: string,
+  discountCode: string | null,
+) {
   const ok = async (res: Awaited<ReturnType<APIRequestContext['post']>>): Promise<Record<string, string>> => {
     expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
     return (await res.json()) as Record<string, string>;
   };
-  await ok(await request.post('/api/cart', { data: { productId, quantity: 1, selectedSize: size, selectedColor: 'Black' } }));
+  await ok(
+    await request.post('/api/cart', {
+      data: { productId, quantity: 1, selectedSize: size, selectedColor: 'Black' },
+    }),
+  );
   await ok(
     await request.post('/api/customer-info', {
       data: {
@@ -58,10 +69,17 @@ async function placeOrder(request: APIRequestContext, productId: string, size: s
   const intent = await ok(await request.post('/api/create-payment-intent', { data: { discountCode } }));
   await ok(
     await request.post('/api/payments/offline/confirm', {
-      data: { clientSecret: intent.clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' },
+      data: {
+        clientSecret: intent.clientSecret,
+        cardNumber: '4242424242424242',
+        expiry: '12/34',
+        cvc: '123',
+      },
     }),
   );
-  const order = await ok(await request.post('/api/payment-success', { data: { paymentIntentId: intent.paymentIntentId } }));
+  const order = await ok(
+    await request.post('/api/payment-success', { data: { paymentIntentId: intent.paymentIntentId } }),
+  );
   return order.orderNumber!;
 }
 
@@ -90,7 +108,10 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     await login.click();
     await expect(toastText(page, 'Admin access granted')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
-    await expect(page.getByRole('tab', { name: /^Products \(\d+\)$/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: /^Products \(\d+\)$/ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     await expect(page.getByRole('tab', { name: /^Orders \(\d+\)$/ })).toBeVisible();
     await expect(page.getByRole('tab', { name: /^Newsletter \(\d+\)$/ })).toBeVisible();
     await expect(page.getByRole('tab', { name: /^Discount Codes \(\d+\)$/ })).toBeVisible();
@@ -109,7 +130,9 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     await expect(dialog.getByText('Name is required')).toBeVisible();
 
     await dialog.getByLabel('Name', { exact: true }).fill(PRODUCT);
-    await dialog.getByLabel('Description', { exact: true }).fill('Heavyweight loopback hoodie made for the e2e drop. Only fifty made.');
+    await dialog
+      .getByLabel('Description', { exact: true })
+      .fill('Heavyweight loopback hoodie made for the e2e drop. Only fifty made.');
     await dialog.getByLabel('Price', { exact: true }).fill('80');
     await dialog.getByLabel('Materials', { exact: true }).fill('100% organic cotton');
     await dialog.getByLabel('Sustainability Info', { exact: true }).fill('Made to order, nothing left over.');
@@ -125,7 +148,10 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     await dialog.getByRole('button', { name: 'Forest Green', exact: true }).click();
     await dialog.getByRole('button', { name: 'Sunset Orange', exact: true }).click();
     await dialog.getByRole('button', { name: 'Remove colour Sunset Orange' }).click();
-    await expect(dialog.getByRole('list', { name: 'Chosen colours' }).getByRole('listitem')).toHaveText(['Black', 'Forest Green']);
+    await expect(dialog.getByRole('list', { name: 'Chosen colours' }).getByRole('listitem')).toHaveText([
+      'Black',
+      'Forest Green',
+    ]);
 
     await dialog.getByLabel('Upload images').setInputFiles([
       { name: 'front.png', mimeType: 'image/png', buffer: await png('#d7ff3a') },
@@ -147,9 +173,9 @@ test('the owner runs a drop from /admin', async ({ page }) => {
   });
 
   const products = await (await page.request.get('/api/admin/products')).json();
-  const created = (products as Array<{ id: string; name: string; images: string[]; sizes: string[]; colors: unknown[] }>).find(
-    (p) => p.name === PRODUCT,
-  );
+  const created = (
+    products as Array<{ id: string; name: string; images: string[]; sizes: string[]; colors: unknown[] }>
+  ).find((p) => p.name === PRODUCT);
   expect(created).toBeTruthy();
   expect(created!.images).toHaveLength(2);
   expect(created!.sizes).toEqual(['S', 'M', 'L', 'XL', 'XXL']);

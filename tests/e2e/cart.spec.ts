@@ -12,7 +12,10 @@ test.beforeEach(async ({ page }) => {
 
 async function addFromProductPage(page: Page, name: string, size: string) {
   await page.goto('/category/tshirts');
-  await page.getByRole('link', { name: new RegExp(name) }).first().click();
+  await page
+    .getByRole('link', { name: new RegExp(name) })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   await page.getByLabel('Size').selectOption(size);
   await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
@@ -24,7 +27,9 @@ async function seriousViolations(page: Page, include?: string) {
   const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
   if (include) builder.include(include);
   const { violations } = await builder.analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help}`);
 }
 
 test('an empty cart says so, and the close button closes it', async ({ page }) => {
@@ -39,7 +44,9 @@ test('an empty cart says so, and the close button closes it', async ({ page }) =
   await expect(drawer).toBeHidden();
 });
 
-test('adding to an empty cart opens the sidebar; stepper, remove, clear and checkout work', async ({ page }) => {
+test('adding to an empty cart opens the sidebar; stepper, remove, clear and checkout work', async ({
+  page,
+}) => {
   await addFromProductPage(page, PRODUCT, 'M');
 
   const drawer = cart(page);

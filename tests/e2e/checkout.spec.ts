@@ -15,7 +15,10 @@ const toastText = (page: Page, text: string | RegExp) => page.getByText(text).fi
 
 async function addFromProductPage(page: Page, name: string, size: string) {
   await page.goto('/category/tshirts');
-  await page.getByRole('link', { name: new RegExp(name) }).first().click();
+  await page
+    .getByRole('link', { name: new RegExp(name) })
+    .first()
+    .click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   await page.getByLabel('Size').selectOption(size);
   await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
@@ -47,8 +50,12 @@ const step = (page: Page, name: string): Locator =>
   page.getByRole('navigation', { name: 'Checkout progress' }).getByRole('listitem').filter({ hasText: name });
 
 async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 async function toCheckoutWithTwoItems(page: Page) {
@@ -60,7 +67,9 @@ async function toCheckoutWithTwoItems(page: Page) {
   await expect(page).toHaveURL(/\/checkout$/);
 }
 
-test('browse → add → sidebar → checkout → validation → discount → pay → order success with edition numbers', async ({ page }) => {
+test('browse → add → sidebar → checkout → validation → discount → pay → order success with edition numbers', async ({
+  page,
+}) => {
   await toCheckoutWithTwoItems(page);
 
   await expect(step(page, 'Shipping Info')).toHaveAttribute('aria-current', 'step');
@@ -132,7 +141,10 @@ test('browse → add → sidebar → checkout → validation → discount → pa
   await expect(editions.first()).toHaveText(/^No\. \d+ of 50$/);
   await expect(page.getByRole('heading', { name: "What's Next?" })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Continue Shopping' })).toHaveAttribute('href', '/');
-  await expect(page.getByRole('link', { name: 'View T-Shirts' })).toHaveAttribute('href', '/categories/tshirts');
+  await expect(page.getByRole('link', { name: 'View T-Shirts' })).toHaveAttribute(
+    'href',
+    '/categories/tshirts',
+  );
   expect(await seriousViolations(page)).toEqual([]);
 
   // The cart is empty afterwards.
@@ -166,7 +178,9 @@ test('a declined card keeps cart, form and discount; a retry with 4242 succeeds'
   await expect(page.getByText(/^No\. \d+ of 50$/)).toHaveCount(1);
 });
 
-test('saved info: returning to checkout starts on payment; Back to Info, then Skip to Payment', async ({ page }) => {
+test('saved info: returning to checkout starts on payment; Back to Info, then Skip to Payment', async ({
+  page,
+}) => {
   await addFromProductPage(page, PRODUCT, 'S');
   await cart(page).getByRole('button', { name: 'Checkout' }).click();
   await fillCustomerInfo(page, { Email: 'alan@example.com', 'First Name': 'Alan', 'Last Name': 'Turing' });
@@ -189,7 +203,12 @@ test('saved info: returning to checkout starts on payment; Back to Info, then Sk
 test('invalid and removed discount codes; international addresses ship international', async ({ page }) => {
   await addFromProductPage(page, PRODUCT, 'XL');
   await cart(page).getByRole('button', { name: 'Checkout' }).click();
-  await fillCustomerInfo(page, { Email: 'mo@example.com', City: 'Toronto', State: 'ON', 'ZIP Code': 'M5V 2T6' });
+  await fillCustomerInfo(page, {
+    Email: 'mo@example.com',
+    City: 'Toronto',
+    State: 'ON',
+    'ZIP Code': 'M5V 2T6',
+  });
   await page.getByLabel('Country').selectOption('CA');
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');

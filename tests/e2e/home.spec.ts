@@ -198,7 +198,11 @@ test('a one-size card adds at once; a refused add shows the server message in a 
 
   await page.route('**/api/cart', (route) =>
     route.request().method() === 'POST'
-      ? route.fulfill({ status: 409, contentType: 'application/json', body: '{"message":"Only 2 left in stock"}' })
+      ? route.fulfill({
+          status: 409,
+          contentType: 'application/json',
+          body: '{"message":"Only 2 left in stock"}',
+        })
       : route.continue(),
   );
   await cap.getByRole('button', { name: 'Add to Cart' }).click();

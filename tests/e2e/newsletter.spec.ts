@@ -15,7 +15,9 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.id}: ${v.help}`);
 }
 
-test('the popup opens about 3 s after load; closing stores the seen flag so it never reopens', async ({ page }) => {
+test('the popup opens about 3 s after load; closing stores the seen flag so it never reopens', async ({
+  page,
+}) => {
   await page.goto('/', { waitUntil: 'domcontentloaded' });
   // Not there early on (measured from navigation start, so a slow machine cannot fake it).
   if ((await page.evaluate(() => performance.now())) < 2_500) await expect(popup(page)).toBeHidden();

@@ -59,6 +59,8 @@ export class FakeStripeServer {
   private readonly replays = new Map<string, { status: number; body: unknown }>();
   private server: http.Server | null = null;
   port = 0;
+  /** Answer this many upcoming intent creations with a 500 (an outage at the provider). */
+  failCreates = 0;
 
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => {
@@ -161,6 +163,10 @@ export class FakeStripeServer {
         },
       },
     });
+    if (method === 'POST' && path === '/v1/payment_intents' && this.failCreates > 0) {
+      this.failCreates--;
+      return { status: 500, payload: { error: { type: 'api_error', message: 'Something went wrong on our end.' } } };
+    }
     if (method === 'POST' && path === '/v1/payment_intents') {
       const id = `pi_${crypto.randomBytes(12).toString('hex')}`;
       const intent: FakeIntent = {

@@ -38,7 +38,8 @@ export const SelectContent = forwardRef<
       position={position}
       className={cn(
         'relative z-[60] max-h-[var(--radix-select-content-available-height)] min-w-[8rem] overflow-y-auto border-2 border-ink bg-white text-ink shadow-xl',
-        position === 'popper' && 'w-full min-w-[var(--radix-select-trigger-width)] data-[side=bottom]:translate-y-1 data-[side=top]:-translate-y-1',
+        position === 'popper' &&
+          'w-full min-w-[var(--radix-select-trigger-width)] data-[side=bottom]:translate-y-1 data-[side=top]:-translate-y-1',
         className,
       )}
       {...props}

@@ -23,7 +23,9 @@ export function AdminDashboard() {
 
   // An admin session that expired while the page was open: ask the server again, which shows the login card.
   const queryClient = useQueryClient();
-  const expired = [products.error, orders.error, signups.error, codes.error].some((e) => e instanceof ApiError && e.status === 401);
+  const expired = [products.error, orders.error, signups.error, codes.error].some(
+    (e) => e instanceof ApiError && e.status === 401,
+  );
   useEffect(() => {
     if (expired) void queryClient.invalidateQueries({ queryKey: adminStatusKey });
   }, [expired, queryClient]);
@@ -43,10 +45,18 @@ export function AdminDashboard() {
 
       <Tabs defaultValue="products">
         <TabsList aria-label="Admin sections" className="grid w-full grid-cols-2 sm:inline-flex sm:w-auto">
-          <TabsTrigger value="products" className="normal-case px-2 sm:px-6">Products{count(products.data)}</TabsTrigger>
-          <TabsTrigger value="orders" className="normal-case px-2 sm:px-6">Orders{count(orders.data)}</TabsTrigger>
-          <TabsTrigger value="newsletter" className="normal-case px-2 sm:px-6">Newsletter{count(signups.data)}</TabsTrigger>
-          <TabsTrigger value="discounts" className="normal-case px-2 sm:px-6">Discount Codes{count(codes.data)}</TabsTrigger>
+          <TabsTrigger value="products" className="normal-case px-2 sm:px-6">
+            Products{count(products.data)}
+          </TabsTrigger>
+          <TabsTrigger value="orders" className="normal-case px-2 sm:px-6">
+            Orders{count(orders.data)}
+          </TabsTrigger>
+          <TabsTrigger value="newsletter" className="normal-case px-2 sm:px-6">
+            Newsletter{count(signups.data)}
+          </TabsTrigger>
+          <TabsTrigger value="discounts" className="normal-case px-2 sm:px-6">
+            Discount Codes{count(codes.data)}
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="products">
           <ProductsPanel products={products.data} isLoading={products.isLoading} isError={products.isError} />

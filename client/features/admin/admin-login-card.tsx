@@ -21,13 +21,18 @@ export function AdminLoginCard() {
   };
 
   return (
-    <section aria-labelledby={titleId} className="mx-auto w-full max-w-md border-2 border-ink bg-white p-6 shadow-[6px_6px_0_0_#0a0a0a] sm:p-8">
+    <section
+      aria-labelledby={titleId}
+      className="mx-auto w-full max-w-md border-2 border-ink bg-white p-6 shadow-[6px_6px_0_0_#0a0a0a] sm:p-8"
+    >
       <div className="mb-6 flex items-center gap-3">
         <span className="inline-flex h-11 w-11 items-center justify-center bg-ink text-paper">
           <Lock className="h-5 w-5" aria-hidden="true" />
         </span>
         <div>
-          <h1 id={titleId} className="font-display text-3xl uppercase tracking-wide">Admin Access</h1>
+          <h1 id={titleId} className="font-display text-3xl uppercase tracking-wide">
+            Admin Access
+          </h1>
           <p className="text-sm text-muted">Enter admin password to continue</p>
         </div>
       </div>

@@ -13,7 +13,13 @@ interface AdminProductCardProps {
   deleting: boolean;
 }
 
-export function AdminProductCard({ product, categoryName, onEdit, onDelete, deleting }: AdminProductCardProps) {
+export function AdminProductCard({
+  product,
+  categoryName,
+  onEdit,
+  onDelete,
+  deleting,
+}: AdminProductCardProps) {
   const lowStock = product.stock <= LOW_STOCK_THRESHOLD;
   const image = product.images[0];
   return (
@@ -21,7 +27,14 @@ export function AdminProductCard({ product, categoryName, onEdit, onDelete, dele
       <div className="flex gap-3 p-3">
         <div className="h-20 w-20 shrink-0 overflow-hidden bg-bone">
           {image ? (
-            <img src={thumbnailSrc(image)} alt="" className="h-full w-full object-cover" loading="lazy" width={80} height={80} />
+            <img
+              src={thumbnailSrc(image)}
+              alt=""
+              className="h-full w-full object-cover"
+              loading="lazy"
+              width={80}
+              height={80}
+            />
           ) : (
             <div className="flex h-full w-full items-center justify-center text-muted">
               <ImageOff className="h-6 w-6" aria-hidden="true" />
@@ -75,7 +88,13 @@ export function AdminProductCard({ product, categoryName, onEdit, onDelete, dele
         </dd>
       </dl>
       <div className="mt-auto flex gap-2 border-t border-neutral-200 p-3">
-        <Button variant="outline" size="sm" className="flex-1" onClick={onEdit} aria-label={`Edit ${product.name}`}>
+        <Button
+          variant="outline"
+          size="sm"
+          className="flex-1"
+          onClick={onEdit}
+          aria-label={`Edit ${product.name}`}
+        >
           <Pencil className="h-3.5 w-3.5" aria-hidden="true" />
           Edit
         </Button>

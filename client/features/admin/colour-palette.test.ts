@@ -4,8 +4,18 @@ import { addColour, removeColour } from './colour-palette';
 
 test('the palette has the 12 colours of SPEC §3 with hex values', () => {
   expect(adminColorPalette.map((c) => c.name)).toEqual([
-    'Black', 'White', 'Grey', 'Charcoal', 'Navy', 'Forest Green', 'Ocean Blue', 'Sunset Orange',
-    'Steel Grey', 'Midnight Black', 'Natural Bamboo', 'Black Stain',
+    'Black',
+    'White',
+    'Grey',
+    'Charcoal',
+    'Navy',
+    'Forest Green',
+    'Ocean Blue',
+    'Sunset Orange',
+    'Steel Grey',
+    'Midnight Black',
+    'Natural Bamboo',
+    'Black Stain',
   ]);
   for (const c of adminColorPalette) expect(c.value).toMatch(/^#[0-9A-F]{6}$/);
 });

@@ -16,7 +16,12 @@ interface DiscountCodesPanelProps {
   isError: boolean;
 }
 
-const expiryFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const expiryFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 
 export function DiscountCodesPanel({ codes, isLoading, isError }: DiscountCodesPanelProps) {
   const setActive = useSetDiscountCodeActive();
@@ -28,9 +33,16 @@ export function DiscountCodesPanel({ codes, isLoading, isError }: DiscountCodesP
       { id: code.id, isActive },
       {
         onSuccess: () =>
-          toast({ title: 'Success', description: `Discount code ${code.code} ${isActive ? 'activated' : 'deactivated'}` }),
+          toast({
+            title: 'Success',
+            description: `Discount code ${code.code} ${isActive ? 'activated' : 'deactivated'}`,
+          }),
         onError: (error) =>
-          toast({ title: 'Error', description: `Failed to update discount code: ${adminErrorMessage(error)}`, variant: 'destructive' }),
+          toast({
+            title: 'Error',
+            description: `Failed to update discount code: ${adminErrorMessage(error)}`,
+            variant: 'destructive',
+          }),
       },
     );
   };
@@ -54,16 +66,31 @@ export function DiscountCodesPanel({ codes, isLoading, isError }: DiscountCodesP
           <p className="font-semibold">No discount codes yet</p>
         </div>
       ) : (
-        <div className="relative overflow-x-auto border-2 border-ink bg-white" role="region" aria-label="Discount codes table" tabIndex={0}>
+        <div
+          className="relative overflow-x-auto border-2 border-ink bg-white"
+          role="region"
+          aria-label="Discount codes table"
+          tabIndex={0}
+        >
           <table className="w-full min-w-[40rem] text-left text-sm">
             <caption className="sr-only">Discount codes</caption>
             <thead className="border-b-2 border-ink bg-bone text-xs uppercase tracking-wide">
               <tr>
-                <th scope="col" className="px-4 py-2.5">Code</th>
-                <th scope="col" className="px-4 py-2.5">Discount</th>
-                <th scope="col" className="px-4 py-2.5">Uses</th>
-                <th scope="col" className="px-4 py-2.5">Expires</th>
-                <th scope="col" className="px-4 py-2.5">Status</th>
+                <th scope="col" className="px-4 py-2.5">
+                  Code
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  Discount
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  Uses
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  Expires
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  Status
+                </th>
                 <th scope="col" className="px-4 py-2.5">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -96,7 +123,9 @@ export function DiscountCodesPanel({ codes, isLoading, isError }: DiscountCodesP
                       <span
                         className={cn(
                           'inline-block px-2 py-0.5 text-xs font-bold',
-                          c.isActive && !expired && !usedUp ? 'bg-green-100 text-green-900' : 'bg-neutral-200 text-neutral-900',
+                          c.isActive && !expired && !usedUp
+                            ? 'bg-green-100 text-green-900'
+                            : 'bg-neutral-200 text-neutral-900',
                         )}
                       >
                         {!c.isActive ? 'Inactive' : expired ? 'Expired' : usedUp ? 'Used up' : 'Active'}
@@ -132,13 +161,21 @@ interface CodeFormValues {
   expiresAt: string;
 }
 
-const emptyCodeForm: CodeFormValues = { code: '', discountPercent: '', maxUsage: '1', unlimited: false, expiresAt: '' };
+const emptyCodeForm: CodeFormValues = {
+  code: '',
+  discountPercent: '',
+  maxUsage: '1',
+  unlimited: false,
+  expiresAt: '',
+};
 
 function CreateDiscountCodeForm() {
   const uid = useId();
   const id = (name: string) => `${uid}-${name}`;
   const create = useCreateDiscountCode();
-  const { register, handleSubmit, watch, setError, reset, formState } = useForm<CodeFormValues>({ defaultValues: emptyCodeForm });
+  const { register, handleSubmit, watch, setError, reset, formState } = useForm<CodeFormValues>({
+    defaultValues: emptyCodeForm,
+  });
   const unlimited = watch('unlimited');
   const errors = formState.errors;
 
@@ -152,7 +189,12 @@ function CreateDiscountCodeForm() {
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const field = issue.path[0];
-        if (field === 'code' || field === 'discountPercent' || field === 'maxUsage' || field === 'expiresAt') {
+        if (
+          field === 'code' ||
+          field === 'discountPercent' ||
+          field === 'maxUsage' ||
+          field === 'expiresAt'
+        ) {
           setError(field, { message: issue.message });
         }
       }
@@ -165,7 +207,11 @@ function CreateDiscountCodeForm() {
         reset(emptyCodeForm);
       },
       onError: (error) =>
-        toast({ title: 'Error', description: `Failed to create discount code: ${adminErrorMessage(error)}`, variant: 'destructive' }),
+        toast({
+          title: 'Error',
+          description: `Failed to create discount code: ${adminErrorMessage(error)}`,
+          variant: 'destructive',
+        }),
     });
   };
 
@@ -229,7 +275,12 @@ function CreateDiscountCodeForm() {
           {...err('maxUsage')}
         />
         <div className="flex items-center gap-2">
-          <input id={id('unlimited')} type="checkbox" className="h-5 w-5 cursor-pointer accent-ink" {...register('unlimited')} />
+          <input
+            id={id('unlimited')}
+            type="checkbox"
+            className="h-5 w-5 cursor-pointer accent-ink"
+            {...register('unlimited')}
+          />
           <label htmlFor={id('unlimited')} className="cursor-pointer text-sm">
             Unlimited uses
           </label>
@@ -242,7 +293,12 @@ function CreateDiscountCodeForm() {
         <p className="text-xs text-muted">Optional; ends that day (UTC).</p>
         {errorText('expiresAt')}
       </div>
-      <Button type="submit" className="sm:col-span-2 lg:col-span-1 lg:mt-[1.625rem]" disabled={create.isPending} aria-busy={create.isPending}>
+      <Button
+        type="submit"
+        className="sm:col-span-2 lg:col-span-1 lg:mt-[1.625rem]"
+        disabled={create.isPending}
+        aria-busy={create.isPending}
+      >
         <Plus className="h-4 w-4" aria-hidden="true" />
         Create code
       </Button>

@@ -51,7 +51,14 @@ export function ImagePicker({ images, onAppend, onRemove, onUploadingChange }: I
   return (
     <div className="grid grid-cols-1 gap-3">
       <div>
-        <input id={inputId} type="file" accept="image/*" multiple className="peer sr-only" onChange={onFiles} />
+        <input
+          id={inputId}
+          type="file"
+          accept="image/*"
+          multiple
+          className="peer sr-only"
+          onChange={onFiles}
+        />
         <label
           htmlFor={inputId}
           className="inline-flex h-11 cursor-pointer items-center gap-2 border-2 border-dashed border-ink bg-white px-4 text-sm font-semibold uppercase tracking-wide hover:bg-black/5 peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-600"
@@ -82,7 +89,11 @@ export function ImagePicker({ images, onAppend, onRemove, onUploadingChange }: I
         <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4" aria-label="Product images">
           {images.map((src, i) => (
             <li key={`${src}-${i}`} className="relative aspect-square border border-neutral-300 bg-bone">
-              <img src={thumbnailSrc(src)} alt={`Product image ${i + 1}`} className="h-full w-full object-cover" />
+              <img
+                src={thumbnailSrc(src)}
+                alt={`Product image ${i + 1}`}
+                className="h-full w-full object-cover"
+              />
               <button
                 type="button"
                 onClick={() => onRemove(i)}

@@ -14,7 +14,11 @@ export function NewsletterPanel({ signups, isLoading, isError }: NewsletterPanel
     <div className="grid grid-cols-1 gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="font-display text-2xl uppercase tracking-wide">Newsletter</h2>
-        <a href="/api/admin/newsletter-signups.csv" download className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+        <a
+          href="/api/admin/newsletter-signups.csv"
+          download
+          className={buttonVariants({ variant: 'outline', size: 'sm' })}
+        >
           <Download className="h-4 w-4" aria-hidden="true" />
           Export CSV
         </a>
@@ -33,14 +37,25 @@ export function NewsletterPanel({ signups, isLoading, isError }: NewsletterPanel
           <p className="font-semibold">No newsletter signups yet</p>
         </div>
       ) : (
-        <div className="relative overflow-x-auto border-2 border-ink bg-white" role="region" aria-label="Newsletter signups table" tabIndex={0}>
+        <div
+          className="relative overflow-x-auto border-2 border-ink bg-white"
+          role="region"
+          aria-label="Newsletter signups table"
+          tabIndex={0}
+        >
           <table className="w-full min-w-[32rem] text-left text-sm">
             <caption className="sr-only">Newsletter signups</caption>
             <thead className="border-b-2 border-ink bg-bone text-xs uppercase tracking-wide">
               <tr>
-                <th scope="col" className="px-4 py-2.5">Email</th>
-                <th scope="col" className="px-4 py-2.5">Signed Up</th>
-                <th scope="col" className="px-4 py-2.5">Status</th>
+                <th scope="col" className="px-4 py-2.5">
+                  Email
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  Signed Up
+                </th>
+                <th scope="col" className="px-4 py-2.5">
+                  Status
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-neutral-200">
@@ -51,7 +66,9 @@ export function NewsletterPanel({ signups, isLoading, isError }: NewsletterPanel
                     <time dateTime={s.subscribed_at}>{formatOrderDate(s.subscribed_at)}</time>
                   </td>
                   <td className="px-4 py-2.5">
-                    <span className="inline-block bg-green-100 px-2 py-0.5 text-xs font-bold text-green-900">Subscribed</span>
+                    <span className="inline-block bg-green-100 px-2 py-0.5 text-xs font-bold text-green-900">
+                      Subscribed
+                    </span>
                   </td>
                 </tr>
               ))}

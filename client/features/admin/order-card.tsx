@@ -26,7 +26,8 @@ export function OrderCard({ order }: { order: AdminOrder }) {
       { id: order.id, status: status as OrderStatus },
       {
         onSuccess: () => toast({ title: 'Success', description: 'Order status updated successfully' }),
-        onError: () => toast({ title: 'Error', description: 'Failed to update order status', variant: 'destructive' }),
+        onError: () =>
+          toast({ title: 'Error', description: 'Failed to update order status', variant: 'destructive' }),
       },
     );
   };
@@ -68,7 +69,10 @@ export function OrderCard({ order }: { order: AdminOrder }) {
             {order.customerFirstName} {order.customerLastName}
           </p>
           <p className="break-all">
-            <a href={`mailto:${order.customerEmail}`} className="underline underline-offset-2 hover:no-underline">
+            <a
+              href={`mailto:${order.customerEmail}`}
+              className="underline underline-offset-2 hover:no-underline"
+            >
               {order.customerEmail}
             </a>
           </p>
@@ -84,7 +88,9 @@ export function OrderCard({ order }: { order: AdminOrder }) {
             <br />
             {order.shippingCountry}
           </address>
-          {order.shippingMethod && <p className="mt-1 text-muted">Method: {orderStatusLabel(order.shippingMethod)}</p>}
+          {order.shippingMethod && (
+            <p className="mt-1 text-muted">Method: {orderStatusLabel(order.shippingMethod)}</p>
+          )}
         </section>
 
         <section aria-label="Totals" className="text-sm md:row-span-2">
@@ -115,7 +121,10 @@ export function OrderCard({ order }: { order: AdminOrder }) {
             {order.items.map((item, i) => {
               const edition = formatEditionNumbers(item.editionNumbers, item.editionSize);
               return (
-                <li key={`${item.productName}-${i}`} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2">
+                <li
+                  key={`${item.productName}-${i}`}
+                  className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2"
+                >
                   <div className="min-w-0">
                     <p className="font-semibold">{item.productName}</p>
                     <p className="text-muted">

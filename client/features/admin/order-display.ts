@@ -1,6 +1,13 @@
 import type { OrderStatus } from '../../../common/contracts/checkout';
 
-export const orderStatuses: readonly OrderStatus[] = ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'];
+export const orderStatuses: readonly OrderStatus[] = [
+  'pending',
+  'confirmed',
+  'processing',
+  'shipped',
+  'delivered',
+  'cancelled',
+];
 
 export function orderStatusLabel(status: string): string {
   return status ? status.charAt(0).toUpperCase() + status.slice(1) : status;
@@ -42,7 +49,9 @@ export function formatOrderDate(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   // Newer ICU puts a narrow no-break space before AM/PM; plain spaces read and match the same everywhere.
-  return new Intl.DateTimeFormat('en-US', { ...orderDateOptions, timeZone }).format(date).replace(/[\u202f\u00a0]/g, ' ');
+  return new Intl.DateTimeFormat('en-US', { ...orderDateOptions, timeZone })
+    .format(date)
+    .replace(/[\u202f\u00a0]/g, ' ');
 }
 
 /** "No. 17 of 50" for one unit; "No. 17, 18 of 50" for several. */
@@ -57,7 +66,10 @@ export function formatShipping(shipping: string): string {
 }
 
 /** Orders tab search: by order number or customer e-mail, case-insensitive. */
-export function matchesOrderSearch(order: { orderNumber: string; customerEmail: string }, query: string): boolean {
+export function matchesOrderSearch(
+  order: { orderNumber: string; customerEmail: string },
+  query: string,
+): boolean {
   const q = query.trim().toLowerCase();
   if (!q) return true;
   return order.orderNumber.toLowerCase().includes(q) || order.customerEmail.toLowerCase().includes(q);

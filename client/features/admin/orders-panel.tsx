@@ -24,7 +24,8 @@ export function OrdersPanel({ orders, isLoading, isError }: OrdersPanelProps) {
   const [query, setQuery] = useState('');
 
   const shown = useMemo(
-    () => (orders ?? []).filter((o) => (status === ALL || o.status === status) && matchesOrderSearch(o, query)),
+    () =>
+      (orders ?? []).filter((o) => (status === ALL || o.status === status) && matchesOrderSearch(o, query)),
     [orders, status, query],
   );
   const hasOrders = (orders?.length ?? 0) > 0;
@@ -33,7 +34,11 @@ export function OrdersPanel({ orders, isLoading, isError }: OrdersPanelProps) {
     <div className="grid grid-cols-1 gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="font-display text-2xl uppercase tracking-wide">Orders</h2>
-        <a href="/api/admin/orders.csv" download className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+        <a
+          href="/api/admin/orders.csv"
+          download
+          className={buttonVariants({ variant: 'outline', size: 'sm' })}
+        >
           <Download className="h-4 w-4" aria-hidden="true" />
           Export CSV
         </a>
@@ -57,11 +62,18 @@ export function OrdersPanel({ orders, isLoading, isError }: OrdersPanelProps) {
         </div>
       ) : (
         <>
-          <div className="grid gap-3 border-2 border-ink bg-white p-3 sm:grid-cols-[1fr_14rem]" role="search" aria-label="Filter orders">
+          <div
+            className="grid gap-3 border-2 border-ink bg-white p-3 sm:grid-cols-[1fr_14rem]"
+            role="search"
+            aria-label="Filter orders"
+          >
             <div className="grid gap-1.5">
               <Label htmlFor={`${uid}-q`}>Search orders</Label>
               <div className="relative">
-                <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted" aria-hidden="true" />
+                <Search
+                  className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted"
+                  aria-hidden="true"
+                />
                 <Input
                   id={`${uid}-q`}
                   type="search"
@@ -93,7 +105,9 @@ export function OrdersPanel({ orders, isLoading, isError }: OrdersPanelProps) {
             Showing {shown.length} of {orders?.length ?? 0} orders
           </p>
           {shown.length === 0 ? (
-            <p className="border-2 border-dashed border-neutral-400 p-6 text-center text-sm">No orders match these filters.</p>
+            <p className="border-2 border-dashed border-neutral-400 p-6 text-center text-sm">
+              No orders match these filters.
+            </p>
           ) : (
             <ul className="grid grid-cols-1 gap-4" aria-label="Orders">
               {shown.map((o) => (

@@ -12,7 +12,13 @@ import {
 } from '../../../common/contracts/admin';
 import { categorySizes, type Category, type ProductColor } from '../../../common/contracts/catalog';
 import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
@@ -76,7 +82,9 @@ export function ProductFormDialog({ open, onOpenChange, product }: ProductFormDi
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-3xl p-0" closeLabel="Close product form">
-        {open && <ProductForm key={product?.id ?? "new"} product={product} onDone={() => onOpenChange(false)} />}
+        {open && (
+          <ProductForm key={product?.id ?? 'new'} product={product} onDone={() => onOpenChange(false)} />
+        )}
       </DialogContent>
     </Dialog>
   );
@@ -105,11 +113,18 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
       { id: product?.id ?? null, payload },
       {
         onSuccess: () => {
-          toast({ title: 'Success', description: product ? 'Product updated successfully' : 'Product created successfully' });
+          toast({
+            title: 'Success',
+            description: product ? 'Product updated successfully' : 'Product created successfully',
+          });
           onDone();
         },
         onError: (error) => {
-          toast({ title: 'Error', description: `Failed to save product: ${adminErrorMessage(error)}`, variant: 'destructive' });
+          toast({
+            title: 'Error',
+            description: `Failed to save product: ${adminErrorMessage(error)}`,
+            variant: 'destructive',
+          });
         },
       },
     );
@@ -132,28 +147,82 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
       <DialogHeader className="border-b-2 border-ink px-6 py-5">
         <DialogTitle>{product ? 'Edit Product' : 'Add New Product'}</DialogTitle>
         <DialogDescription>
-          {product ? `Change the details of ${product.name}.` : 'Fill in the details of the new drop.'} Sale Price and Subcategory are optional.
+          {product ? `Change the details of ${product.name}.` : 'Fill in the details of the new drop.'} Sale
+          Price and Subcategory are optional.
         </DialogDescription>
       </DialogHeader>
 
       <div className="grid gap-5 px-6 py-5 sm:grid-cols-2">
-        <Field label="Name" required htmlFor={id('name')} error={fieldError('name')} errorId={id('name-error')} className="sm:col-span-2">
+        <Field
+          label="Name"
+          required
+          htmlFor={id('name')}
+          error={fieldError('name')}
+          errorId={id('name-error')}
+          className="sm:col-span-2"
+        >
           <Input id={id('name')} autoComplete="off" {...register('name')} {...described('name')} />
         </Field>
 
-        <Field label="Description" required htmlFor={id('description')} error={fieldError('description')} errorId={id('description-error')} className="sm:col-span-2">
-          <textarea id={id('description')} rows={3} className={textareaClass} {...register('description')} {...described('description')} />
+        <Field
+          label="Description"
+          required
+          htmlFor={id('description')}
+          error={fieldError('description')}
+          errorId={id('description-error')}
+          className="sm:col-span-2"
+        >
+          <textarea
+            id={id('description')}
+            rows={3}
+            className={textareaClass}
+            {...register('description')}
+            {...described('description')}
+          />
         </Field>
 
-        <Field label="Price" required htmlFor={id('price')} error={fieldError('price')} errorId={id('price-error')}>
-          <Input id={id('price')} type="number" inputMode="decimal" step="0.01" min="0" {...register('price')} {...described('price')} />
+        <Field
+          label="Price"
+          required
+          htmlFor={id('price')}
+          error={fieldError('price')}
+          errorId={id('price-error')}
+        >
+          <Input
+            id={id('price')}
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min="0"
+            {...register('price')}
+            {...described('price')}
+          />
         </Field>
 
-        <Field label="Sale Price" htmlFor={id('salePrice')} error={fieldError('salePrice')} errorId={id('salePrice-error')}>
-          <Input id={id('salePrice')} type="number" inputMode="decimal" step="0.01" min="0" {...register('salePrice')} {...described('salePrice')} />
+        <Field
+          label="Sale Price"
+          htmlFor={id('salePrice')}
+          error={fieldError('salePrice')}
+          errorId={id('salePrice-error')}
+        >
+          <Input
+            id={id('salePrice')}
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min="0"
+            {...register('salePrice')}
+            {...described('salePrice')}
+          />
         </Field>
 
-        <Field label="Category" required htmlFor={id('category')} error={fieldError('category')} errorId={id('category-error')}>
+        <Field
+          label="Category"
+          required
+          htmlFor={id('category')}
+          error={fieldError('category')}
+          errorId={id('category-error')}
+        >
           <Controller
             control={control}
             name="category"
@@ -166,7 +235,12 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
                   setValue('sizes', [...(categorySizes[slug] ?? [])], { shouldDirty: true });
                 }}
               >
-                <SelectTrigger id={id('category')} ref={field.ref} onBlur={field.onBlur} {...described('category')}>
+                <SelectTrigger
+                  id={id('category')}
+                  ref={field.ref}
+                  onBlur={field.onBlur}
+                  {...described('category')}
+                >
                   <SelectValue placeholder="Select a category" />
                 </SelectTrigger>
                 <SelectContent>
@@ -181,20 +255,56 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
           />
         </Field>
 
-        <Field label="Subcategory" htmlFor={id('subcategory')} error={fieldError('subcategory')} errorId={id('subcategory-error')}>
-          <Input id={id('subcategory')} autoComplete="off" {...register('subcategory')} {...described('subcategory')} />
-        </Field>
-
-        <Field label="Materials" required htmlFor={id('materials')} error={fieldError('materials')} errorId={id('materials-error')}>
-          <Input id={id('materials')} autoComplete="off" {...register('materials')} {...described('materials')} />
-        </Field>
-
-        <Field label="Stock" required htmlFor={id('stock')} error={fieldError('stock')} errorId={id('stock-error')}>
-          <Input id={id('stock')} type="number" inputMode="numeric" step="1" min="0" {...register('stock')} {...described('stock')} />
+        <Field
+          label="Subcategory"
+          htmlFor={id('subcategory')}
+          error={fieldError('subcategory')}
+          errorId={id('subcategory-error')}
+        >
+          <Input
+            id={id('subcategory')}
+            autoComplete="off"
+            {...register('subcategory')}
+            {...described('subcategory')}
+          />
         </Field>
 
         <Field
-          label="Sustainability Info" required
+          label="Materials"
+          required
+          htmlFor={id('materials')}
+          error={fieldError('materials')}
+          errorId={id('materials-error')}
+        >
+          <Input
+            id={id('materials')}
+            autoComplete="off"
+            {...register('materials')}
+            {...described('materials')}
+          />
+        </Field>
+
+        <Field
+          label="Stock"
+          required
+          htmlFor={id('stock')}
+          error={fieldError('stock')}
+          errorId={id('stock-error')}
+        >
+          <Input
+            id={id('stock')}
+            type="number"
+            inputMode="numeric"
+            step="1"
+            min="0"
+            {...register('stock')}
+            {...described('stock')}
+          />
+        </Field>
+
+        <Field
+          label="Sustainability Info"
+          required
           htmlFor={id('sustainabilityInfo')}
           error={fieldError('sustainabilityInfo')}
           errorId={id('sustainabilityInfo-error')}
@@ -250,13 +360,21 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
                   key={c.name}
                   type="button"
                   aria-pressed={chosen}
-                  onClick={() => setValue('colors', addColour(getValues('colors') as ProductColor[], c), { shouldDirty: true })}
+                  onClick={() =>
+                    setValue('colors', addColour(getValues('colors') as ProductColor[], c), {
+                      shouldDirty: true,
+                    })
+                  }
                   className={cn(
                     'flex h-10 cursor-pointer items-center gap-2 border-2 px-2 text-left text-xs font-semibold hover:border-ink',
                     chosen ? 'border-ink bg-bone' : 'border-neutral-300 bg-white',
                   )}
                 >
-                  <span aria-hidden="true" className="h-5 w-5 shrink-0 border border-neutral-400" style={{ backgroundColor: c.value }} />
+                  <span
+                    aria-hidden="true"
+                    className="h-5 w-5 shrink-0 border border-neutral-400"
+                    style={{ backgroundColor: c.value }}
+                  />
                   <span className="flex-1 truncate">{c.name}</span>
                   {chosen && <Check className="h-4 w-4 shrink-0" aria-hidden="true" />}
                 </button>
@@ -266,13 +384,24 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
           {colours.length > 0 ? (
             <ul className="mt-1 flex flex-wrap gap-2" aria-label="Chosen colours">
               {colours.map((c) => (
-                <li key={c.name} className="inline-flex items-center gap-1.5 border-2 border-ink bg-white py-0.5 pl-2 pr-0.5 text-sm">
-                  <span aria-hidden="true" className="h-3.5 w-3.5 border border-neutral-400" style={{ backgroundColor: c.value }} />
+                <li
+                  key={c.name}
+                  className="inline-flex items-center gap-1.5 border-2 border-ink bg-white py-0.5 pl-2 pr-0.5 text-sm"
+                >
+                  <span
+                    aria-hidden="true"
+                    className="h-3.5 w-3.5 border border-neutral-400"
+                    style={{ backgroundColor: c.value }}
+                  />
                   {c.name}
                   <button
                     type="button"
                     aria-label={`Remove colour ${c.name}`}
-                    onClick={() => setValue('colors', removeColour(getValues('colors') as ProductColor[], c.name), { shouldDirty: true })}
+                    onClick={() =>
+                      setValue('colors', removeColour(getValues('colors') as ProductColor[], c.name), {
+                        shouldDirty: true,
+                      })
+                    }
                     className="inline-flex h-7 w-7 cursor-pointer items-center justify-center hover:bg-black/10"
                   >
                     <X className="h-3.5 w-3.5" aria-hidden="true" />
@@ -290,7 +419,9 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
           <ImagePicker
             images={images}
             onUploadingChange={onUploadingChange}
-            onAppend={(paths) => setValue('images', [...(getValues('images') ?? []), ...paths], { shouldDirty: true })}
+            onAppend={(paths) =>
+              setValue('images', [...(getValues('images') ?? []), ...paths], { shouldDirty: true })
+            }
             onRemove={(index) =>
               setValue(
                 'images',
@@ -325,7 +456,15 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
   );
 }
 
-const requiredFields = new Set<keyof FormValues>(['name', 'description', 'price', 'category', 'materials', 'sustainabilityInfo', 'stock']);
+const requiredFields = new Set<keyof FormValues>([
+  'name',
+  'description',
+  'price',
+  'category',
+  'materials',
+  'sustainabilityInfo',
+  'stock',
+]);
 
 const textareaClass =
   'w-full border-2 border-neutral-300 bg-white px-3 py-2 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-700';

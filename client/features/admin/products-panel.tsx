@@ -36,7 +36,8 @@ export function ProductsPanel({ products, isLoading, isError }: ProductsPanelPro
     if (!window.confirm('Are you sure you want to delete this product?')) return;
     remove.mutate(product.id, {
       onSuccess: () => toast({ title: 'Success', description: 'Product deleted successfully' }),
-      onError: () => toast({ title: 'Error', description: 'Failed to delete product', variant: 'destructive' }),
+      onError: () =>
+        toast({ title: 'Error', description: 'Failed to delete product', variant: 'destructive' }),
     });
   };
 
@@ -51,7 +52,11 @@ export function ProductsPanel({ products, isLoading, isError }: ProductsPanelPro
       </div>
 
       {isLoading ? (
-        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" aria-busy="true" aria-label="Loading products">
+        <div
+          className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3"
+          aria-busy="true"
+          aria-label="Loading products"
+        >
           {Array.from({ length: 6 }, (_, i) => (
             <Skeleton key={i} className="h-52" />
           ))}

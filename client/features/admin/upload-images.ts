@@ -1,4 +1,9 @@
-import { ACCEPTED_IMAGE_TYPES, normalizeImageResultSchema, uploadUrlResultSchema, type UploadUrlBody } from '../../../common/contracts/admin';
+import {
+  ACCEPTED_IMAGE_TYPES,
+  normalizeImageResultSchema,
+  uploadUrlResultSchema,
+  type UploadUrlBody,
+} from '../../../common/contracts/admin';
 import { apiJson } from '../../lib/api-client';
 
 export type UploadProgress = (fraction: number) => void;
@@ -14,7 +19,10 @@ function putFile(url: string, file: File, onProgress: UploadProgress): Promise<v
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
-    xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(new Error(`${xhr.status}: ${xhr.responseText || xhr.statusText}`)));
+    xhr.onload = () =>
+      xhr.status >= 200 && xhr.status < 300
+        ? resolve()
+        : reject(new Error(`${xhr.status}: ${xhr.responseText || xhr.statusText}`));
     xhr.onerror = () => reject(new Error('Network error while uploading'));
     xhr.onabort = () => reject(new Error('Upload aborted'));
     xhr.send(file);
@@ -29,8 +37,15 @@ export async function uploadImage(file: File, onProgress: UploadProgress): Promi
   try {
     // Binding type and size into the URL lets storage refuse anything else before it is written.
     const accepted = (ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type);
-    const body: UploadUrlBody = accepted ? { contentType: file.type as UploadUrlBody['contentType'], size: file.size || undefined } : {};
-    const { uploadURL } = await apiJson('POST', '/api/admin/images/upload-url', body, uploadUrlResultSchema.pick({ uploadURL: true }));
+    const body: UploadUrlBody = accepted
+      ? { contentType: file.type as UploadUrlBody['contentType'], size: file.size || undefined }
+      : {};
+    const { uploadURL } = await apiJson(
+      'POST',
+      '/api/admin/images/upload-url',
+      body,
+      uploadUrlResultSchema.pick({ uploadURL: true }),
+    );
     await putFile(uploadURL, file, onProgress);
     const { normalizedPath } = await apiJson(
       'POST',

@@ -22,15 +22,26 @@ export const adminDiscountCodesKey = ['/api/admin/discount-codes'] as const;
 /** The storefront's product queries (list and detail share this prefix). */
 const publicProductsKey = ['/api/products'] as const;
 
-const get = <T>(url: string, schema: z.ZodType<T>) => () => apiJson('GET', url, undefined, schema);
+const get =
+  <T>(url: string, schema: z.ZodType<T>) =>
+  () =>
+    apiJson('GET', url, undefined, schema);
 
 /** SPEC §6: admin data is requested only when the status call says the session is an admin's. */
 export function useAdminProducts(enabled: boolean) {
-  return useQuery<AdminProduct[]>({ queryKey: adminProductsKey, queryFn: get('/api/admin/products', adminProductListSchema), enabled });
+  return useQuery<AdminProduct[]>({
+    queryKey: adminProductsKey,
+    queryFn: get('/api/admin/products', adminProductListSchema),
+    enabled,
+  });
 }
 
 export function useAdminOrders(enabled: boolean) {
-  return useQuery<AdminOrder[]>({ queryKey: adminOrdersKey, queryFn: get('/api/admin/orders', adminOrderListSchema), enabled });
+  return useQuery<AdminOrder[]>({
+    queryKey: adminOrdersKey,
+    queryFn: get('/api/admin/orders', adminOrderListSchema),
+    enabled,
+  });
 }
 
 export function useNewsletterSignups(enabled: boolean) {
@@ -63,7 +74,9 @@ export function useSaveProduct() {
   const refresh = useRefreshProducts();
   return useMutation({
     mutationFn: ({ id, payload }: { id: string | null; payload: ProductPayload }) =>
-      id ? apiJson<unknown>('PUT', `/api/admin/products/${id}`, payload) : apiJson<unknown>('POST', '/api/admin/products', payload),
+      id
+        ? apiJson<unknown>('PUT', `/api/admin/products/${id}`, payload)
+        : apiJson<unknown>('POST', '/api/admin/products', payload),
     onSettled: refresh,
   });
 }

@@ -8,7 +8,13 @@ import { Sheet, SheetContent, SheetTitle } from '../../components/ui/sheet';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useShopSettings } from '../settings/use-shop-settings';
 import { cartDrawer, useCartDrawerOpen } from './cart-drawer-store';
-import { cartItemCount, cartTotalCents, formatThresholdUsd, itemCountLabel, lineTotalCents } from './cart-totals';
+import {
+  cartItemCount,
+  cartTotalCents,
+  formatThresholdUsd,
+  itemCountLabel,
+  lineTotalCents,
+} from './cart-totals';
 import { useCart, useClearCart, useRemoveCartItem, useUpdateCartItem } from './use-cart';
 
 /** SPEC §2 cart sidebar: a right slide-over dialog titled 'Shopping Cart'. */
@@ -32,7 +38,9 @@ export function CartSidebar() {
       >
         <div className="flex items-center gap-3 border-b-2 border-ink px-5 py-4 pr-16">
           <ShoppingBag className="h-6 w-6 shrink-0" aria-hidden="true" />
-          <SheetTitle className="font-display text-3xl uppercase leading-none tracking-wide">Shopping Cart</SheetTitle>
+          <SheetTitle className="font-display text-3xl uppercase leading-none tracking-wide">
+            Shopping Cart
+          </SheetTitle>
         </div>
 
         {isPending ? (
@@ -78,14 +86,24 @@ function CartLine({ line }: { line: CartItem }) {
   const update = useUpdateCartItem();
   const remove = useRemoveCartItem();
   const image = line.product.images[0];
-  const options = [line.selectedSize && `Size: ${line.selectedSize}`, line.selectedColor && `Color: ${line.selectedColor}`].filter(
-    Boolean,
-  );
+  const options = [
+    line.selectedSize && `Size: ${line.selectedSize}`,
+    line.selectedColor && `Color: ${line.selectedColor}`,
+  ].filter(Boolean);
 
   return (
     <li className="flex gap-4 py-5" aria-label={line.product.name}>
       <div className="h-24 w-20 shrink-0 overflow-hidden bg-bone sm:h-28 sm:w-24">
-        {image && <ProductImage src={image} alt="" sizes="96px" width={96} height={112} className="h-full w-full object-cover" />}
+        {image && (
+          <ProductImage
+            src={image}
+            alt=""
+            sizes="96px"
+            width={96}
+            height={112}
+            className="h-full w-full object-cover"
+          />
+        )}
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex items-start justify-between gap-3">
@@ -153,7 +171,8 @@ function CartFooter({ lines }: { lines: CartItem[] }) {
         Checkout
       </Button>
       <p className="text-center text-xs text-muted">
-        Free shipping on orders over {formatThresholdUsd(settings.freeShippingThreshold)} • Carbon neutral delivery
+        Free shipping on orders over {formatThresholdUsd(settings.freeShippingThreshold)} • Carbon neutral
+        delivery
       </p>
     </div>
   );

@@ -1,7 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { cartItemCount, cartTotalCents, formatThresholdUsd, itemCountLabel, lineTotalCents } from './cart-totals';
+import {
+  cartItemCount,
+  cartTotalCents,
+  formatThresholdUsd,
+  itemCountLabel,
+  lineTotalCents,
+} from './cart-totals';
 
-const line = (price: string, salePrice: string | null, quantity: number) => ({ quantity, product: { price, salePrice } });
+const line = (price: string, salePrice: string | null, quantity: number) => ({
+  quantity,
+  product: { price, salePrice },
+});
 
 describe('cart totals', () => {
   test('a line uses the sale price when present, else the price', () => {

@@ -27,5 +27,7 @@ export function itemCountLabel(count: number): string {
 /** "60.00" → "$60", "59.50" → "$59.50": the free-shipping note reads naturally for whole amounts. */
 export function formatThresholdUsd(value: string): string {
   const cents = parseMoney(value);
-  return cents % 100 === 0 ? `$${cents / 100}` : `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+  return cents % 100 === 0
+    ? `$${cents / 100}`
+    : `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }

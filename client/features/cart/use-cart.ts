@@ -64,7 +64,9 @@ function useCartWrite<V>(fn: (vars: V) => Promise<unknown>, optimistic: Optimist
     },
     // Refetch once the last queued write settles, so the stepper doesn't flicker between clicks.
     onSettled: () =>
-      qc.isMutating({ mutationKey: CART_WRITE_KEY }) <= 1 ? qc.invalidateQueries({ queryKey: CART_KEY }) : undefined,
+      qc.isMutating({ mutationKey: CART_WRITE_KEY }) <= 1
+        ? qc.invalidateQueries({ queryKey: CART_KEY })
+        : undefined,
   });
 }
 
@@ -74,7 +76,9 @@ export function useUpdateCartItem() {
     ({ id, quantity }: { id: string; quantity: number }) =>
       apiRequest('PUT', `/api/cart/${encodeURIComponent(id)}`, { quantity }),
     (lines, { id, quantity }) =>
-      quantity <= 0 ? lines.filter((l) => l.id !== id) : lines.map((l) => (l.id === id ? { ...l, quantity } : l)),
+      quantity <= 0
+        ? lines.filter((l) => l.id !== id)
+        : lines.map((l) => (l.id === id ? { ...l, quantity } : l)),
   );
 }
 

@@ -40,7 +40,8 @@ export function ProductGrid({
   priorityCount = 0,
   className,
 }: ProductGridProps) {
-  const query = useProducts();
+  // Only fetch the catalogue when the caller did not hand the products in (search, category).
+  const query = useProducts({ enabled: products === undefined });
   const list = products ?? query.data ?? [];
   const loading = isLoading ?? (products === undefined && query.isLoading);
   const [filter, setFilter] = useState<string>(lockedCategory ?? 'all');

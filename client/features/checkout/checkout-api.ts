@@ -51,7 +51,10 @@ export interface CheckoutChoices {
 }
 
 /** Totals computed by the server from the session's cart; the client only sends its choices. */
-export function useTotals({ discountCode, shippingMethod, cartSignature }: CheckoutChoices, enabled: boolean) {
+export function useTotals(
+  { discountCode, shippingMethod, cartSignature }: CheckoutChoices,
+  enabled: boolean,
+) {
   return useQuery<Totals>({
     queryKey: ['/api/calculate-shipping', discountCode, shippingMethod, cartSignature],
     queryFn: () => apiJson('POST', '/api/calculate-shipping', { discountCode, shippingMethod }, totalsSchema),
@@ -73,7 +76,13 @@ export interface PaymentIntent extends CreatePaymentIntentResult {
 export function usePaymentIntent(choices: CheckoutChoices, totals: Totals | undefined) {
   const amount = totals ? parseMoney(totals.total) : 0;
   return useQuery<PaymentIntent>({
-    queryKey: ['/api/create-payment-intent', totals?.total, choices.discountCode, choices.shippingMethod, choices.cartSignature],
+    queryKey: [
+      '/api/create-payment-intent',
+      totals?.total,
+      choices.discountCode,
+      choices.shippingMethod,
+      choices.cartSignature,
+    ],
     queryFn: async () => {
       const res = await apiRequest('POST', '/api/create-payment-intent', {
         amount: amount / 100,
@@ -94,8 +103,17 @@ export function usePaymentIntent(choices: CheckoutChoices, totals: Totals | unde
 }
 
 /** Offline test gateway (DESIGN.md): 200 on success, 402 {message} for a declined card. */
-export function confirmOfflinePayment(body: { clientSecret: string; cardNumber: string; expiry: string; cvc: string }) {
-  return apiJson<{ id: string; status: string; amount: number }>('POST', '/api/payments/offline/confirm', body);
+export function confirmOfflinePayment(body: {
+  clientSecret: string;
+  cardNumber: string;
+  expiry: string;
+  cvc: string;
+}) {
+  return apiJson<{ id: string; status: string; amount: number }>(
+    'POST',
+    '/api/payments/offline/confirm',
+    body,
+  );
 }
 
 export function recordPaymentSuccess(paymentIntentId: string): Promise<{ orderNumber: string }> {

@@ -7,7 +7,13 @@ import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
 import { useShopSettings } from '../settings/use-shop-settings';
-import { shopperMessage, useCustomerInfo, usePaymentIntent, useTotals, type PaymentIntent } from './checkout-api';
+import {
+  shopperMessage,
+  useCustomerInfo,
+  usePaymentIntent,
+  useTotals,
+  type PaymentIntent,
+} from './checkout-api';
 import { CheckoutProgress, type CheckoutStep } from './checkout-progress';
 import { CustomerInfoForm } from './customer-info-form';
 import { DiscountBox } from './discount-box';
@@ -47,11 +53,20 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
   useStripeRedirectReturn(complete);
 
   useEffect(() => {
-    if (totals.isError) toast({ title: 'Error', description: 'Failed to calculate shipping. Please try again.', variant: 'destructive' });
+    if (totals.isError)
+      toast({
+        title: 'Error',
+        description: 'Failed to calculate shipping. Please try again.',
+        variant: 'destructive',
+      });
   }, [totals.isError, totals.errorUpdatedAt]);
   useEffect(() => {
     if (intent.isError)
-      toast({ title: 'Error', description: shopperMessage(intent.error, 'Failed to initialize payment. Please try again.'), variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: shopperMessage(intent.error, 'Failed to initialize payment. Please try again.'),
+        variant: 'destructive',
+      });
   }, [intent.isError, intent.error, intent.errorUpdatedAt]);
 
   // Move focus to the new step's heading so keyboard and screen-reader users land in the right place.
@@ -88,7 +103,11 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
       {step === 'info' ? (
         <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-12">
           <div className="border-2 border-ink bg-white p-5 sm:p-8">
-            <CustomerInfoForm saved={saved} onSaved={() => setChosenStep('payment')} onSkip={() => setChosenStep('payment')} />
+            <CustomerInfoForm
+              saved={saved}
+              onSaved={() => setChosenStep('payment')}
+              onSkip={() => setChosenStep('payment')}
+            />
           </div>
           <div>{summary}</div>
         </div>
@@ -97,18 +116,27 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-x-12 lg:gap-y-6">
           <div className="space-y-8 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-1">
             <div className="space-y-2">
-              <h2 id="payment-heading" tabIndex={-1} className="font-display text-3xl uppercase tracking-wide focus:outline-none">
+              <h2
+                id="payment-heading"
+                tabIndex={-1}
+                className="font-display text-3xl uppercase tracking-wide focus:outline-none"
+              >
                 Payment
               </h2>
               {saved && (
                 <p className="text-sm text-muted">
-                  Shipping to {saved.firstName} {saved.lastName}, {saved.shippingAddress}, {saved.shippingCity}, {saved.shippingState}{' '}
-                  {saved.shippingZip}, {saved.shippingCountry}
+                  Shipping to {saved.firstName} {saved.lastName}, {saved.shippingAddress},{' '}
+                  {saved.shippingCity}, {saved.shippingState} {saved.shippingZip}, {saved.shippingCountry}
                 </p>
               )}
             </div>
             <DiscountBox applied={discount} onApply={setDiscount} onRemove={() => setDiscount(null)} />
-            <ShippingMethodPicker rates={settings.shippingRates} country={country} value={shippingMethod} onChange={setChosenMethod} />
+            <ShippingMethodPicker
+              rates={settings.shippingRates}
+              country={country}
+              value={shippingMethod}
+              onChange={setChosenMethod}
+            />
           </div>
           <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">{summary}</div>
           <div className="space-y-6 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-2">
@@ -173,10 +201,21 @@ function PaymentSection({
         </div>
       ) : intent.provider === 'stripe' && publishableKey ? (
         <Suspense fallback={<Skeleton className="h-48 w-full" />}>
-          <StripePaymentForm publishableKey={publishableKey} clientSecret={intent.clientSecret} amount={intent.amount} disabled={stale} onPaid={onPaid} />
+          <StripePaymentForm
+            publishableKey={publishableKey}
+            clientSecret={intent.clientSecret}
+            amount={intent.amount}
+            disabled={stale}
+            onPaid={onPaid}
+          />
         </Suspense>
       ) : (
-        <OfflineCardForm clientSecret={intent.clientSecret} amount={intent.amount} disabled={stale} onPaid={onPaid} />
+        <OfflineCardForm
+          clientSecret={intent.clientSecret}
+          amount={intent.amount}
+          disabled={stale}
+          onPaid={onPaid}
+        />
       )}
     </div>
   );

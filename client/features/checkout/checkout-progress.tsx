@@ -18,8 +18,17 @@ export function CheckoutProgress({ step }: { step: CheckoutStep }) {
           const done = i < current;
           const active = i === current;
           return (
-            <li key={s.id} className="flex items-center gap-3 sm:gap-4" aria-current={active ? 'step' : undefined}>
-              {i > 0 && <span aria-hidden="true" className={cn('h-0.5 w-8 sm:w-16', done || active ? 'bg-ink' : 'bg-neutral-300')} />}
+            <li
+              key={s.id}
+              className="flex items-center gap-3 sm:gap-4"
+              aria-current={active ? 'step' : undefined}
+            >
+              {i > 0 && (
+                <span
+                  aria-hidden="true"
+                  className={cn('h-0.5 w-8 sm:w-16', done || active ? 'bg-ink' : 'bg-neutral-300')}
+                />
+              )}
               <span className="flex items-center gap-2">
                 <span
                   aria-hidden="true"
@@ -32,7 +41,14 @@ export function CheckoutProgress({ step }: { step: CheckoutStep }) {
                 >
                   {done ? <Check className="h-4 w-4" /> : i + 1}
                 </span>
-                <span className={cn('text-sm font-bold uppercase tracking-wide', !active && !done && 'text-muted')}>{s.label}</span>
+                <span
+                  className={cn(
+                    'text-sm font-bold uppercase tracking-wide',
+                    !active && !done && 'text-muted',
+                  )}
+                >
+                  {s.label}
+                </span>
                 {done && <span className="sr-only">(completed)</span>}
               </span>
             </li>

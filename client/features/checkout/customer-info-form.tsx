@@ -53,13 +53,21 @@ export function CustomerInfoForm({
       toast({ title: 'Information Saved', description: 'Your shipping information has been saved.' });
       onSaved();
     } catch {
-      toast({ title: 'Error', description: 'Failed to save your information. Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: 'Failed to save your information. Please try again.',
+        variant: 'destructive',
+      });
     }
   });
 
   return (
     <form onSubmit={submit} noValidate aria-labelledby="shipping-info-heading" className="space-y-6">
-      <h2 id="shipping-info-heading" tabIndex={-1} className="font-display text-3xl uppercase tracking-wide focus:outline-none">
+      <h2
+        id="shipping-info-heading"
+        tabIndex={-1}
+        className="font-display text-3xl uppercase tracking-wide focus:outline-none"
+      >
         Shipping Information
       </h2>
 
@@ -82,7 +90,9 @@ export function CustomerInfoForm({
       </fieldset>
 
       <fieldset className="space-y-4">
-        <legend className="mb-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">Shipping Address</legend>
+        <legend className="mb-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">
+          Shipping Address
+        </legend>
         <Field label="Address" error={errors.shippingAddress}>
           {(a) => <Input autoComplete="street-address" {...a} {...register('shippingAddress')} />}
         </Field>
@@ -137,7 +147,15 @@ interface FieldA11y {
   'aria-describedby': string | undefined;
 }
 
-function Field({ label, error, children }: { label: string; error?: FieldError; children: (a: FieldA11y) => ReactNode }) {
+function Field({
+  label,
+  error,
+  children,
+}: {
+  label: string;
+  error?: FieldError;
+  children: (a: FieldA11y) => ReactNode;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   return (

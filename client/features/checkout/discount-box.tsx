@@ -41,11 +41,16 @@ export function DiscountBox({
         const message = err.serverMessage;
         toast({
           title: 'Invalid Code',
-          description: message && !message.startsWith(`${err.status}:`) ? message : 'This discount code is not valid',
+          description:
+            message && !message.startsWith(`${err.status}:`) ? message : 'This discount code is not valid',
           variant: 'destructive',
         });
       } else {
-        toast({ title: 'Error', description: 'Failed to validate discount code. Please try again.', variant: 'destructive' });
+        toast({
+          title: 'Error',
+          description: 'Failed to validate discount code. Please try again.',
+          variant: 'destructive',
+        });
       }
     } finally {
       setChecking(false);
@@ -59,15 +64,14 @@ export function DiscountBox({
 
   return (
     <div className="space-y-3">
-      <h3 className="font-display text-xl uppercase tracking-wide">
-        Discount Code
-      </h3>
+      <h3 className="font-display text-xl uppercase tracking-wide">Discount Code</h3>
       {applied ? (
         <div className="flex items-center justify-between gap-3 border-2 border-ink bg-accent px-4 py-3">
           <p className="flex items-center gap-2 font-semibold">
             <Tag className="h-4 w-4" aria-hidden="true" />
             <span>
-              {applied.code} <span className="font-normal">· {applied.discountPercent}% discount applied</span>
+              {applied.code}{' '}
+              <span className="font-normal">· {applied.discountPercent}% discount applied</span>
             </span>
           </p>
           <Button type="button" variant="link" size="sm" className="text-sm" onClick={remove}>

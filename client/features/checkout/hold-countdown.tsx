@@ -27,7 +27,10 @@ export function HoldCountdown({ endsAt, onRenew }: { endsAt: number; onRenew: ()
     );
   }
   return (
-    <p role="timer" className="flex items-center gap-2 border-2 border-ink bg-accent px-4 py-3 text-sm font-semibold">
+    <p
+      role="timer"
+      className="flex items-center gap-2 border-2 border-ink bg-accent px-4 py-3 text-sm font-semibold"
+    >
       <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
       <span>Your items are reserved for {formatCountdown(remaining)}</span>
     </p>

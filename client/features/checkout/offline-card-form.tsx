@@ -40,7 +40,12 @@ export function OfflineCardForm({
     }
     setProcessing(true);
     try {
-      await confirmOfflinePayment({ clientSecret, cardNumber: cardDigits(card.cardNumber), expiry: card.expiry, cvc: card.cvc });
+      await confirmOfflinePayment({
+        clientSecret,
+        cardNumber: cardDigits(card.cardNumber),
+        expiry: card.expiry,
+        cvc: card.cvc,
+      });
     } catch (err) {
       paymentFailed(err);
       setProcessing(false);
@@ -116,7 +121,9 @@ export function OfflineCardForm({
           </>
         )}
       </Button>
-      <p className="text-center text-xs text-muted">Test mode: use 4242 4242 4242 4242, any future date and any CVC.</p>
+      <p className="text-center text-xs text-muted">
+        Test mode: use 4242 4242 4242 4242, any future date and any CVC.
+      </p>
     </form>
   );
 }

@@ -18,23 +18,39 @@ export function OrderConfirmation({ order }: { order: Order }) {
           <li key={`${item.productName}-${i}`} className="flex gap-4 py-4">
             <div className="h-20 w-16 shrink-0 bg-bone">
               {item.productImage && (
-                <ProductImage src={item.productImage} alt="" sizes="64px" width={64} height={80} className="h-full w-full object-cover" />
+                <ProductImage
+                  src={item.productImage}
+                  alt=""
+                  sizes="64px"
+                  width={64}
+                  height={80}
+                  className="h-full w-full object-cover"
+                />
               )}
             </div>
             <div className="min-w-0 flex-1 space-y-1">
               <div className="flex items-start justify-between gap-3">
                 <p className="font-semibold leading-tight">{item.productName}</p>
-                <p className="shrink-0 font-semibold tabular-nums">{formatUsd(parseMoney(item.productPrice) * item.quantity)}</p>
+                <p className="shrink-0 font-semibold tabular-nums">
+                  {formatUsd(parseMoney(item.productPrice) * item.quantity)}
+                </p>
               </div>
               <p className="text-sm text-muted">
-                {[item.selectedSize && `Size: ${item.selectedSize}`, item.selectedColor && `Color: ${item.selectedColor}`, `Qty: ${item.quantity}`]
+                {[
+                  item.selectedSize && `Size: ${item.selectedSize}`,
+                  item.selectedColor && `Color: ${item.selectedColor}`,
+                  `Qty: ${item.quantity}`,
+                ]
                   .filter(Boolean)
                   .join(' · ')}
               </p>
               {item.editionNumbers.length > 0 && (
                 <ul className="flex flex-wrap gap-2 pt-1" aria-label="Edition numbers">
                   {item.editionNumbers.map((n) => (
-                    <li key={n} className="border-2 border-ink bg-accent px-2 py-0.5 text-xs font-bold tracking-wide">
+                    <li
+                      key={n}
+                      className="border-2 border-ink bg-accent px-2 py-0.5 text-xs font-bold tracking-wide"
+                    >
                       {editionLabel(n, item.editionSize)}
                     </li>
                   ))}
@@ -57,7 +73,9 @@ export function OrderConfirmation({ order }: { order: Order }) {
         )}
         <div className="flex justify-between">
           <dt>Shipping</dt>
-          <dd className="tabular-nums">{parseMoney(order.shipping) === 0 ? 'FREE' : displayPrice(order.shipping)}</dd>
+          <dd className="tabular-nums">
+            {parseMoney(order.shipping) === 0 ? 'FREE' : displayPrice(order.shipping)}
+          </dd>
         </div>
         {parseMoney(order.tax) > 0 && (
           <div className="flex justify-between">

@@ -35,7 +35,13 @@ export default function StripePaymentForm({ publishableKey, clientSecret, ...res
         clientSecret,
         appearance: {
           theme: 'flat',
-          variables: { colorPrimary: '#0a0a0a', colorBackground: '#ffffff', colorText: '#0a0a0a', borderRadius: '0px', fontFamily: 'Inter, system-ui, sans-serif' },
+          variables: {
+            colorPrimary: '#0a0a0a',
+            colorBackground: '#ffffff',
+            colorText: '#0a0a0a',
+            borderRadius: '0px',
+            fontFamily: 'Inter, system-ui, sans-serif',
+          },
         },
       }}
     >
@@ -44,7 +50,11 @@ export default function StripePaymentForm({ publishableKey, clientSecret, ...res
   );
 }
 
-function StripeForm({ amount, disabled, onPaid }: Omit<StripePaymentFormProps, 'publishableKey' | 'clientSecret'>) {
+function StripeForm({
+  amount,
+  disabled,
+  onPaid,
+}: Omit<StripePaymentFormProps, 'publishableKey' | 'clientSecret'>) {
   const stripe = useStripe();
   const elements = useElements();
   const [processing, setProcessing] = useState(false);
@@ -74,7 +84,13 @@ function StripeForm({ amount, disabled, onPaid }: Omit<StripePaymentFormProps, '
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Card payment">
       <PaymentElement options={{ layout: 'tabs' }} />
-      <Button type="submit" variant="accent" size="lg" className="w-full" disabled={disabled || processing || !stripe || !elements}>
+      <Button
+        type="submit"
+        variant="accent"
+        size="lg"
+        className="w-full"
+        disabled={disabled || processing || !stripe || !elements}
+      >
         {processing ? (
           'Processing...'
         ) : (

@@ -12,7 +12,8 @@ function refundMessage(err: unknown): string | null {
   if (!(err instanceof ApiError) || err.status >= 500) return null;
   try {
     const body = JSON.parse(err.body) as { message?: unknown; refunded?: unknown };
-    if (typeof body.message === 'string' && (body.refunded === true || /refund/i.test(body.message))) return body.message;
+    if (typeof body.message === 'string' && (body.refunded === true || /refund/i.test(body.message)))
+      return body.message;
   } catch {
     /* not JSON */
   }

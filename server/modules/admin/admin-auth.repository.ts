@@ -6,7 +6,11 @@ import { sessions } from '../session/session.tables';
 import { adminLoginAttempts, appSettings } from './admin.tables';
 
 export async function readSetting(db: DbOrTx, key: string): Promise<string | null> {
-  const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, key)).limit(1);
+  const [row] = await db
+    .select({ value: appSettings.value })
+    .from(appSettings)
+    .where(eq(appSettings.key, key))
+    .limit(1);
   return row?.value ?? null;
 }
 
@@ -19,7 +23,11 @@ export async function writeSetting(db: DbOrTx, key: string, value: string): Prom
 
 /** Inserts only when the key is absent; true when this call stored it (first start races). */
 export async function insertSettingIfAbsent(db: DbOrTx, key: string, value: string): Promise<boolean> {
-  const rows = await db.insert(appSettings).values({ key, value }).onConflictDoNothing().returning({ key: appSettings.key });
+  const rows = await db
+    .insert(appSettings)
+    .values({ key, value })
+    .onConflictDoNothing()
+    .returning({ key: appSettings.key });
   return rows.length > 0;
 }
 
@@ -28,16 +36,29 @@ export async function recordLoginAttempt(db: DbOrTx, ip: string, success: boolea
 }
 
 /** Failed attempts from `ip` since `since`, and when the oldest of them happened. */
-export async function countFailuresSince(db: DbOrTx, ip: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+export async function countFailuresSince(
+  db: DbOrTx,
+  ip: string,
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int`, oldest: min(adminLoginAttempts.at) })
     .from(adminLoginAttempts)
-    .where(and(eq(adminLoginAttempts.ip, ip), eq(adminLoginAttempts.success, false), gt(adminLoginAttempts.at, since)));
+    .where(
+      and(
+        eq(adminLoginAttempts.ip, ip),
+        eq(adminLoginAttempts.success, false),
+        gt(adminLoginAttempts.at, since),
+      ),
+    );
   return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
 }
 
 export async function deleteLoginAttemptsBefore(db: DbOrTx, before: Date): Promise<number> {
-  const rows = await db.delete(adminLoginAttempts).where(lt(adminLoginAttempts.at, before)).returning({ id: adminLoginAttempts.id });
+  const rows = await db
+    .delete(adminLoginAttempts)
+    .where(lt(adminLoginAttempts.at, before))
+    .returning({ id: adminLoginAttempts.id });
   return rows.length;
 }
 
@@ -52,5 +73,8 @@ export async function moveShopperRows(db: DbOrTx, fromSid: string, toSid: string
 
 /** Logs every admin out (their shopper sessions and carts stay): used when the password changes. */
 export async function revokeAdminSessions(db: DbOrTx): Promise<void> {
-  await db.update(sessions).set({ sess: sql`${sessions.sess} - 'admin'` }).where(sql`${sessions.sess} -> 'admin' is not null`);
+  await db
+    .update(sessions)
+    .set({ sess: sql`${sessions.sess} - 'admin'` })
+    .where(sql`${sessions.sess} -> 'admin' is not null`);
 }

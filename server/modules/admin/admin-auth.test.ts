@@ -51,7 +51,10 @@ describeEachDb('admin access', (t) => {
       ]),
     );
     const shopper = t().client();
-    await shopper.post('/api/cart', { productId: (await t().services.catalog.listProducts())[0].id, selectedSize: 'M' });
+    await shopper.post('/api/cart', {
+      productId: (await t().services.catalog.listProducts())[0].id,
+      selectedSize: 'M',
+    });
     const guarded = routes.filter(([, path]) => path !== '/api/admin/login' && path !== '/api/admin/status');
     expect(guarded.length).toBeGreaterThanOrEqual(15);
     for (const caller of [t().client(), shopper]) {
@@ -62,7 +65,10 @@ describeEachDb('admin access', (t) => {
           method: method as 'GET',
           url,
           payload: method === 'GET' || method === 'DELETE' ? undefined : upload ? Buffer.from('x') : {},
-          headers: method === 'GET' || method === 'DELETE' ? {} : { 'content-type': upload ? 'image/png' : 'application/json' },
+          headers:
+            method === 'GET' || method === 'DELETE'
+              ? {}
+              : { 'content-type': upload ? 'image/png' : 'application/json' },
         });
         expect(res.statusCode, `${method} ${path}`).toBe(401);
         expect(json(res).message, `${method} ${path}`).toMatch(/log in/i);
@@ -96,7 +102,11 @@ describeEachDb('admin access', (t) => {
   test('login gives a new session id; the old cookie is not admin and the cart follows the new one', async () => {
     const client = t().client();
     const product = (await t().services.catalog.listProducts()).find((p) => p.sizes.length > 0 && p.inStock)!;
-    const added = await client.post('/api/cart', { productId: product.id, selectedSize: product.sizes[0], quantity: 2 });
+    const added = await client.post('/api/cart', {
+      productId: product.id,
+      selectedSize: product.sizes[0],
+      quantity: 2,
+    });
     expect(added.statusCode).toBeLessThan(300);
     const before = client.cookies.get(SESSION_COOKIE)!;
     expect(before).toBeTruthy();
@@ -112,14 +122,21 @@ describeEachDb('admin access', (t) => {
     stale.cookies.set(SESSION_COOKIE, before);
     expect(json(await stale.get('/api/admin/status'))).toEqual({ isAuthenticated: false });
     expect((await stale.get('/api/admin/products')).statusCode).toBe(401);
-    const [row] = await t().services.db.select().from(sessions).where(eq(sessions.sid, sidOf(before)!));
+    const [row] = await t()
+      .services.db.select()
+      .from(sessions)
+      .where(eq(sessions.sid, sidOf(before)!));
     expect(row).toBeUndefined();
   });
 
   test('logout destroys the session on the server: the old cookie no longer works', async () => {
     const client = await loginAsAdmin(t().client());
     const cookie = client.cookies.get(SESSION_COOKIE)!;
-    const res = await client.request({ method: 'POST', url: '/api/admin/logout', headers: { 'content-type': 'application/json' } });
+    const res = await client.request({
+      method: 'POST',
+      url: '/api/admin/logout',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
     expect(json(res)).toEqual({ success: true });
     expect(json(await client.get('/api/admin/status'))).toEqual({ isAuthenticated: false });
@@ -128,7 +145,10 @@ describeEachDb('admin access', (t) => {
     replay.cookies.set(SESSION_COOKIE, cookie);
     expect(json(await replay.get('/api/admin/status'))).toEqual({ isAuthenticated: false });
     expect((await replay.get('/api/admin/orders')).statusCode).toBe(401);
-    const [row] = await t().services.db.select().from(sessions).where(eq(sessions.sid, sidOf(cookie)!));
+    const [row] = await t()
+      .services.db.select()
+      .from(sessions)
+      .where(eq(sessions.sid, sidOf(cookie)!));
     expect(row).toBeUndefined();
   });
 
@@ -139,12 +159,18 @@ describeEachDb('admin access', (t) => {
     expect(row.sess.admin?.at).toBeGreaterThan(Date.now() - 10_000);
 
     // Active use keeps it alive: a request refreshes a stamp older than a minute.
-    await t().services.db.update(sessions).set({ sess: { ...row.sess, admin: { at: Date.now() - ADMIN_IDLE_TIMEOUT_MS + 60_000 } } }).where(eq(sessions.sid, sid));
+    await t()
+      .services.db.update(sessions)
+      .set({ sess: { ...row.sess, admin: { at: Date.now() - ADMIN_IDLE_TIMEOUT_MS + 60_000 } } })
+      .where(eq(sessions.sid, sid));
     expect((await client.get('/api/admin/products')).statusCode).toBe(200);
     const [touched] = await t().services.db.select().from(sessions).where(eq(sessions.sid, sid));
     expect(touched.sess.admin?.at).toBeGreaterThan(Date.now() - 10_000);
 
-    await t().services.db.update(sessions).set({ sess: { ...row.sess, admin: { at: Date.now() - ADMIN_IDLE_TIMEOUT_MS - 1000 } } }).where(eq(sessions.sid, sid));
+    await t()
+      .services.db.update(sessions)
+      .set({ sess: { ...row.sess, admin: { at: Date.now() - ADMIN_IDLE_TIMEOUT_MS - 1000 } } })
+      .where(eq(sessions.sid, sid));
     expect(json(await client.get('/api/admin/status'))).toEqual({ isAuthenticated: false });
     const expired = await client.get('/api/admin/products');
     expect(expired.statusCode).toBe(401);
@@ -154,12 +180,14 @@ describeEachDb('admin access', (t) => {
   test('the 11th failed login within 15 minutes from one client is 429 with Retry-After; others are unaffected', async () => {
     const ip = `203.0.113.${crypto.randomInt(1, 250)}`;
     const attempt = (password: string, from = ip) =>
-      t().client().request({
-        method: 'POST',
-        url: '/api/admin/login',
-        payload: { password },
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-      });
+      t()
+        .client()
+        .request({
+          method: 'POST',
+          url: '/api/admin/login',
+          payload: { password },
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+        });
     for (let i = 0; i < 10; i++) expect((await attempt(`wrong-${i}`)).statusCode).toBe(401);
     const limited = await attempt('wrong-again');
     expect(limited.statusCode).toBe(429);
@@ -176,12 +204,18 @@ describeEachDb('admin access', (t) => {
     expect(rows.filter((r) => !r.success)).toHaveLength(10);
 
     // Failures older than the window stop counting.
-    await t().services.db.update(adminLoginAttempts).set({ at: sql`now() - interval '16 minutes'` }).where(eq(adminLoginAttempts.ip, ip));
+    await t()
+      .services.db.update(adminLoginAttempts)
+      .set({ at: sql`now() - interval '16 minutes'` })
+      .where(eq(adminLoginAttempts.ip, ip));
     expect((await attempt(TEST_ADMIN_PASSWORD)).statusCode).toBe(200);
   });
 
   test('only an argon2 hash of the password is stored', async () => {
-    const [row] = await t().services.db.select().from(appSettings).where(eq(appSettings.key, ADMIN_PASSWORD_HASH_KEY));
+    const [row] = await t()
+      .services.db.select()
+      .from(appSettings)
+      .where(eq(appSettings.key, ADMIN_PASSWORD_HASH_KEY));
     expect(row.value).toMatch(/^\$argon2id\$/);
     expect(row.value).not.toContain(TEST_ADMIN_PASSWORD);
   });
@@ -201,11 +235,17 @@ describe('admin password at start-up', () => {
       expect(json(await client.get('/api/admin/status'))).toEqual({ isAuthenticated: true });
 
       const { createAdminAuthService } = await import('./admin-auth.service');
-      const withEnv = createAdminAuthService({ db: t.services.db, adminPassword: 'from-the-environment', log: t.app.log });
+      const withEnv = createAdminAuthService({
+        db: t.services.db,
+        adminPassword: 'from-the-environment',
+        log: t.app.log,
+      });
       expect((await withEnv.ensurePassword()).generated).toBeNull();
       expect(json(await client.get('/api/admin/status'))).toEqual({ isAuthenticated: false });
       expect((await t.client().post('/api/admin/login', { password: first.generated })).statusCode).toBe(401);
-      expect((await t.client().post('/api/admin/login', { password: 'from-the-environment' })).statusCode).toBe(200);
+      expect(
+        (await t.client().post('/api/admin/login', { password: 'from-the-environment' })).statusCode,
+      ).toBe(200);
     } finally {
       await t.close();
     }

@@ -45,26 +45,46 @@ describeEachDb('admin back office', (t) => {
     const [first] = await t().services.catalog.listProducts();
     const res = await admin.put(`/api/admin/products/${first.id}`, { ...first, stock: 0 });
     expect(res.statusCode, res.body).toBe(200);
-    const list = json<unknown[]>(await admin.get('/api/admin/products')).map((p) => adminProductSchema.parse(p));
+    const list = json<unknown[]>(await admin.get('/api/admin/products')).map((p) =>
+      adminProductSchema.parse(p),
+    );
     expect(list.length).toBe((await t().services.catalog.listProducts()).length);
     const soldOut = list.find((p) => p.id === first.id)!;
     expect(soldOut).toMatchObject({ stock: 0, inStock: false });
   });
 
   test('create, read back in the storefront, edit and delete a product', async () => {
-    const created = await admin.post('/api/admin/products', { ...validProduct(), price: 45, stock: '12', unknownField: 'dropped' });
+    const created = await admin.post('/api/admin/products', {
+      ...validProduct(),
+      price: 45,
+      stock: '12',
+      unknownField: 'dropped',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const product = adminProductSchema.strict().parse(json(created));
-    expect(product).toMatchObject({ name: 'Drop Tee 01', price: '45.00', stock: 12, salePrice: null, sizes: ['S', 'M', 'L'] });
+    expect(product).toMatchObject({
+      name: 'Drop Tee 01',
+      price: '45.00',
+      stock: 12,
+      salePrice: null,
+      sizes: ['S', 'M', 'L'],
+    });
 
     const storefront = await t().client().get(`/api/products/${product.id}`);
     expect(storefront.statusCode).toBe(200);
     expect(json<{ name: string }>(storefront).name).toBe('Drop Tee 01');
 
-    const edited = await admin.put(`/api/admin/products/${product.id}`, { ...validProduct(), price: '39.5', salePrice: '29.99', isOnSale: true });
+    const edited = await admin.put(`/api/admin/products/${product.id}`, {
+      ...validProduct(),
+      price: '39.5',
+      salePrice: '29.99',
+      isOnSale: true,
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(json(edited)).toMatchObject({ price: '39.50', salePrice: '29.99', isOnSale: true });
-    expect(json<{ price: string }>(await t().client().get(`/api/products/${product.id}`)).price).toBe('39.50');
+    expect(json<{ price: string }>(await t().client().get(`/api/products/${product.id}`)).price).toBe(
+      '39.50',
+    );
 
     const deleted = await admin.delete(`/api/admin/products/${product.id}`);
     expect(deleted.statusCode).toBe(200);
@@ -89,32 +109,43 @@ describeEachDb('admin back office', (t) => {
     ['stock text', { stock: 'many' }, /Stock must be a whole number/],
     ['unknown category', { category: 'shoes', sizes: [] }, /Category not found: shoes/],
     ['size not in the category', { sizes: ['S', 'XXXL'] }, /Sizes must come from the category's list/],
-    ['hoodie size on a tee… of accessories', { category: 'accessories', sizes: ['M'] }, /Sizes must come from/],
+    [
+      'hoodie size on a tee… of accessories',
+      { category: 'accessories', sizes: ['M'] },
+      /Sizes must come from/,
+    ],
     ['colour not hex', { colors: [{ name: 'Red', value: 'red' }] }, /hex colour/],
     ['colour without name', { colors: [{ name: '', value: '#FF0000' }] }, /Colour name is required/],
     ['foreign image URL', { images: ['https://evil.example.com/x.png'] }, /our own storage/],
     ['path traversal image', { images: ['/uploads/../../etc/passwd'] }, /our own storage/],
     ['javascript: image', { images: ['javascript:alert(1)'] }, /our own storage/],
     ['description missing', { description: undefined }, /Description is required/],
-  ])('a product with %s is refused with 400 and a message, and nothing changes', async (_label, patch, message) => {
-    const before = (await t().services.catalog.listProducts()).length;
-    const res = await admin.post('/api/admin/products', { ...validProduct(), ...patch });
-    expect(res.statusCode, res.body).toBe(400);
-    expect(json(res).message).toMatch(message);
-    const [target] = await t().services.catalog.listProducts();
-    const put = await admin.put(`/api/admin/products/${target.id}`, { ...validProduct(), ...patch });
-    expect(put.statusCode).toBe(400);
-    t().services.catalog.invalidate();
-    const after = await t().services.catalog.listProducts();
-    expect(after.length).toBe(before);
-    expect(after.find((p) => p.id === target.id)?.name).toBe(target.name);
-  });
+  ])(
+    'a product with %s is refused with 400 and a message, and nothing changes',
+    async (_label, patch, message) => {
+      const before = (await t().services.catalog.listProducts()).length;
+      const res = await admin.post('/api/admin/products', { ...validProduct(), ...patch });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(json(res).message).toMatch(message);
+      const [target] = await t().services.catalog.listProducts();
+      const put = await admin.put(`/api/admin/products/${target.id}`, { ...validProduct(), ...patch });
+      expect(put.statusCode).toBe(400);
+      t().services.catalog.invalidate();
+      const after = await t().services.catalog.listProducts();
+      expect(after.length).toBe(before);
+      expect(after.find((p) => p.id === target.id)?.name).toBe(target.name);
+    },
+  );
 
   test('unknown or malformed product ids are 404', async () => {
-    expect((await admin.put(`/api/admin/products/${crypto.randomUUID()}`, validProduct())).statusCode).toBe(404);
+    expect((await admin.put(`/api/admin/products/${crypto.randomUUID()}`, validProduct())).statusCode).toBe(
+      404,
+    );
     expect((await admin.delete(`/api/admin/products/${crypto.randomUUID()}`)).statusCode).toBe(404);
     expect((await admin.delete('/api/admin/products/not-a-uuid')).statusCode).toBe(404);
-    expect((await admin.put('/api/admin/orders/not-a-uuid/status', { status: 'shipped' })).statusCode).toBe(404);
+    expect((await admin.put('/api/admin/orders/not-a-uuid/status', { status: 'shipped' })).statusCode).toBe(
+      404,
+    );
     expect((await admin.put('/api/admin/discount-codes/nope', { isActive: false })).statusCode).toBe(404);
   });
 
@@ -129,14 +160,27 @@ describeEachDb('admin back office', (t) => {
   test('deleting a product keeps the order history (snapshot) and drops its cart lines', async () => {
     const product = adminProductSchema.parse(json(await admin.post('/api/admin/products', validProduct())));
     const shopper = t().client();
-    expect((await shopper.post('/api/cart', { productId: product.id, selectedSize: 'M' })).statusCode).toBeLessThan(300);
-    const order = await insertOrder({ productId: product.id, name: product.name, email: 'keeper@example.com' });
+    expect(
+      (await shopper.post('/api/cart', { productId: product.id, selectedSize: 'M' })).statusCode,
+    ).toBeLessThan(300);
+    const order = await insertOrder({
+      productId: product.id,
+      name: product.name,
+      email: 'keeper@example.com',
+    });
 
     expect((await admin.delete(`/api/admin/products/${product.id}`)).statusCode).toBe(200);
 
     const [item] = await t().services.db.select().from(orderItems).where(eq(orderItems.orderId, order.id));
-    expect(item).toMatchObject({ productId: null, productName: product.name, productPrice: '45.00', editionNumbers: [7] });
-    expect(await t().services.db.select().from(cartItems).where(eq(cartItems.productId, product.id))).toHaveLength(0);
+    expect(item).toMatchObject({
+      productId: null,
+      productName: product.name,
+      productPrice: '45.00',
+      editionNumbers: [7],
+    });
+    expect(
+      await t().services.db.select().from(cartItems).where(eq(cartItems.productId, product.id)),
+    ).toHaveLength(0);
     const listed = adminOrderListSchema.parse(json(await admin.get('/api/admin/orders?q=keeper@')));
     expect(listed[0].items[0]).toMatchObject({ productName: product.name, editionNumbers: [7] });
   });
@@ -164,21 +208,28 @@ describeEachDb('admin back office', (t) => {
         status: o.status ?? 'pending',
       })
       .returning();
-    await t().services.db.insert(orderItems).values({
-      orderId: row.id,
-      productId: o.productId,
-      productName: o.name,
-      productPrice: '45.00',
-      quantity: 1,
-      selectedSize: 'M',
-      editionNumbers: [7],
-    });
+    await t()
+      .services.db.insert(orderItems)
+      .values({
+        orderId: row.id,
+        productId: o.productId,
+        productName: o.name,
+        productPrice: '45.00',
+        quantity: 1,
+        selectedSize: 'M',
+        editionNumbers: [7],
+      });
     return row;
   }
 
   test('orders: list, filter by status, search by number or e-mail, change status; a bad status is 400', async () => {
     const a = await insertOrder({ productId: null, name: 'Tee A', email: 'first.buyer@example.com' });
-    const b = await insertOrder({ productId: null, name: 'Tee B', email: 'second@example.com', status: 'shipped' });
+    const b = await insertOrder({
+      productId: null,
+      name: 'Tee B',
+      email: 'second@example.com',
+      status: 'shipped',
+    });
 
     const all = adminOrderListSchema.parse(json(await admin.get('/api/admin/orders')));
     expect(all.map((o) => o.id)).toEqual(expect.arrayContaining([a.id, b.id]));
@@ -191,7 +242,9 @@ describeEachDb('admin back office', (t) => {
 
     const byEmail = adminOrderListSchema.parse(json(await admin.get('/api/admin/orders?q=FIRST.BUYER')));
     expect(byEmail.map((o) => o.id)).toEqual([a.id]);
-    const byNumber = adminOrderListSchema.parse(json(await admin.get(`/api/admin/orders?q=${a.orderNumber.slice(-6)}`)));
+    const byNumber = adminOrderListSchema.parse(
+      json(await admin.get(`/api/admin/orders?q=${a.orderNumber.slice(-6)}`)),
+    );
     expect(byNumber.map((o) => o.id)).toEqual([a.id]);
     expect(json<unknown[]>(await admin.get('/api/admin/orders?q=%25'))).toEqual([]);
 
@@ -205,17 +258,25 @@ describeEachDb('admin back office', (t) => {
     expect(bad.statusCode).toBe(400);
     expect(json(bad).message).toMatch(/Invalid order status/);
     expect((await admin.put(`/api/admin/orders/${a.id}/status`, {})).statusCode).toBe(400);
-    expect((await admin.put(`/api/admin/orders/${crypto.randomUUID()}/status`, { status: 'shipped' })).statusCode).toBe(404);
+    expect(
+      (await admin.put(`/api/admin/orders/${crypto.randomUUID()}/status`, { status: 'shipped' })).statusCode,
+    ).toBe(404);
     const [stored] = await t().services.db.select().from(orders).where(eq(orders.id, a.id));
     expect(stored.status).toBe('pending');
   });
 
   test('orders.csv is a formula-safe CSV download', async () => {
-    await insertOrder({ productId: null, name: 'Tee, "quoted"', email: '=HYPERLINK("http://evil")@example.com' });
+    await insertOrder({
+      productId: null,
+      name: 'Tee, "quoted"',
+      email: '=HYPERLINK("http://evil")@example.com',
+    });
     const res = await admin.get('/api/admin/orders.csv');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    expect(res.headers['content-disposition']).toMatch(/attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(res.headers['content-disposition']).toMatch(
+      /attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
     const body = res.body.replace(/^\uFEFF/, '');
     expect(body.split('\r\n')[0]).toMatch(/^Order number,Created at,Status,Email,/);
     expect(body).toContain(`"'=HYPERLINK(""http://evil"")@example.com"`);
@@ -225,10 +286,16 @@ describeEachDb('admin back office', (t) => {
   // --- Newsletter ------------------------------------------------------------------------------
 
   test('newsletter signups: newest first with subscribedAt and subscribed_at; CSV export', async () => {
-    expect((await t().client().post('/api/newsletter', { email: 'older@example.com' })).statusCode).toBeLessThan(300);
+    expect(
+      (await t().client().post('/api/newsletter', { email: 'older@example.com' })).statusCode,
+    ).toBeLessThan(300);
     await new Promise((r) => setTimeout(r, 10));
-    expect((await t().client().post('/api/newsletter', { email: 'newer@example.com' })).statusCode).toBeLessThan(300);
-    const list = json<unknown[]>(await admin.get('/api/admin/newsletter-signups')).map((s) => newsletterSignupSchema.strict().parse(s));
+    expect(
+      (await t().client().post('/api/newsletter', { email: 'newer@example.com' })).statusCode,
+    ).toBeLessThan(300);
+    const list = json<unknown[]>(await admin.get('/api/admin/newsletter-signups')).map((s) =>
+      newsletterSignupSchema.strict().parse(s),
+    );
     const emails = list.map((s) => s.email);
     expect(emails.indexOf('newer@example.com')).toBeLessThan(emails.indexOf('older@example.com'));
     expect(list[0].subscribed_at).toBe(list[0].subscribedAt);
@@ -244,16 +311,37 @@ describeEachDb('admin back office', (t) => {
   // --- Discount codes --------------------------------------------------------------------------
 
   test('discount codes: list with usage, create (upper-cased), deactivate and reactivate; checkout honours it', async () => {
-    const listed = json<unknown[]>(await admin.get('/api/admin/discount-codes')).map((d) => discountCodeSchema.strict().parse(d));
-    expect(listed.find((d) => d.code === 'FALL15')).toMatchObject({ discountPercent: 15, maxUsage: null, usageCount: 0, isActive: true });
+    const listed = json<unknown[]>(await admin.get('/api/admin/discount-codes')).map((d) =>
+      discountCodeSchema.strict().parse(d),
+    );
+    expect(listed.find((d) => d.code === 'FALL15')).toMatchObject({
+      discountPercent: 15,
+      maxUsage: null,
+      usageCount: 0,
+      isActive: true,
+    });
 
-    const created = await admin.post('/api/admin/discount-codes', { code: ' drop-day_25 ', discountPercent: 25, maxUsage: 100, expiresAt: '2099-12-31' });
+    const created = await admin.post('/api/admin/discount-codes', {
+      code: ' drop-day_25 ',
+      discountPercent: 25,
+      maxUsage: 100,
+      expiresAt: '2099-12-31',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const code = discountCodeSchema.strict().parse(json(created));
-    expect(code).toMatchObject({ code: 'DROP-DAY_25', discountPercent: 25, maxUsage: 100, usageCount: 0, isActive: true });
+    expect(code).toMatchObject({
+      code: 'DROP-DAY_25',
+      discountPercent: 25,
+      maxUsage: 100,
+      usageCount: 0,
+      isActive: true,
+    });
     expect(code.expiresAt).toBe('2099-12-31T23:59:59.999Z');
 
-    const duplicate = await admin.post('/api/admin/discount-codes', { code: 'Drop-Day_25', discountPercent: 10 });
+    const duplicate = await admin.post('/api/admin/discount-codes', {
+      code: 'Drop-Day_25',
+      discountPercent: 10,
+    });
     expect(duplicate.statusCode).toBe(409);
     expect(json(duplicate).message).toMatch(/already exists/);
 
@@ -271,7 +359,15 @@ describeEachDb('admin back office', (t) => {
       expect(json(res).message.length).toBeGreaterThan(0);
     }
 
-    const unlimited = discountCodeSchema.parse(json(await admin.post('/api/admin/discount-codes', { code: 'FOREVER', discountPercent: 5, maxUsage: null })));
+    const unlimited = discountCodeSchema.parse(
+      json(
+        await admin.post('/api/admin/discount-codes', {
+          code: 'FOREVER',
+          discountPercent: 5,
+          maxUsage: null,
+        }),
+      ),
+    );
     expect(unlimited).toMatchObject({ maxUsage: null, expiresAt: null });
 
     const off = await admin.put(`/api/admin/discount-codes/${code.id}`, { isActive: false });
@@ -286,7 +382,11 @@ describeEachDb('admin back office', (t) => {
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(json(accepted)).toMatchObject({ code: 'DROP-DAY_25', discountPercent: 25 });
 
-    expect((await admin.put(`/api/admin/discount-codes/${code.id}`, { isActive: 'no' })).statusCode).toBe(400);
-    expect((await admin.put(`/api/admin/discount-codes/${crypto.randomUUID()}`, { isActive: false })).statusCode).toBe(404);
+    expect((await admin.put(`/api/admin/discount-codes/${code.id}`, { isActive: 'no' })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await admin.put(`/api/admin/discount-codes/${crypto.randomUUID()}`, { isActive: false })).statusCode,
+    ).toBe(404);
   });
 });

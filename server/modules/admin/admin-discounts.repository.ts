@@ -10,7 +10,10 @@ export function listDiscountCodeRows(db: DbOrTx): Promise<DiscountCodeRow[]> {
 }
 
 /** null when the code is taken (codes are unique, stored upper case). */
-export async function insertDiscountCodeRow(db: DbOrTx, input: DiscountCodeCreate): Promise<DiscountCodeRow | null> {
+export async function insertDiscountCodeRow(
+  db: DbOrTx,
+  input: DiscountCodeCreate,
+): Promise<DiscountCodeRow | null> {
   const [row] = await db
     .insert(discountCodes)
     .values({
@@ -24,7 +27,11 @@ export async function insertDiscountCodeRow(db: DbOrTx, input: DiscountCodeCreat
   return row ?? null;
 }
 
-export async function setDiscountCodeActive(db: DbOrTx, id: string, isActive: boolean): Promise<DiscountCodeRow | null> {
+export async function setDiscountCodeActive(
+  db: DbOrTx,
+  id: string,
+  isActive: boolean,
+): Promise<DiscountCodeRow | null> {
   const [row] = await db.update(discountCodes).set({ isActive }).where(eq(discountCodes.id, id)).returning();
   return row ?? null;
 }

@@ -15,7 +15,11 @@ export async function insertProductRow(db: DbOrTx, payload: ProductPayload): Pro
   return row;
 }
 
-export async function updateProductRow(db: DbOrTx, id: string, payload: ProductPayload): Promise<ProductRow | null> {
+export async function updateProductRow(
+  db: DbOrTx,
+  id: string,
+  payload: ProductPayload,
+): Promise<ProductRow | null> {
   const [row] = await db
     .update(products)
     .set({ ...payload, updatedAt: sql`now()` })

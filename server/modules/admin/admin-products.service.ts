@@ -22,7 +22,8 @@ export function createAdminProductsService(deps: {
 
   /** Rules the contract cannot check alone: the category exists, the images are ours. */
   async function assertStorable(payload: ProductPayload): Promise<void> {
-    if (!(await catalog.getCategory(payload.category))) throw badRequest(`Category not found: ${payload.category}`);
+    if (!(await catalog.getCategory(payload.category)))
+      throw badRequest(`Category not found: ${payload.category}`);
     const foreign = payload.images.find((url) => !deps.isOwnImageUrl(url));
     if (foreign) throw badRequest('Images must be paths from our own storage');
   }

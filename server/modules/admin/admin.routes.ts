@@ -47,7 +47,8 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
       await request.saveSession(rest);
       throw unauthorized('Your admin session has expired: please log in again');
     }
-    if (needsActivityRefresh(session.data)) await request.saveSession({ ...session.data, admin: { at: Date.now() } });
+    if (needsActivityRefresh(session.data))
+      await request.saveSession({ ...session.data, admin: { at: Date.now() } });
   });
   app.addHook('onSend', async (_request, reply) => {
     // Admin answers carry customer data: never cached by browsers or proxies.
@@ -83,9 +84,13 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     return reply.status(201).send(await admin.products.createProduct(request.body));
   });
 
-  r.put('/api/admin/products/:id', { schema: { params: adminProductIdParams, body: productPayloadSchema } }, async (request) => {
-    return admin.products.updateProduct(request.params.id, request.body);
-  });
+  r.put(
+    '/api/admin/products/:id',
+    { schema: { params: adminProductIdParams, body: productPayloadSchema } },
+    async (request) => {
+      return admin.products.updateProduct(request.params.id, request.body);
+    },
+  );
 
   r.delete('/api/admin/products/:id', { schema: { params: adminProductIdParams } }, async (request) => {
     await admin.products.deleteProduct(request.params.id);
@@ -117,9 +122,13 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   // --- Discount codes -------------------------------------------------------------------------
   r.get('/api/admin/discount-codes', async () => admin.discounts.listDiscountCodes());
 
-  r.post('/api/admin/discount-codes', { schema: { body: discountCodeCreateBody } }, async (request, reply) => {
-    return reply.status(201).send(await admin.discounts.createDiscountCode(request.body));
-  });
+  r.post(
+    '/api/admin/discount-codes',
+    { schema: { body: discountCodeCreateBody } },
+    async (request, reply) => {
+      return reply.status(201).send(await admin.discounts.createDiscountCode(request.body));
+    },
+  );
 
   r.put(
     '/api/admin/discount-codes/:id',

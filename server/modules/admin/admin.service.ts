@@ -27,12 +27,21 @@ export function createAdminService(deps: {
   orders: OrdersForAdmin;
 }) {
   const auth = createAdminAuthService({ db: deps.db, adminPassword: deps.adminPassword, log: deps.log });
-  const products = createAdminProductsService({ db: deps.db, catalog: deps.catalog, isOwnImageUrl: deps.images.isOwnImageUrl });
+  const products = createAdminProductsService({
+    db: deps.db,
+    catalog: deps.catalog,
+    isOwnImageUrl: deps.images.isOwnImageUrl,
+  });
   const discounts = createAdminDiscountsService(deps.db);
 
   async function listSignups(): Promise<NewsletterSignup[]> {
     const list = await deps.newsletter.listSubscriptions();
-    return list.map((s) => ({ id: s.id, email: s.email, subscribedAt: s.subscribedAt, subscribed_at: s.subscribedAt }));
+    return list.map((s) => ({
+      id: s.id,
+      email: s.email,
+      subscribedAt: s.subscribedAt,
+      subscribed_at: s.subscribedAt,
+    }));
   }
 
   return {

@@ -22,7 +22,9 @@ describe('csv export', () => {
 
   test('documents have a BOM, a header and CRLF line ends', () => {
     expect(toCsv(['A', 'B'], [['1', '2']])).toBe('\uFEFFA,B\r\n1,2\r\n');
-    const csv = newsletterCsv([{ id: 'x', email: '=cmd@x.com', subscribedAt: '2025-01-01T00:00:00.000Z', subscribed_at: '' }]);
+    const csv = newsletterCsv([
+      { id: 'x', email: '=cmd@x.com', subscribedAt: '2025-01-01T00:00:00.000Z', subscribed_at: '' },
+    ]);
     expect(csv).toBe("\uFEFFEmail,Signed up,Status\r\n'=cmd@x.com,2025-01-01T00:00:00.000Z,Subscribed\r\n");
   });
 });

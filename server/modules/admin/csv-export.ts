@@ -48,7 +48,9 @@ function describeItems(order: AdminOrder): string {
   return order.items
     .map((item) => {
       const options = [item.selectedSize, item.selectedColor].filter(Boolean).join(', ');
-      const editions = item.editionNumbers.length ? ` [No. ${item.editionNumbers.join(', ')} of ${item.editionSize}]` : '';
+      const editions = item.editionNumbers.length
+        ? ` [No. ${item.editionNumbers.join(', ')} of ${item.editionSize}]`
+        : '';
       return `${item.productName}${options ? ` (${options})` : ''} x${item.quantity} @ ${item.productPrice}${editions}`;
     })
     .join('; ');

@@ -1,33 +1,46 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { addToCartBody, cartItemParams, updateCartBody } from '../../../common/contracts/cart';
+import type { RequestGate } from '../checkout/request-gate';
 import type { CartService } from './cart.service';
 
-export async function cartRoutes(app: FastifyInstance, opts: { cart: CartService }): Promise<void> {
-  const { cart } = opts;
+const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
+
+export async function cartRoutes(
+  app: FastifyInstance,
+  opts: { cart: CartService; gate: RequestGate },
+): Promise<void> {
+  const { cart, gate } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const sid = async (request: { getSession(): Promise<{ sid: string } | null> }) =>
-    (await request.getSession())?.sid ?? null;
+  const inCart = <T>(fn: () => Promise<T>) => gate.run('cart', fn);
 
   // No cookie → [] without creating a session.
-  r.get('/api/cart', async (request) => cart.list(await sid(request)));
+  r.get('/api/cart', async (request) => inCart(async () => cart.list(await sid(request))));
 
   r.post('/api/cart', { schema: { body: addToCartBody } }, async (request) =>
-    cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid),
+    inCart(async () =>
+      cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid),
+    ),
   );
 
-  r.put('/api/cart/:id', { schema: { params: cartItemParams, body: updateCartBody } }, async (request) => {
-    const line = await cart.update(await sid(request), request.params.id, request.body.quantity);
-    return line ?? { success: true, removed: true };
-  });
+  r.put('/api/cart/:id', { schema: { params: cartItemParams, body: updateCartBody } }, async (request) =>
+    inCart(async () => {
+      const line = await cart.update(await sid(request), request.params.id, request.body.quantity);
+      return line ?? { success: true, removed: true };
+    }),
+  );
 
-  r.delete('/api/cart/:id', { schema: { params: cartItemParams } }, async (request) => {
-    await cart.remove(await sid(request), request.params.id);
-    return { success: true };
-  });
+  r.delete('/api/cart/:id', { schema: { params: cartItemParams } }, async (request) =>
+    inCart(async () => {
+      await cart.remove(await sid(request), request.params.id);
+      return { success: true };
+    }),
+  );
 
-  r.delete('/api/cart', async (request) => {
-    await cart.clear(await sid(request));
-    return { success: true };
-  });
+  r.delete('/api/cart', async (request) =>
+    inCart(async () => {
+      await cart.clear(await sid(request));
+      return { success: true };
+    }),
+  );
 }

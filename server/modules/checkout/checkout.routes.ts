@@ -7,33 +7,36 @@ import {
   validateDiscountBody,
 } from '../../../common/contracts/checkout';
 import type { CheckoutService } from './checkout.service';
+import type { RequestGate } from './request-gate';
 
 const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
 
 export async function checkoutRoutes(
   app: FastifyInstance,
-  opts: { checkout: CheckoutService },
+  opts: { checkout: CheckoutService; gate: RequestGate },
 ): Promise<void> {
-  const { checkout } = opts;
+  const { checkout, gate } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const inCheckout = <T>(fn: () => Promise<T>) => gate.run('checkout', fn);
 
   // 200 with null when nothing is saved yet (the client treats any non-OK answer as an error).
-  r.get('/api/customer-info', async (request) => checkout.getCustomerInfo(await sid(request)));
+  r.get('/api/customer-info', async (request) =>
+    inCheckout(async () => checkout.getCustomerInfo(await sid(request))),
+  );
 
-  r.post('/api/customer-info', { schema: { body: customerInfoBody } }, async (request) => {
-    const session = await request.ensureSession();
-    return checkout.saveCustomerInfo(session.sid, request.body);
-  });
+  r.post('/api/customer-info', { schema: { body: customerInfoBody } }, async (request) =>
+    inCheckout(async () => checkout.saveCustomerInfo((await request.ensureSession()).sid, request.body)),
+  );
 
   r.post('/api/validate-discount', { schema: { body: validateDiscountBody } }, async (request) =>
-    checkout.validateDiscount(await sid(request), request.body.code),
+    inCheckout(async () => checkout.validateDiscount(await sid(request), request.body.code)),
   );
 
   r.post('/api/calculate-shipping', { schema: { body: calculateShippingBody } }, async (request) =>
-    checkout.calculateTotals(await sid(request), request.body),
+    inCheckout(async () => checkout.calculateTotals(await sid(request), request.body)),
   );
 
   r.post('/api/create-payment-intent', { schema: { body: createPaymentIntentBody } }, async (request) =>
-    checkout.createPaymentIntent(await sid(request), request.body),
+    gate.run('payment', async () => checkout.createPaymentIntent(await sid(request), request.body)),
   );
 }

@@ -1,27 +1,34 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paymentSuccessBody } from '../../../common/contracts/checkout';
 import { notFound } from '../../plugins/http-error';
+import type { RequestGate } from '../checkout/request-gate';
 import type { FulfilmentService } from './fulfilment.service';
 import type { OrdersService } from './orders.service';
 
+const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
+
 export async function ordersRoutes(
   app: FastifyInstance,
-  opts: { fulfilment: FulfilmentService; orders: OrdersService },
+  opts: { fulfilment: FulfilmentService; orders: OrdersService; gate: RequestGate },
 ): Promise<void> {
-  const { fulfilment, orders } = opts;
+  const { fulfilment, orders, gate } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/api/payment-success', { schema: { body: paymentSuccessBody } }, async (request) =>
-    fulfilment.fulfilForSession((await request.getSession())?.sid ?? null, request.body.paymentIntentId),
+    gate.run('payment', async () =>
+      fulfilment.fulfilForSession(await sid(request), request.body.paymentIntentId),
+    ),
   );
 
   // The order-success page shows this session's latest order (number and edition numbers).
-  r.get('/api/orders/latest', async (request) => {
-    const order = await orders.latestForSession((await request.getSession())?.sid ?? null);
-    if (!order) throw notFound('No order found');
-    return order;
-  });
+  r.get('/api/orders/latest', async (request) =>
+    gate.run('payment', async () => {
+      const order = await orders.latestForSession(await sid(request));
+      if (!order) throw notFound('No order found');
+      return order;
+    }),
+  );
 
   app.addHook('onClose', async () => {
     await fulfilment.drain();

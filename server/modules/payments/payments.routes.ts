@@ -1,17 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { offlineConfirmBody } from '../../../common/contracts/checkout';
+import type { RequestGate } from '../checkout/request-gate';
 import type { PaymentsService } from './payments.service';
 
 export async function paymentsRoutes(
   app: FastifyInstance,
-  opts: { payments: PaymentsService },
+  opts: { payments: PaymentsService; gate: RequestGate },
 ): Promise<void> {
-  const { payments } = opts;
+  const { payments, gate } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/api/payments/offline/confirm', { schema: { body: offlineConfirmBody } }, async (request) =>
-    payments.confirmOffline(request.body),
+    gate.run('payment', () => payments.confirmOffline(request.body)),
   );
 
   // Stripe signs the exact bytes it sent: this scope keeps the body raw instead of parsing JSON.
@@ -23,7 +24,9 @@ export async function paymentsRoutes(
     scope.post('/api/webhooks/stripe', async (request) => {
       const signature = request.headers['stripe-signature'];
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return payments.handleStripeWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
+      return gate.run('payment', () =>
+        payments.handleStripeWebhook(raw, Array.isArray(signature) ? signature[0] : signature),
+      );
     });
   });
 }

@@ -215,6 +215,21 @@ describeEachDb(
       expect(await ordersOf(intent.paymentIntentId)).toHaveLength(1);
     });
 
+    test('Stripe down while opening the intent: 502 with a message, and the hold goes back', async () => {
+      const db = t().database.db;
+      const productId = await createProduct(db, { stock: 2 });
+      const shopper = await readyShopper(t(), productId);
+      fake.failCreates = 10;
+      const res = await shopper.post('/api/create-payment-intent', {});
+      fake.failCreates = 0;
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toEqual({ message: 'Failed to initialize payment. Please try again.' });
+      expect(await productState(db, productId)).toEqual({ stock: 2, soldCount: 0 });
+      const retry = await shopper.post('/api/create-payment-intent', {});
+      expect(retry.statusCode).toBe(200);
+      expect(await productState(db, productId)).toEqual({ stock: 1, soldCount: 0 });
+    });
+
     test('a replaced intent is cancelled at Stripe; the offline confirm is not served', async () => {
       const productId = await createProduct(t().database.db, { stock: 5 });
       const shopper = await readyShopper(t(), productId);

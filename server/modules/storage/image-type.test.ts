@@ -13,7 +13,9 @@ describe('sniffImageType', () => {
   });
 
   test('refuses SVG, HTML, text, GIF and empty input', async () => {
-    expect(sniffImageType(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'))).toBeNull();
+    expect(
+      sniffImageType(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')),
+    ).toBeNull();
     expect(sniffImageType(Buffer.from('<!doctype html><html><script>alert(1)</script></html>'))).toBeNull();
     expect(sniffImageType(Buffer.from('just some text pretending to be a .png'))).toBeNull();
     expect(sniffImageType(await pixel().gif().toBuffer())).toBeNull();

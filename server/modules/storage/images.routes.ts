@@ -26,7 +26,11 @@ export async function imageRoutes(app: FastifyInstance, opts: { images: ImagesSe
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     for (const type of [/^image\/[a-z0-9.+-]+$/i, 'application/octet-stream']) {
-      raw.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+      raw.addContentTypeParser(
+        type,
+        { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },
+        (_request, body, done) => done(null, body),
+      );
     }
     raw.addContentTypeParser('*', (_request, _payload, done) => {
       done(new HttpError(415, 'Only JPEG, PNG, WebP or AVIF images are accepted'), undefined);
@@ -38,7 +42,10 @@ export async function imageRoutes(app: FastifyInstance, opts: { images: ImagesSe
         { bodyLimit: MAX_UPLOAD_BYTES, schema: { params: z.object({ token: z.string().min(1).max(2000) }) } },
         async (request) => {
           const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-          const contentType = (request.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim().toLowerCase();
+          const contentType = (request.headers['content-type'] ?? 'application/octet-stream')
+            .split(';')[0]
+            .trim()
+            .toLowerCase();
           await images.receiveLocalUpload(request.params.token, contentType, body);
           return { success: true as const };
         },

@@ -42,12 +42,19 @@ export function createObjectStore(config: Config, secret: string): ObjectStore {
 
 /** Variant keys the storefront derives its srcset from: `<key>.webp`, `<key>-800.webp`, `<key>-400.webp`. */
 export function variantKeys(base: string): Array<{ key: string; width: number }> {
-  return IMAGE_VARIANT_WIDTHS.map((width, i) => ({ key: i === 0 ? `${base}.webp` : `${base}-${width}.webp`, width }));
+  return IMAGE_VARIANT_WIDTHS.map((width, i) => ({
+    key: i === 0 ? `${base}.webp` : `${base}-${width}.webp`,
+    width,
+  }));
 }
 
 export function createImagesService(store: ObjectStore, log: FastifyBaseLogger) {
+  let queue: Promise<unknown> = Promise.resolve();
+
   async function refuse(key: string, message: string): Promise<never> {
-    await store.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not delete a refused upload'));
+    await store
+      .delete(key)
+      .catch((err: unknown) => log.warn({ err, key }, 'could not delete a refused upload'));
     throw badRequest(message);
   }
 
@@ -62,7 +69,12 @@ export function createImagesService(store: ObjectStore, log: FastifyBaseLogger) 
         maxBytes: MAX_UPLOAD_BYTES,
         expiresInMs: UPLOAD_URL_TTL_MS,
       });
-      return { uploadURL: target.url, method: 'PUT', maxBytes: MAX_UPLOAD_BYTES, expiresAt: target.expiresAt.toISOString() };
+      return {
+        uploadURL: target.url,
+        method: 'PUT',
+        maxBytes: MAX_UPLOAD_BYTES,
+        expiresAt: target.expiresAt.toISOString(),
+      };
     },
 
     /** Body of a PUT to a local upload URL; the bytes must already look like an accepted image. */
@@ -74,55 +86,77 @@ export function createImagesService(store: ObjectStore, log: FastifyBaseLogger) 
       await store.acceptUpload(token, { contentType, body });
     },
 
-    /**
-     * Checks an uploaded file by its bytes and size, renders the WebP variants, stores them and
-     * deletes the raw upload. Anything refused is deleted too.
-     */
-    async normalize(imageUrl: string): Promise<NormalizeImageResult> {
-      const key = store.keyFromUploadUrl(imageUrl);
-      if (!key) throw badRequest('Unknown upload: send the uploadURL the file was uploaded to');
-      const size = await store.size(key);
-      if (size === null) throw badRequest('Nothing has been uploaded to this URL');
-      if (size > MAX_UPLOAD_BYTES) return refuse(key, 'Images can be at most 10 MB');
-      const raw = await store.get(key);
-      if (!raw) throw badRequest('Nothing has been uploaded to this URL');
-      if (!sniffImageType(raw)) return refuse(key, 'Only JPEG, PNG, WebP or AVIF images are accepted');
-
-      let variants: Array<{ key: string; body: Buffer }>;
-      const base = `products/${crypto.randomBytes(12).toString('hex')}`;
-      try {
-        // Reads the header only, so a huge image is measured without being decoded.
-        const meta = await sharp(raw, { limitInputPixels: false }).metadata();
-        if (!meta.width || !meta.height) return await refuse(key, 'The image could not be read');
-        if (meta.width * meta.height > MAX_IMAGE_PIXELS) return await refuse(key, 'Images can be at most 40 megapixels');
-        // rotate() applies the EXIF orientation; metadata (GPS and all) is not copied to the output.
-        const source = sharp(raw, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' }).rotate();
-        variants = await Promise.all(
-          variantKeys(base).map(async (v) => ({
-            key: v.key,
-            body: await source.clone().resize({ width: v.width, withoutEnlargement: true }).webp({ quality: 82 }).toBuffer(),
-          })),
-        );
-      } catch (err) {
-        if (err instanceof HttpError) throw err;
-        log.info({ err, key }, 'uploaded image refused: unreadable');
-        return refuse(key, 'The image could not be read');
-      }
-      for (const v of variants) await store.put(v.key, v.body, { contentType: 'image/webp', cacheControl: IMMUTABLE });
-      await store.delete(key);
-      return { normalizedPath: store.publicUrl(`${base}.webp`) };
+    normalize(imageUrl: string): Promise<NormalizeImageResult> {
+      // One image at a time: a 40-megapixel decode is large, and the box is shared with the shop.
+      const run = queue.then(() => normalizeNow(imageUrl));
+      queue = run.catch(() => undefined);
+      return run;
     },
 
     /** Product images must come from our own storage (seed images and uploads included). */
     isOwnImageUrl(url: string): boolean {
       if (store.isOwnPublicUrl(url)) return true;
-      return /^\/uploads\/[A-Za-z0-9][A-Za-z0-9/_.-]*$/.test(url) && !url.includes('..') && !url.includes('//');
+      return (
+        /^\/uploads\/[A-Za-z0-9][A-Za-z0-9/_.-]*$/.test(url) && !url.includes('..') && !url.includes('//')
+      );
     },
 
     async prune(): Promise<number> {
       return store instanceof LocalObjectStore ? store.prune() : 0;
     },
   };
+
+  /**
+   * Checks an uploaded file by its bytes and size, renders the WebP variants, stores them and
+   * deletes the raw upload. Anything refused is deleted too.
+   */
+  async function normalizeNow(imageUrl: string): Promise<NormalizeImageResult> {
+    const key = store.keyFromUploadUrl(imageUrl);
+    if (!key) throw badRequest('Unknown upload: send the uploadURL the file was uploaded to');
+    const size = await store.size(key);
+    if (size === null) throw badRequest('Nothing has been uploaded to this URL');
+    if (size > MAX_UPLOAD_BYTES) return refuse(key, 'Images can be at most 10 MB');
+    const raw = await store.get(key);
+    if (!raw) throw badRequest('Nothing has been uploaded to this URL');
+    if (!sniffImageType(raw)) return refuse(key, 'Only JPEG, PNG, WebP or AVIF images are accepted');
+
+    let variants: Array<{ key: string; body: Buffer }>;
+    const base = `products/${crypto.randomBytes(12).toString('hex')}`;
+    try {
+      // Reads the header only, so a huge image is measured without being decoded.
+      const meta = await sharp(raw, { limitInputPixels: false }).metadata();
+      if (!meta.width || !meta.height) return await refuse(key, 'The image could not be read');
+      if (meta.width * meta.height > MAX_IMAGE_PIXELS)
+        return await refuse(key, 'Images can be at most 40 megapixels');
+      // One decode (shrink-on-load where the format allows) to at most 1600 wide; the smaller
+      // variants are made from those pixels. rotate() applies the EXIF orientation, and no
+      // metadata (GPS and all) is copied to the output.
+      const { data, info } = await sharp(raw, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+        .rotate()
+        .resize({ width: IMAGE_VARIANT_WIDTHS[0], withoutEnlargement: true })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const pixels = {
+        raw: { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 },
+      };
+      variants = [];
+      for (const v of variantKeys(base)) {
+        const body = await sharp(data, pixels)
+          .resize({ width: v.width, withoutEnlargement: true })
+          .webp({ quality: 82 })
+          .toBuffer();
+        variants.push({ key: v.key, body });
+      }
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      log.info({ err, key }, 'uploaded image refused: unreadable');
+      return refuse(key, 'The image could not be read');
+    }
+    for (const v of variants)
+      await store.put(v.key, v.body, { contentType: 'image/webp', cacheControl: IMMUTABLE });
+    await store.delete(key);
+    return { normalizedPath: store.publicUrl(`${base}.webp`) };
+  }
 }
 
 export type ImagesService = ReturnType<typeof createImagesService>;

@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, expect, test } from 'vitest';
-import { MAX_UPLOAD_BYTES, normalizeImageResultSchema, uploadUrlResultSchema } from '../../../common/contracts/admin';
+import {
+  MAX_UPLOAD_BYTES,
+  normalizeImageResultSchema,
+  uploadUrlResultSchema,
+} from '../../../common/contracts/admin';
 import { describeEachDb, type TestClient } from '../../../tests/support/build-test-app';
 import { adminClient } from '../../../tests/support/admin-session';
 
@@ -18,14 +22,19 @@ describeEachDb('admin image uploads (local object store)', (t) => {
   });
 
   async function uploadUrl(body?: object) {
-    const res = body ? await admin.post('/api/admin/images/upload-url', body) : await admin.request({ method: 'POST', url: '/api/admin/images/upload-url' });
+    const res = body
+      ? await admin.post('/api/admin/images/upload-url', body)
+      : await admin.request({ method: 'POST', url: '/api/admin/images/upload-url' });
     expect(res.statusCode, res.body).toBe(200);
     return uploadUrlResultSchema.parse(json(res));
   }
   const put = (url: string, body: Buffer, contentType: string) =>
     admin.request({ method: 'PUT', url, payload: body, headers: { 'content-type': contentType } });
   const normalize = (imageUrl: string) => admin.post('/api/admin/images/normalize', { imageUrl });
-  const incomingFiles = () => fs.readdirSync(path.join(t().dataDir, 'upload-incoming'), { withFileTypes: true }).filter((e) => e.isFile());
+  const incomingFiles = () =>
+    fs
+      .readdirSync(path.join(t().dataDir, 'upload-incoming'), { withFileTypes: true })
+      .filter((e) => e.isFile());
 
   test('upload-url → PUT a PNG → normalize gives /uploads/products/<key>.webp with 1600/800/400 variants', async () => {
     const target = await uploadUrl();
@@ -46,7 +55,11 @@ describeEachDb('admin image uploads (local object store)', (t) => {
     expect(normalizedPath).toMatch(/^\/uploads\/products\/[0-9a-f]+\.webp$/);
 
     const base = normalizedPath.replace(/\.webp$/, '');
-    for (const [url, width] of [[normalizedPath, 1600], [`${base}-800.webp`, 800], [`${base}-400.webp`, 400]] as const) {
+    for (const [url, width] of [
+      [normalizedPath, 1600],
+      [`${base}-800.webp`, 800],
+      [`${base}-400.webp`, 400],
+    ] as const) {
       const file = await t().client().get(url);
       expect(file.statusCode, url).toBe(200);
       expect(file.headers['content-type']).toBe('image/webp');
@@ -60,19 +73,46 @@ describeEachDb('admin image uploads (local object store)', (t) => {
 
     // The normalised path is accepted as a product image.
     const [product] = await t().services.catalog.listProducts();
-    const saved = await admin.put(`/api/admin/products/${product.id}`, { ...product, images: [normalizedPath, ...product.images] });
+    const saved = await admin.put(`/api/admin/products/${product.id}`, {
+      ...product,
+      images: [normalizedPath, ...product.images],
+    });
     expect(saved.statusCode, saved.body).toBe(200);
   });
 
   test('a JPEG is accepted (small images are not enlarged) and EXIF metadata is dropped', async () => {
     const target = await uploadUrl();
-    const jpeg = await image(300, 200).jpeg().withMetadata({ exif: { IFD0: { Copyright: 'secret-location' } } }).toBuffer();
+    const jpeg = await image(300, 200)
+      .jpeg()
+      .withMetadata({ exif: { IFD0: { Copyright: 'secret-location' } } })
+      .toBuffer();
     expect((await put(target.uploadURL, jpeg, 'image/jpeg')).statusCode).toBe(200);
-    const { normalizedPath } = normalizeImageResultSchema.parse(json(await normalize(`http://localhost${target.uploadURL}`)));
+    const { normalizedPath } = normalizeImageResultSchema.parse(
+      json(await normalize(`http://localhost${target.uploadURL}`)),
+    );
     const file = await t().client().get(normalizedPath);
     const meta = await sharp(file.rawPayload).metadata();
     expect(meta.width).toBe(300);
     expect(meta.exif).toBeUndefined();
+  });
+
+  test("a 3 MB photo-like PNG is accepted (uploads are not held to the API's 1 MB JSON limit)", async () => {
+    const noisy = await sharp({
+      create: {
+        width: 1400,
+        height: 1000,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    expect(noisy.length).toBeGreaterThan(2 * 1024 * 1024);
+    const target = await uploadUrl();
+    const res = await put(target.uploadURL, noisy, 'image/png');
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await normalize(target.uploadURL)).statusCode).toBe(200);
   });
 
   test('an upload URL works once', async () => {
@@ -89,7 +129,10 @@ describeEachDb('admin image uploads (local object store)', (t) => {
 
   test('an expired or tampered upload URL is refused', async () => {
     const png = await image(10, 10).png().toBuffer();
-    const expired = await t().services.images.store.createUploadTarget('incoming/expired-one', { maxBytes: MAX_UPLOAD_BYTES, expiresInMs: -1000 });
+    const expired = await t().services.images.store.createUploadTarget('incoming/expired-one', {
+      maxBytes: MAX_UPLOAD_BYTES,
+      expiresInMs: -1000,
+    });
     const res = await put(expired.url, png, 'image/png');
     expect(res.statusCode).toBe(403);
     expect(json(res).message).toMatch(/expired/);
@@ -98,9 +141,17 @@ describeEachDb('admin image uploads (local object store)', (t) => {
     const token = target.uploadURL.split('/').pop()!;
     const cut = token.lastIndexOf('.');
     const [claims, signature] = [token.slice(0, cut), token.slice(cut + 1)];
-    const longer = claims.replace(/^([^.]+)\.([^.]+)\.([^.]+)\./, (_m, id: string, exp: string) => `${id}.${exp}.zzzzzzz.`);
+    const longer = claims.replace(
+      /^([^.]+)\.([^.]+)\.([^.]+)\./,
+      (_m, id: string, exp: string) => `${id}.${exp}.zzzzzzz.`,
+    );
     expect(longer).not.toBe(claims);
-    for (const forged of [`${longer}.${signature}`, `x${claims.slice(1)}.${signature}`, `${claims}.${signature.slice(0, -2)}xx`, `..%2F..%2Fetc.1.1...${signature}`]) {
+    for (const forged of [
+      `${longer}.${signature}`,
+      `x${claims.slice(1)}.${signature}`,
+      `${claims}.${signature.slice(0, -2)}xx`,
+      `..%2F..%2Fetc.1.1...${signature}`,
+    ]) {
       const res = await put(`/api/admin/images/upload/${forged}`, png, 'image/png');
       expect(res.statusCode, forged).toBe(403);
       expect((await normalize(`/api/admin/images/upload/${forged}`)).statusCode).toBe(400);
@@ -148,7 +199,10 @@ describeEachDb('admin image uploads (local object store)', (t) => {
       expect(await store.size(key)).toBeNull();
     };
     await check(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), /JPEG, PNG, WebP or AVIF/);
-    await check(Buffer.concat([await image(10, 10).png().toBuffer(), Buffer.alloc(MAX_UPLOAD_BYTES)]), /10 MB/);
+    await check(
+      Buffer.concat([await image(10, 10).png().toBuffer(), Buffer.alloc(MAX_UPLOAD_BYTES)]),
+      /10 MB/,
+    );
     // 8000 × 5001 = 40,008,000 pixels: one row over the limit.
     await check(await image(8000, 5001).png({ compressionLevel: 9 }).toBuffer(), /40 megapixels/);
     // A truncated PNG: right magic bytes, unreadable body.
@@ -166,12 +220,17 @@ describeEachDb('admin image uploads (local object store)', (t) => {
     const png = await image(20, 20).png().toBuffer();
     const target = await uploadUrl({ contentType: 'image/png', size: png.length });
     expect((await put(target.uploadURL, png, 'image/jpeg')).statusCode).toBe(400);
-    expect((await put(target.uploadURL, Buffer.concat([png, Buffer.alloc(1)]), 'image/png')).statusCode).toBe(400);
+    expect((await put(target.uploadURL, Buffer.concat([png, Buffer.alloc(1)]), 'image/png')).statusCode).toBe(
+      400,
+    );
     expect((await put(target.uploadURL, png, 'image/png')).statusCode).toBe(200);
 
     const svg = await admin.post('/api/admin/images/upload-url', { contentType: 'image/svg+xml' });
     expect(svg.statusCode).toBe(400);
-    const huge = await admin.post('/api/admin/images/upload-url', { contentType: 'image/png', size: MAX_UPLOAD_BYTES + 1 });
+    const huge = await admin.post('/api/admin/images/upload-url', {
+      contentType: 'image/png',
+      size: MAX_UPLOAD_BYTES + 1,
+    });
     expect(huge.statusCode).toBe(400);
   });
 

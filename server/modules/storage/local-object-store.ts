@@ -2,7 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { HttpError } from '../../plugins/http-error';
-import { assertSafeKey, INCOMING_PREFIX, type ObjectStore, type UploadConstraints, type UploadTarget } from './object-store';
+import {
+  assertSafeKey,
+  INCOMING_PREFIX,
+  type ObjectStore,
+  type UploadConstraints,
+  type UploadTarget,
+} from './object-store';
 
 /** Route the browser PUTs local uploads to (registered by images.routes.ts). */
 export const LOCAL_UPLOAD_PATH = '/api/admin/images/upload/';
@@ -35,7 +41,11 @@ function decodeClaims(text: string): UploadToken | null {
   if (parts.length !== 5) return null;
   const [id, expires, maxBytes, type, size] = parts;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) return null;
-  const claims: UploadToken = { key: `${INCOMING_PREFIX}${id}`, expires: parseInt(expires, 36), maxBytes: parseInt(maxBytes, 36) };
+  const claims: UploadToken = {
+    key: `${INCOMING_PREFIX}${id}`,
+    expires: parseInt(expires, 36),
+    maxBytes: parseInt(maxBytes, 36),
+  };
   if (type) claims.contentType = BOUND_TYPES[Number(type)];
   if (size) claims.size = parseInt(size, 36);
   if (!Number.isFinite(claims.expires) || !Number.isFinite(claims.maxBytes)) return null;
@@ -102,15 +112,28 @@ export class LocalObjectStore implements ObjectStore {
 
   /** HMAC-SHA256 truncated to 128 bits: plenty for a 15-minute token, and short enough for a path. */
   private sign(payload: string): string {
-    return crypto.createHmac('sha256', this.key).update(payload).digest().subarray(0, 16).toString('base64url');
+    return crypto
+      .createHmac('sha256', this.key)
+      .update(payload)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
   }
 
   async createUploadTarget(key: string, c: UploadConstraints): Promise<UploadTarget> {
     assertSafeKey(key);
-    if (!/^incoming\/[A-Za-z0-9_-]{1,64}$/.test(key)) throw new Error(`Uploads go to incoming/<id>, not ${key}`);
-    if (c.contentType && !BOUND_TYPES.includes(c.contentType)) throw new Error(`Cannot bind content type ${c.contentType}`);
+    if (!/^incoming\/[A-Za-z0-9_-]{1,64}$/.test(key))
+      throw new Error(`Uploads go to incoming/<id>, not ${key}`);
+    if (c.contentType && !BOUND_TYPES.includes(c.contentType))
+      throw new Error(`Cannot bind content type ${c.contentType}`);
     const expiresAt = new Date(Date.now() + c.expiresInMs);
-    const claims = encodeClaims({ key, expires: expiresAt.getTime(), maxBytes: c.maxBytes, contentType: c.contentType, size: c.size });
+    const claims = encodeClaims({
+      key,
+      expires: expiresAt.getTime(),
+      maxBytes: c.maxBytes,
+      contentType: c.contentType,
+      size: c.size,
+    });
     return { url: `${LOCAL_UPLOAD_PATH}${claims}.${this.sign(claims)}`, expiresAt };
   }
 
@@ -157,7 +180,8 @@ export class LocalObjectStore implements ObjectStore {
     try {
       await fs.writeFile(marker, String(claims.expires), { flag: 'wx' });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new HttpError(409, 'Upload link has already been used');
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new HttpError(409, 'Upload link has already been used');
       throw err;
     }
     await this.put(claims.key, upload.body);

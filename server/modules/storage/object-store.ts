@@ -41,7 +41,8 @@ const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/
 
 /** Keys come from us, but a stray `..` or absolute path must never reach the disk or the bucket. */
 export function assertSafeKey(key: string): void {
-  if (!KEY_PATTERN.test(key) || key.includes('..') || key.length > 300) throw new Error(`Unsafe object key: ${key}`);
+  if (!KEY_PATTERN.test(key) || key.includes('..') || key.length > 300)
+    throw new Error(`Unsafe object key: ${key}`);
 }
 
 export const INCOMING_PREFIX = 'incoming/';

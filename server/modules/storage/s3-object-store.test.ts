@@ -1,12 +1,19 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MAX_UPLOAD_BYTES, normalizeImageResultSchema, uploadUrlResultSchema } from '../../../common/contracts/admin';
+import {
+  MAX_UPLOAD_BYTES,
+  normalizeImageResultSchema,
+  uploadUrlResultSchema,
+} from '../../../common/contracts/admin';
 import { buildTestApp, type TestApp } from '../../../tests/support/build-test-app';
 import { adminClient } from '../../../tests/support/admin-session';
 import { startTestS3, type TestS3 } from '../../../tests/support/s3-server';
 import { S3ObjectStore } from './s3-object-store';
 
-const png = (w = 40, h = 20) => sharp({ create: { width: w, height: h, channels: 3, background: '#236' } }).png().toBuffer();
+const png = (w = 40, h = 20) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: '#236' } })
+    .png()
+    .toBuffer();
 const json = <T = { message: string }>(res: { body: string }) => JSON.parse(res.body) as T;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -31,7 +38,10 @@ afterAll(async () => {
 describe('S3 object store against s3rver', () => {
   test('put, size, get and delete', async () => {
     const body = Buffer.from('hello object store');
-    await store.put('products/hello.txt', body, { contentType: 'text/plain', cacheControl: 'public, max-age=60' });
+    await store.put('products/hello.txt', body, {
+      contentType: 'text/plain',
+      cacheControl: 'public, max-age=60',
+    });
     expect(await store.size('products/hello.txt')).toBe(body.length);
     expect((await store.get('products/hello.txt'))?.toString()).toBe('hello object store');
     await store.delete('products/hello.txt');
@@ -42,16 +52,25 @@ describe('S3 object store against s3rver', () => {
   });
 
   test('refuses unsafe keys before they reach the bucket', async () => {
-    await expect(store.put('../escape', Buffer.from('x'), { contentType: 'text/plain' })).rejects.toThrow(/Unsafe object key/);
+    await expect(store.put('../escape', Buffer.from('x'), { contentType: 'text/plain' })).rejects.toThrow(
+      /Unsafe object key/,
+    );
     await expect(store.get('/absolute')).rejects.toThrow(/Unsafe object key/);
   });
 
-  test('a presigned PUT stores the browser\'s file; the public URL serves it', async () => {
-    const target = await store.createUploadTarget('incoming/abc123', { maxBytes: MAX_UPLOAD_BYTES, expiresInMs: 15 * 60 * 1000 });
+  test("a presigned PUT stores the browser's file; the public URL serves it", async () => {
+    const target = await store.createUploadTarget('incoming/abc123', {
+      maxBytes: MAX_UPLOAD_BYTES,
+      expiresInMs: 15 * 60 * 1000,
+    });
     expect(target.url.startsWith(`${s3.endpoint}/${s3.bucket}/incoming/abc123?`)).toBe(true);
     expect(new URL(target.url).searchParams.get('X-Amz-Expires')).toBe('900');
     const file = await png();
-    const res = await fetch(target.url, { method: 'PUT', body: file, headers: { 'content-type': 'image/png' } });
+    const res = await fetch(target.url, {
+      method: 'PUT',
+      body: file,
+      headers: { 'content-type': 'image/png' },
+    });
     expect(res.status, await res.text()).toBe(200);
     expect(await store.get('incoming/abc123')).toEqual(file);
     expect(store.keyFromUploadUrl(target.url)).toBe('incoming/abc123');
@@ -67,7 +86,7 @@ describe('S3 object store against s3rver', () => {
     expect(Buffer.from(await served.arrayBuffer())).toEqual(file);
   });
 
-  test('content type and size, when known, are bound into the presigned PUT\'s signature', async () => {
+  test("content type and size, when known, are bound into the presigned PUT's signature", async () => {
     const file = await png();
     const bound = await store.createUploadTarget('incoming/bound1', {
       contentType: 'image/png',
@@ -77,24 +96,42 @@ describe('S3 object store against s3rver', () => {
     });
     // S3 refuses a PUT whose signed headers differ. s3rver does not check v4 signatures, so the
     // binding is asserted on the URL; the size and type are checked again at normalisation anyway.
-    expect(new URL(bound.url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
-    const right = await fetch(bound.url, { method: 'PUT', body: file, headers: { 'content-type': 'image/png' } });
+    expect(new URL(bound.url).searchParams.get('X-Amz-SignedHeaders')).toBe(
+      'content-length;content-type;host',
+    );
+    const right = await fetch(bound.url, {
+      method: 'PUT',
+      body: file,
+      headers: { 'content-type': 'image/png' },
+    });
     expect(right.status).toBe(200);
 
-    const open = await store.createUploadTarget('incoming/open1', { maxBytes: MAX_UPLOAD_BYTES, expiresInMs: 60_000 });
+    const open = await store.createUploadTarget('incoming/open1', {
+      maxBytes: MAX_UPLOAD_BYTES,
+      expiresInMs: 60_000,
+    });
     expect(new URL(open.url).searchParams.get('X-Amz-SignedHeaders')).toBe('host');
   });
 
   test('an expired presigned PUT is refused', async () => {
-    const target = await store.createUploadTarget('incoming/late1', { maxBytes: MAX_UPLOAD_BYTES, expiresInMs: 1000 });
+    const target = await store.createUploadTarget('incoming/late1', {
+      maxBytes: MAX_UPLOAD_BYTES,
+      expiresInMs: 1000,
+    });
     await sleep(2100);
-    const res = await fetch(target.url, { method: 'PUT', body: await png(), headers: { 'content-type': 'image/png' } });
+    const res = await fetch(target.url, {
+      method: 'PUT',
+      body: await png(),
+      headers: { 'content-type': 'image/png' },
+    });
     expect(res.status).toBe(403);
     expect(await store.size('incoming/late1')).toBeNull();
   });
 
-  test('only URLs into our bucket\'s incoming/ area name an upload', () => {
-    expect(store.keyFromUploadUrl(`${s3.endpoint}/${s3.bucket}/incoming/x1?X-Amz-Signature=abc`)).toBe('incoming/x1');
+  test("only URLs into our bucket's incoming/ area name an upload", () => {
+    expect(store.keyFromUploadUrl(`${s3.endpoint}/${s3.bucket}/incoming/x1?X-Amz-Signature=abc`)).toBe(
+      'incoming/x1',
+    );
     expect(store.keyFromUploadUrl(`${s3.endpoint}/${s3.bucket}/products/x1.webp`)).toBeNull();
     expect(store.keyFromUploadUrl(`${s3.endpoint}/other-bucket/incoming/x1`)).toBeNull();
     expect(store.keyFromUploadUrl('http://evil.example.com/fifty-test/incoming/x1')).toBeNull();
@@ -116,7 +153,11 @@ describe('admin image upload through S3 (presigned PUT)', () => {
     const admin = await adminClient(t);
     const target = uploadUrlResultSchema.parse(json(await admin.post('/api/admin/images/upload-url', {})));
     expect(target.uploadURL.startsWith(`${s3.endpoint}/${s3.bucket}/incoming/`)).toBe(true);
-    const put = await fetch(target.uploadURL, { method: 'PUT', body: await png(2000, 1000), headers: { 'content-type': 'image/png' } });
+    const put = await fetch(target.uploadURL, {
+      method: 'PUT',
+      body: await png(2000, 1000),
+      headers: { 'content-type': 'image/png' },
+    });
     expect(put.status).toBe(200);
 
     const res = await admin.post('/api/admin/images/normalize', { imageUrl: target.uploadURL });
@@ -124,7 +165,11 @@ describe('admin image upload through S3 (presigned PUT)', () => {
     const { normalizedPath } = normalizeImageResultSchema.parse(json(res));
     expect(normalizedPath).toMatch(new RegExp(`^${s3.endpoint}/${s3.bucket}/products/[0-9a-f]+\\.webp$`));
     const base = normalizedPath.replace(/\.webp$/, '');
-    for (const [url, width] of [[normalizedPath, 1600], [`${base}-800.webp`, 800], [`${base}-400.webp`, 400]] as const) {
+    for (const [url, width] of [
+      [normalizedPath, 1600],
+      [`${base}-800.webp`, 800],
+      [`${base}-400.webp`, 400],
+    ] as const) {
       const file = await fetch(url);
       expect(file.status, url).toBe(200);
       expect(file.headers.get('content-type')).toBe('image/webp');
@@ -137,7 +182,10 @@ describe('admin image upload through S3 (presigned PUT)', () => {
     const [product] = await t.services.catalog.listProducts();
     const ok = await admin.put(`/api/admin/products/${product.id}`, { ...product, images: [normalizedPath] });
     expect(ok.statusCode, ok.body).toBe(200);
-    const foreign = await admin.put(`/api/admin/products/${product.id}`, { ...product, images: ['https://cdn.example.com/x.webp'] });
+    const foreign = await admin.put(`/api/admin/products/${product.id}`, {
+      ...product,
+      images: ['https://cdn.example.com/x.webp'],
+    });
     expect(foreign.statusCode).toBe(400);
   });
 
@@ -145,7 +193,15 @@ describe('admin image upload through S3 (presigned PUT)', () => {
     const admin = await adminClient(t);
     const target = uploadUrlResultSchema.parse(json(await admin.post('/api/admin/images/upload-url', {})));
     const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>';
-    expect((await fetch(target.uploadURL, { method: 'PUT', body: svg, headers: { 'content-type': 'image/svg+xml' } })).status).toBe(200);
+    expect(
+      (
+        await fetch(target.uploadURL, {
+          method: 'PUT',
+          body: svg,
+          headers: { 'content-type': 'image/svg+xml' },
+        })
+      ).status,
+    ).toBe(200);
     const res = await admin.post('/api/admin/images/normalize', { imageUrl: target.uploadURL });
     expect(res.statusCode).toBe(400);
     expect(json(res).message).toMatch(/JPEG, PNG, WebP or AVIF/);

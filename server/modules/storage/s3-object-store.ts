@@ -7,7 +7,13 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { assertSafeKey, INCOMING_PREFIX, type ObjectStore, type UploadConstraints, type UploadTarget } from './object-store';
+import {
+  assertSafeKey,
+  INCOMING_PREFIX,
+  type ObjectStore,
+  type UploadConstraints,
+  type UploadTarget,
+} from './object-store';
 
 export interface S3ObjectStoreOptions {
   bucket: string;
@@ -105,7 +111,12 @@ export class S3ObjectStore implements ObjectStore {
     // size is checked again (and the object deleted) at normalisation.
     const url = await getSignedUrl(
       this.client,
-      new PutObjectCommand({ Bucket: this.opts.bucket, Key: key, ContentType: c.contentType, ContentLength: c.size }),
+      new PutObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: key,
+        ContentType: c.contentType,
+        ContentLength: c.size,
+      }),
       { expiresIn, signableHeaders: signed },
     );
     return { url, expiresAt: new Date(Date.now() + expiresIn * 1000) };
@@ -118,7 +129,8 @@ export class S3ObjectStore implements ObjectStore {
     } catch {
       return null;
     }
-    if (parsed.origin !== this.bucketBase.origin || !parsed.pathname.startsWith(this.bucketBase.pathname)) return null;
+    if (parsed.origin !== this.bucketBase.origin || !parsed.pathname.startsWith(this.bucketBase.pathname))
+      return null;
     const key = decodeURIComponent(parsed.pathname.slice(this.bucketBase.pathname.length));
     if (!key.startsWith(INCOMING_PREFIX)) return null;
     try {

@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest';
+import { createRequestGate } from './request-gate';
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe('request gate', () => {
+  test('lets `concurrency` requests in; later funnel steps overtake earlier ones in the queue', async () => {
+    const gate = createRequestGate({ concurrency: 2 });
+    const order: string[] = [];
+    const hold: Array<() => void> = [];
+    const blocker = (name: string) => () =>
+      new Promise<void>((resolve) => {
+        order.push(name);
+        hold.push(resolve);
+      });
+    const running = [
+      gate.run('cart', blocker('a')),
+      gate.run('cart', blocker('b')),
+      gate.run('cart', blocker('c')),
+      gate.run('checkout', blocker('info')),
+      gate.run('payment', blocker('pay')),
+    ];
+    await tick();
+    expect(order).toEqual(['a', 'b']);
+    expect(gate.stats()).toEqual({ active: 2, waiting: 3 });
+    hold.shift()!();
+    await tick();
+    expect(order).toEqual(['a', 'b', 'pay']);
+    while (hold.length) {
+      hold.shift()!();
+      await tick();
+    }
+    await Promise.all(running);
+    expect(order).toEqual(['a', 'b', 'pay', 'info', 'c']);
+    expect(gate.stats()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  test('a failing request frees its slot', async () => {
+    const gate = createRequestGate({ concurrency: 1 });
+    await expect(gate.run('cart', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await gate.run('cart', async () => 42)).toBe(42);
+    expect(gate.stats()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  test('an overfull queue answers 503 with Retry-After', async () => {
+    const gate = createRequestGate({ concurrency: 1, maxQueue: 1 });
+    let open!: () => void;
+    const first = gate.run('cart', () => new Promise<void>((r) => (open = r)));
+    const second = gate.run('cart', async () => 'queued');
+    await expect(gate.run('cart', async () => 'refused')).rejects.toMatchObject({
+      statusCode: 503,
+      headers: { 'retry-after': '5' },
+    });
+    open();
+    await first;
+    expect(await second).toBe('queued');
+  });
+});
