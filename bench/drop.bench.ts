@@ -276,11 +276,20 @@ async function run(kind: 'pglite' | 'postgres'): Promise<RunFigures> {
       .returning({ id: products.id });
     await setup.close();
 
-    server = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
-      env: { ...env, PORT: String(port), FIFTY_DB_PREPARED: '1' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    server = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        '--import',
+        'tsx',
+        'server/main.ts',
+      ],
+      {
+        cwd: root,
+        env: { ...env, PORT: String(port), FIFTY_DB_PREPARED: '1' },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/healthz`, server);
     const rssIdle = rssMb(server.pid!);

@@ -72,7 +72,9 @@ describe('loadConfig', () => {
   });
 
   test('every problem is listed at once', () => {
-    expect(() => loadConfig({ PORT: 'x', TAX_RATE: 'y', DATABASE_URL: 'z' })).toThrow(/PORT:[\s\S]*TAX_RATE:|TAX_RATE:[\s\S]*PORT:/);
+    expect(() => loadConfig({ PORT: 'x', TAX_RATE: 'y', DATABASE_URL: 'z' })).toThrow(
+      /PORT:[\s\S]*TAX_RATE:|TAX_RATE:[\s\S]*PORT:/,
+    );
     try {
       loadConfig({ PORT: 'x', TAX_RATE: 'y', DATABASE_URL: 'z' });
     } catch (err) {

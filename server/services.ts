@@ -45,13 +45,13 @@ export function createServices(config: Config, database: Database, log: FastifyB
   jobs.every('prune-sessions', 60 * 60 * 1000, () => sessions.pruneExpired());
 
   // Buying path (issue #4): cart → checkout (holds) → gateway → fulfil → order.
-  const gateway = createPaymentGateway(config, db, log);
-  // PGlite runs one query at a time: a few requests in flight keep it busy; PostgreSQL gets one per pooled connection.
-  const gate = createRequestGate({ concurrency: database.kind === 'pglite' ? 2 : 10 });
+  // PGlite runs one query at a time: one request at a time is cheapest (measured); PostgreSQL gets one per pooled connection.
+  const gate = createRequestGate({ concurrency: database.kind === 'pglite' ? 1 : 10 });
+  const gateway = createPaymentGateway(config, db, log, gate.outside);
   const cart = createCartService({ db, catalog });
-  const checkout = createCheckoutService({ db, cart, catalog, settings, gateway, log, exclusiveTransactions: database.kind === 'pglite' });
+  const checkout = createCheckoutService({ db, cart, settings, gateway, log, exclusiveTransactions: database.kind === 'pglite' });
   const orders = createOrdersService({ db });
-  const fulfilment = createFulfilmentService({ db, gateway, checkout, cart, catalog, mailer, settings, log });
+  const fulfilment = createFulfilmentService({ db, gateway, checkout, cart, mailer, settings, log });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
   const payments = createPaymentsService({ db, gateway, fulfilment, log });
   jobs.every('release-expired-holds', 15_000, () => checkout.releaseExpiredHolds());

@@ -2,21 +2,46 @@ import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageFallback } from '../components/page-fallback';
 
-const HomePage = lazy(() => import('../pages/home-page'));
-const ProductPage = lazy(() => import('../pages/product-page'));
-const CategoryPage = lazy(() => import('../pages/category-page'));
-const SearchPage = lazy(() => import('../pages/search-page'));
-const CheckoutPage = lazy(() => import('../pages/checkout-page'));
-const OrderSuccessPage = lazy(() => import('../pages/order-success-page'));
-const AdminPage = lazy(() => import('../pages/admin-page'));
-const RefundPolicyPage = lazy(() => import('../pages/refund-policy-page'));
-const SizeGuidePage = lazy(() => import('../pages/size-guide-page'));
-const MissionPage = lazy(() => import('../pages/mission-page'));
-const ShippingPage = lazy(() => import('../pages/shipping-page'));
-const NotFoundPage = lazy(() => import('../pages/not-found-page'));
+type PageModule = { default: ComponentType };
+type PreloadablePage = ComponentType & { preload: () => Promise<PageModule> };
+
+/**
+ * React.lazy, plus a preload that lets the first render use the module directly: the entry script
+ * awaits the current route's chunk (already modulepreloaded by the server) before rendering, so the
+ * first paint is the page itself, not a skeleton that then shifts the layout.
+ */
+function lazyPage(factory: () => Promise<PageModule>): PreloadablePage {
+  let loaded: ComponentType | null = null;
+  let pending: Promise<PageModule> | null = null;
+  const load = () =>
+    (pending ??= factory().then((m) => {
+      loaded = m.default;
+      return m;
+    }));
+  const Lazy = lazy(load);
+  const Page = (() => {
+    const Loaded = loaded;
+    return Loaded ? <Loaded /> : <Lazy />;
+  }) as unknown as PreloadablePage;
+  Page.preload = load;
+  return Page;
+}
+
+const HomePage = lazyPage(() => import('../pages/home-page'));
+const ProductPage = lazyPage(() => import('../pages/product-page'));
+const CategoryPage = lazyPage(() => import('../pages/category-page'));
+const SearchPage = lazyPage(() => import('../pages/search-page'));
+const CheckoutPage = lazyPage(() => import('../pages/checkout-page'));
+const OrderSuccessPage = lazyPage(() => import('../pages/order-success-page'));
+const AdminPage = lazyPage(() => import('../pages/admin-page'));
+const RefundPolicyPage = lazyPage(() => import('../pages/refund-policy-page'));
+const SizeGuidePage = lazyPage(() => import('../pages/size-guide-page'));
+const MissionPage = lazyPage(() => import('../pages/mission-page'));
+const ShippingPage = lazyPage(() => import('../pages/shipping-page'));
+const NotFoundPage = lazyPage(() => import('../pages/not-found-page'));
 
 /** Every route of SPEC §2; each screen is its own chunk. */
-export const routes: Array<{ path: string; component: ComponentType }> = [
+export const routes: Array<{ path: string; component: PreloadablePage }> = [
   { path: '/', component: HomePage },
   { path: '/product/:id', component: ProductPage },
   { path: '/products/:id', component: ProductPage },
@@ -47,9 +72,24 @@ export function AppRouter() {
         {routes.map((r) => (
           <Route key={r.path} path={r.path} component={r.component} />
         ))}
-        <Route path="/categories/:slug">{(params) => <Redirect to={`/category/${params.slug}`} replace />}</Route>
+        <Route path="/categories/:slug">
+          {(params) => <Redirect to={`/category/${params.slug}`} replace />}
+        </Route>
         <Route component={NotFoundPage} />
       </Switch>
     </Suspense>
   );
+}
+
+/** Load the chunk of the screen at `pathname` (used once, before the first render). */
+export function preloadRoute(pathname: string): Promise<unknown> {
+  const route = routes.find((r) => matchRoute(r.path, pathname));
+  return (route?.component ?? NotFoundPage).preload().catch(() => undefined);
+}
+
+function matchRoute(pattern: string, pathname: string): boolean {
+  const a = pattern.split('/');
+  const b = pathname.replace(/\/+$/, '').split('/');
+  if (pattern === '/') return pathname === '/';
+  return a.length === b.length && a.every((seg, i) => (seg.startsWith(':') ? b[i] !== '' : seg === b[i]));
 }

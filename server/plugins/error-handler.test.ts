@@ -9,9 +9,17 @@ import { badRequest } from './http-error';
 // Probe routes: the foundation has no write endpoints of its own, so these stand in for one.
 async function probeRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.post('/api/test/echo', { schema: { body: z.object({ name: z.string().min(1, 'Name is required'), count: z.number().int().optional() }) } }, async (request) => ({
-    received: request.body,
-  }));
+  r.post(
+    '/api/test/echo',
+    {
+      schema: {
+        body: z.object({ name: z.string().min(1, 'Name is required'), count: z.number().int().optional() }),
+      },
+    },
+    async (request) => ({
+      received: request.body,
+    }),
+  );
   r.get('/api/test/boom', async () => {
     throw new Error('secret internal detail: password=hunter2 at /srv/app.ts:12');
   });
@@ -31,7 +39,9 @@ describeEachDb(
           const res = await shopper().request({
             method,
             url,
-            ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {}, headers: { 'content-type': 'application/json' } }),
+            ...(method === 'GET' || method === 'DELETE'
+              ? {}
+              : { payload: {}, headers: { 'content-type': 'application/json' } }),
           });
           expect(res.statusCode, `${method} ${url}`).toBe(404);
           expect(res.headers['content-type'], `${method} ${url}`).toMatch(/^application\/json/);
@@ -73,7 +83,11 @@ describeEachDb(
     });
 
     test('odd URLs, methods and headers never produce a 500', async () => {
-      const cases: Array<{ method: 'GET' | 'POST' | 'OPTIONS' | 'HEAD' | 'DELETE'; url: string; headers?: Record<string, string> }> = [
+      const cases: Array<{
+        method: 'GET' | 'POST' | 'OPTIONS' | 'HEAD' | 'DELETE';
+        url: string;
+        headers?: Record<string, string>;
+      }> = [
         { method: 'GET', url: '/api/products/%' },
         { method: 'GET', url: '/api/products/%E0%A4%A' },
         { method: 'GET', url: '/api/categories/%' },
@@ -95,15 +109,28 @@ describeEachDb(
         { method: 'HEAD', url: '/api/products' },
         { method: 'OPTIONS', url: '/api/products' },
         { method: 'DELETE', url: '/api/products' },
-        { method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/json; charset=utf-16' } },
+        {
+          method: 'POST',
+          url: '/api/test/echo',
+          headers: { 'content-type': 'application/json; charset=utf-16' },
+        },
         { method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/jsonx' } },
         { method: 'POST', url: '/api/test/echo', headers: { 'content-type': '' } },
         { method: 'POST', url: '/api/products' },
       ];
       for (const c of cases) {
-        const res = await shopper().request({ method: c.method, url: c.url, headers: c.headers, payload: c.method === 'POST' ? '{"name":"x"}' : undefined });
+        const res = await shopper().request({
+          method: c.method,
+          url: c.url,
+          headers: c.headers,
+          payload: c.method === 'POST' ? '{"name":"x"}' : undefined,
+        });
         expect(res.statusCode, `${c.method} ${c.url} ${JSON.stringify(c.headers ?? {})}`).toBeLessThan(500);
-        if (new URL(c.url, 'http://x').pathname.startsWith('/api') && c.method !== 'HEAD' && res.statusCode >= 400) {
+        if (
+          new URL(c.url, 'http://x').pathname.startsWith('/api') &&
+          c.method !== 'HEAD' &&
+          res.statusCode >= 400
+        ) {
           expect(res.headers['content-type'], `${c.method} ${c.url}`).toMatch(/^application\/json/);
           expect(JSON.parse(res.body), `${c.method} ${c.url}`).toHaveProperty('message');
         }

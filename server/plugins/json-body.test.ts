@@ -9,10 +9,14 @@ import { sessions } from '../modules/session/session.tables';
 // A write endpoint standing in for the real ones: it stores a note in the shopper's session row.
 async function probeRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.post('/api/test/note', { schema: { body: z.object({ note: z.string().optional() }) } }, async (request) => {
-    await request.saveSession({ note: request.body.note ?? '(empty)' });
-    return { saved: true };
-  });
+  r.post(
+    '/api/test/note',
+    { schema: { body: z.object({ note: z.string().optional() }) } },
+    async (request) => {
+      await request.saveSession({ note: request.body.note ?? '(empty)' });
+      return { saved: true };
+    },
+  );
 }
 
 async function sessionRows(t: TestApp): Promise<number> {
@@ -30,14 +34,23 @@ describeEachDb(
     });
 
     test('an empty body with a JSON content type reads as {} (the spec logout posts one)', async () => {
-      const res = await t().client().request({ method: 'POST', url: '/api/test/note', headers: { 'content-type': 'application/json' } });
+      const res = await t()
+        .client()
+        .request({ method: 'POST', url: '/api/test/note', headers: { 'content-type': 'application/json' } });
       expect(res.statusCode).toBe(200);
     });
 
     test('malformed JSON is 400 { message } and changes nothing', async () => {
       const before = await sessionRows(t());
       for (const payload of ['{"note": ', '{note: 1}', "{'note':'x'}", 'undefined', '\u0000']) {
-        const res = await t().client().request({ method: 'POST', url: '/api/test/note', payload, headers: { 'content-type': 'application/json' } });
+        const res = await t()
+          .client()
+          .request({
+            method: 'POST',
+            url: '/api/test/note',
+            payload,
+            headers: { 'content-type': 'application/json' },
+          });
         expect(res.statusCode, payload).toBe(400);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         expect(JSON.parse(res.body)).toEqual({ message: 'Request body is not valid JSON' });
@@ -48,14 +61,32 @@ describeEachDb(
 
     test('a body over 1 MB is 413 JSON', async () => {
       const big = JSON.stringify({ note: 'x'.repeat(1024 * 1024 + 10) });
-      const res = await t().client().request({ method: 'POST', url: '/api/test/note', payload: big, headers: { 'content-type': 'application/json' } });
+      const res = await t()
+        .client()
+        .request({
+          method: 'POST',
+          url: '/api/test/note',
+          payload: big,
+          headers: { 'content-type': 'application/json' },
+        });
       expect(res.statusCode).toBe(413);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(JSON.parse(res.body)).toEqual({ message: 'Request body is too large' });
 
       // Just under the limit is fine.
       const ok = JSON.stringify({ note: 'x'.repeat(1000 * 1000) });
-      expect((await t().client().request({ method: 'POST', url: '/api/test/note', payload: ok, headers: { 'content-type': 'application/json' } })).statusCode).toBe(200);
+      expect(
+        (
+          await t()
+            .client()
+            .request({
+              method: 'POST',
+              url: '/api/test/note',
+              payload: ok,
+              headers: { 'content-type': 'application/json' },
+            })
+        ).statusCode,
+      ).toBe(200);
     });
 
     test('text/plain, form and multipart posts are 415 and change nothing (no cross-site form writes)', async () => {
@@ -64,12 +95,20 @@ describeEachDb(
         ['text/plain', '{"note":"csrf"}'],
         ['text/plain;charset=UTF-8', '{"note":"csrf"}'],
         ['application/x-www-form-urlencoded', 'note=csrf'],
-        ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="note"\r\n\r\ncsrf\r\n--x--\r\n'],
+        [
+          'multipart/form-data; boundary=x',
+          '--x\r\nContent-Disposition: form-data; name="note"\r\n\r\ncsrf\r\n--x--\r\n',
+        ],
         ['text/html', '<b>x</b>'],
       ];
       for (const [type, payload] of cases) {
         const shopper = t().client();
-        const res = await shopper.request({ method: 'POST', url: '/api/test/note', payload, headers: { 'content-type': type } });
+        const res = await shopper.request({
+          method: 'POST',
+          url: '/api/test/note',
+          payload,
+          headers: { 'content-type': type },
+        });
         expect(res.statusCode, type).toBe(415);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         expect(JSON.parse(res.body).message).toMatch(/application\/json/);
@@ -79,7 +118,14 @@ describeEachDb(
     });
 
     test('a POST with a body but no content type is refused', async () => {
-      const res = await t().client().request({ method: 'POST', url: '/api/test/note', payload: Buffer.from('{"note":"x"}') , headers: { 'content-type': '' } });
+      const res = await t()
+        .client()
+        .request({
+          method: 'POST',
+          url: '/api/test/note',
+          payload: Buffer.from('{"note":"x"}'),
+          headers: { 'content-type': '' },
+        });
       expect(res.statusCode).toBeGreaterThanOrEqual(400);
       expect(res.statusCode).toBeLessThan(500);
     });

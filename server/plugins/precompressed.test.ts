@@ -72,9 +72,15 @@ describeEachDb('precompressed catalogue lists', (t) => {
   });
 
   test('a catalogue change reaches the compressed body too', async () => {
-    const [first] = JSON.parse((await t().app.inject({ url: '/api/products' })).body) as Array<{ id: string; name: string }>;
+    const [first] = JSON.parse((await t().app.inject({ url: '/api/products' })).body) as Array<{
+      id: string;
+      name: string;
+    }>;
     await t().app.inject({ url: '/api/products', headers: { 'accept-encoding': 'br' } });
-    await t().services.db.update(products).set({ name: 'Renamed For The Test' }).where(eq(products.id, first.id));
+    await t()
+      .services.db.update(products)
+      .set({ name: 'Renamed For The Test' })
+      .where(eq(products.id, first.id));
     t().services.catalog.invalidate();
     try {
       const br = await t().app.inject({ url: '/api/products', headers: { 'accept-encoding': 'br' } });
@@ -87,7 +93,10 @@ describeEachDb('precompressed catalogue lists', (t) => {
 
   test('search results are still compressed per request', async () => {
     const plain = await t().app.inject({ url: '/api/products?q=hoodie' });
-    const res = await t().app.inject({ url: '/api/products?q=hoodie', headers: { 'accept-encoding': 'gzip' } });
+    const res = await t().app.inject({
+      url: '/api/products?q=hoodie',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(res.rawPayload).toString()).toBe(plain.body);

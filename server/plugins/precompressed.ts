@@ -55,7 +55,10 @@ export class PrecompressedBody {
       pending =
         encoding === 'br'
           ? brotli(this.identity, {
-              params: { [zlib.constants.BROTLI_PARAM_QUALITY]: this.opts.oneOff ? 4 : 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size },
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: this.opts.oneOff ? 4 : 11,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
+              },
             })
           : gzip(this.identity, { level: this.opts.oneOff ? 6 : 9 });
       this.encoded.set(encoding, pending);
@@ -74,7 +77,11 @@ export function createBodyCache(): (text: string) => PrecompressedBody {
 }
 
 /** Sends a JSON body in the best encoding the client accepts. Register the route with `compress: false`. */
-export async function sendPrecompressedJson(request: FastifyRequest, reply: FastifyReply, body: PrecompressedBody): Promise<Buffer> {
+export function sendPrecompressedJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: PrecompressedBody,
+): Buffer | Promise<Buffer> {
   const encoding = body.compressible ? negotiateEncoding(request.headers['accept-encoding']) : 'identity';
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (encoding !== 'identity') reply.header('content-encoding', encoding);

@@ -30,24 +30,50 @@ describeEachDb(
   'security',
   (t) => {
     const write = (headers: Record<string, string>) =>
-      t().client().request({ method: 'POST', url: '/api/test/write', payload: {}, headers: { 'content-type': 'application/json', host: 'shop.test', ...headers } });
+      t()
+        .client()
+        .request({
+          method: 'POST',
+          url: '/api/test/write',
+          payload: {},
+          headers: { 'content-type': 'application/json', host: 'shop.test', ...headers },
+        });
 
-    test('security headers on pages and API responses', async () => {
-      for (const url of ['/', '/api/products', '/api/nope', '/mission']) {
+    test('security headers on every response: pages, API answers and errors', async () => {
+      for (const url of ['/', '/mission', '/no-such-page', '/api/products', '/api/categories', '/api/nope']) {
         const res = await t().client().get(url);
         const h = res.headers;
         expect(h['x-content-type-options'], url).toBe('nosniff');
         expect(h['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+        expect(h['x-frame-options'], url).toBe('DENY');
+        expect(h['cross-origin-resource-policy'], url).toBe('same-origin');
         expect(h['x-powered-by'], url).toBeUndefined();
-        expect(h['x-frame-options'], url).toBeDefined();
         const csp = cspDirectives(h['content-security-policy']);
         expect(csp.get('frame-ancestors'), url).toEqual(["'none'"]);
-        expect(csp.get('default-src'), url).toEqual(["'self'"]);
-        expect(csp.get('object-src'), url).toEqual(["'none'"]);
         const scriptSrc = csp.get('script-src') ?? csp.get('default-src')!;
-        expect(scriptSrc, url).toContain("'self'");
         expect(scriptSrc.join(' '), url).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+        if (url.startsWith('/api/')) {
+          // JSON is never a document: nothing may load from it at all.
+          expect(csp.get('default-src'), url).toEqual(["'none'"]);
+        } else {
+          expect(csp.get('default-src'), url).toEqual(["'self'"]);
+          expect(scriptSrc, url).toEqual(["'self'"]);
+          expect(csp.get('object-src'), url).toEqual(["'none'"]);
+          expect(csp.get('base-uri'), url).toEqual(["'self'"]);
+          expect(h['cross-origin-opener-policy'], url).toBe('same-origin');
+        }
       }
+    });
+
+    test('with Stripe keys, CSP allows exactly Stripe.js and its frames', async () => {
+      const { securityHeaders } = await import('./security');
+      const { loadConfig } = await import('../config');
+      const csp = cspDirectives(
+        securityHeaders(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x' }))['content-security-policy'],
+      );
+      expect(csp.get('script-src')).toEqual(["'self'", 'https://js.stripe.com']);
+      expect(csp.get('frame-src')).toEqual(['https://js.stripe.com', 'https://hooks.stripe.com']);
+      expect(csp.get('connect-src')).toContain('https://api.stripe.com');
     });
 
     test('the HTML page carries no inline script that CSP would block', async () => {
@@ -55,7 +81,8 @@ describeEachDb(
       const scripts = [...res.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
       expect(scripts.length).toBeGreaterThan(0);
       for (const [, attrs, body] of scripts) {
-        if (body.trim()) expect(attrs, 'inline script must be a data block').toMatch(/type="application\/(ld\+)?json"/);
+        if (body.trim())
+          expect(attrs, 'inline script must be a data block').toMatch(/type="application\/(ld\+)?json"/);
         else expect(attrs).toMatch(/src="/);
       }
       expect(res.body).not.toMatch(/\son[a-z]+="/i);
@@ -63,7 +90,13 @@ describeEachDb(
 
     test('a state-changing request from a foreign Origin is 403 and changes nothing', async () => {
       const before = await sessionRows(t());
-      for (const origin of ['https://evil.example', 'http://shop.test.evil.example', 'null', 'http://shop.test:8080', 'https://shop.test']) {
+      for (const origin of [
+        'https://evil.example',
+        'http://shop.test.evil.example',
+        'null',
+        'http://shop.test:8080',
+        'https://shop.test',
+      ]) {
         const res = await write({ origin });
         expect(res.statusCode, origin).toBe(403);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -71,7 +104,18 @@ describeEachDb(
         expect(res.headers['set-cookie']).toBeUndefined();
       }
       for (const method of ['PUT', 'DELETE', 'PATCH'] as const) {
-        const res = await t().client().request({ method, url: '/api/test/write', payload: {}, headers: { 'content-type': 'application/json', host: 'shop.test', origin: 'https://evil.example' } });
+        const res = await t()
+          .client()
+          .request({
+            method,
+            url: '/api/test/write',
+            payload: {},
+            headers: {
+              'content-type': 'application/json',
+              host: 'shop.test',
+              origin: 'https://evil.example',
+            },
+          });
         expect(res.statusCode, method).toBe(403);
       }
       // No Origin header but the browser says the request is cross-site.
@@ -82,17 +126,26 @@ describeEachDb(
 
     test('same-origin writes, writes without Origin (non-browser clients) and safe methods pass', async () => {
       expect((await write({ origin: 'http://shop.test' })).statusCode).toBe(200);
-      expect((await write({ origin: 'https://shop.test', 'x-forwarded-proto': 'https' })).statusCode).toBe(200);
+      expect((await write({ origin: 'https://shop.test', 'x-forwarded-proto': 'https' })).statusCode).toBe(
+        200,
+      );
       expect((await write({ 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
       expect((await write({})).statusCode).toBe(200);
-      const read = await t().client().request({ method: 'GET', url: '/api/products', headers: { origin: 'https://evil.example' } });
+      const read = await t()
+        .client()
+        .request({ method: 'GET', url: '/api/products', headers: { origin: 'https://evil.example' } });
       expect(read.statusCode).toBe(200);
     });
 
     test('webhook paths are exempt from the Origin check (they are signed by the caller)', async () => {
       const res = await t()
         .client()
-        .request({ method: 'POST', url: '/api/webhooks/test', payload: {}, headers: { 'content-type': 'application/json', origin: 'https://evil.example' } });
+        .request({
+          method: 'POST',
+          url: '/api/webhooks/test',
+          payload: {},
+          headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+        });
       expect(res.statusCode).toBe(200);
     });
   },
@@ -105,11 +158,29 @@ describeEachDb(
     test('the configured public origin is accepted behind a proxy that rewrites Host', async () => {
       const res = await t()
         .client()
-        .request({ method: 'POST', url: '/api/test/write', payload: {}, headers: { 'content-type': 'application/json', host: 'internal:3000', origin: 'https://fifty.example' } });
+        .request({
+          method: 'POST',
+          url: '/api/test/write',
+          payload: {},
+          headers: {
+            'content-type': 'application/json',
+            host: 'internal:3000',
+            origin: 'https://fifty.example',
+          },
+        });
       expect(res.statusCode).toBe(200);
       const foreign = await t()
         .client()
-        .request({ method: 'POST', url: '/api/test/write', payload: {}, headers: { 'content-type': 'application/json', host: 'internal:3000', origin: 'https://other.example' } });
+        .request({
+          method: 'POST',
+          url: '/api/test/write',
+          payload: {},
+          headers: {
+            'content-type': 'application/json',
+            host: 'internal:3000',
+            origin: 'https://other.example',
+          },
+        });
       expect(foreign.statusCode).toBe(403);
     });
   },

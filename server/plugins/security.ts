@@ -58,11 +58,24 @@ export function securityHeaders(config: Config): Record<string, string> {
   };
 }
 
+/**
+ * JSON answers are never rendered as documents: the OWASP REST set (nothing may load, nothing may
+ * frame, no sniffing, no cross-origin reads) in 5 headers instead of 11. Every header costs time on
+ * every response of the hottest endpoints.
+ */
+export const API_SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
-  const headers = securityHeaders(config);
+  const pageHeaders = securityHeaders(config);
   // Synchronous hooks: no promise per request on the hot path.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? API_SECURITY_HEADERS : pageHeaders);
     done();
   });
 

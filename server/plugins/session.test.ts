@@ -26,14 +26,21 @@ async function probeRoutes(app: FastifyInstance) {
   });
 }
 
-function parseSetCookie(header: string | string[] | undefined): { value: string; attrs: Map<string, string> } {
-  const line = (Array.isArray(header) ? header : [header ?? '']).find((h) => h.startsWith(`${SESSION_COOKIE}=`));
+function parseSetCookie(header: string | string[] | undefined): {
+  value: string;
+  attrs: Map<string, string>;
+} {
+  const line = (Array.isArray(header) ? header : [header ?? '']).find((h) =>
+    h.startsWith(`${SESSION_COOKIE}=`),
+  );
   if (!line) throw new Error(`no ${SESSION_COOKIE} cookie in ${JSON.stringify(header)}`);
   const [pair, ...rest] = line.split(';').map((p) => p.trim());
-  const attrs = new Map(rest.map((a) => {
-    const [k, v = ''] = a.split('=');
-    return [k.toLowerCase(), v] as [string, string];
-  }));
+  const attrs = new Map(
+    rest.map((a) => {
+      const [k, v = ''] = a.split('=');
+      return [k.toLowerCase(), v] as [string, string];
+    }),
+  );
   return { value: decodeURIComponent(pair.slice(SESSION_COOKIE.length + 1)), attrs };
 }
 
@@ -79,14 +86,20 @@ describeEachDb(
 
     test('ids differ between shoppers', async () => {
       const ids = new Set<string>();
-      for (let i = 0; i < 10; i++) ids.add(JSON.parse((await t().client().post('/api/test/session')).body).sid);
+      for (let i = 0; i < 10; i++)
+        ids.add(JSON.parse((await t().client().post('/api/test/session')).body).sid);
       expect(ids.size).toBe(10);
     });
 
     test('the cookie is Secure when the request came over HTTPS (x-forwarded-proto)', async () => {
       const res = await t()
         .client()
-        .request({ method: 'POST', url: '/api/test/session', payload: {}, headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' } });
+        .request({
+          method: 'POST',
+          url: '/api/test/session',
+          payload: {},
+          headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+        });
       expect(parseSetCookie(res.headers['set-cookie']).attrs.has('secure')).toBe(true);
     });
 
@@ -97,7 +110,16 @@ describeEachDb(
       const signature = decodeURIComponent(signed).slice(sid.length + 1);
       const foreign = `${sid}.${crypto.createHmac('sha256', 'some-other-secret-some-other-secret').update(sid).digest('base64').replace(/=+$/, '')}`;
       const flipped = `${sid.slice(0, -1)}${sid.endsWith('A') ? 'B' : 'A'}.${signature}`;
-      for (const cookie of [sid, flipped, foreign, `${sid}.`, `${sid}.${signature}x`, '.', '%', 'x'.repeat(5000)]) {
+      for (const cookie of [
+        sid,
+        flipped,
+        foreign,
+        `${sid}.`,
+        `${sid}.${signature}x`,
+        '.',
+        '%',
+        'x'.repeat(5000),
+      ]) {
         const attacker = t().client();
         attacker.cookies.set(SESSION_COOKIE, encodeURIComponent(cookie));
         const read = await attacker.get('/api/test/session');
@@ -114,7 +136,10 @@ describeEachDb(
     test('an expired session is not honoured', async () => {
       const shopper = t().client();
       const { sid } = JSON.parse((await shopper.post('/api/test/session')).body);
-      await t().services.db.update(sessions).set({ expire: new Date(Date.now() - 1000) }).where(eq(sessions.sid, sid));
+      await t()
+        .services.db.update(sessions)
+        .set({ expire: new Date(Date.now() - 1000) })
+        .where(eq(sessions.sid, sid));
       expect(JSON.parse((await shopper.get('/api/test/session')).body).sid).toBeNull();
       const fresh = JSON.parse((await shopper.post('/api/test/session')).body);
       expect(fresh.sid).not.toBe(sid);

@@ -17,7 +17,18 @@ fs.writeFileSync(path.join(clientDir, ASSET), `console.log(${JSON.stringify('x'.
 fs.writeFileSync(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 afterAll(() => fs.rmSync(clientDir, { recursive: true, force: true }));
 
-const pageRoutes = ['/', '/mission', '/category/tshirts', '/search?q=hoodie', '/checkout', '/order-success', '/admin', '/refund-policy', '/size-guide', '/shipping'];
+const pageRoutes = [
+  '/',
+  '/mission',
+  '/category/tshirts',
+  '/search?q=hoodie',
+  '/checkout',
+  '/order-success',
+  '/admin',
+  '/refund-policy',
+  '/size-guide',
+  '/shipping',
+];
 
 describeEachDb(
   'app shell and static files',
@@ -36,7 +47,13 @@ describeEachDb(
     });
 
     test('an unknown non-API path still serves the app (which shows Page Not Found), with status 404', async () => {
-      for (const url of ['/no-such-page', '/deeply/nested/unknown/path', '/product', '/category', '/mission/extra']) {
+      for (const url of [
+        '/no-such-page',
+        '/deeply/nested/unknown/path',
+        '/product',
+        '/category',
+        '/mission/extra',
+      ]) {
         const res = await t().client().get(url);
         expect(res.statusCode, url).toBe(404);
         expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');

@@ -3,11 +3,37 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { jsonForScript, type SeoService } from '../modules/seo/seo.service';
+import { loadClientAssets } from './client-assets';
 
 export interface StaticClientOptions {
   clientDir: string;
   uploadsDir: string;
   seo: SeoService;
+}
+
+interface PreloadProduct {
+  category?: string;
+  images?: string[];
+}
+
+/** The first screen's big image, preloaded with the same srcset/sizes the page's <img> uses. */
+function lcpImagePreload(pathname: string, bootstrap: Record<string, unknown>): string {
+  let src: string | undefined;
+  let sizes = '';
+  if (/^\/products?\//.test(pathname)) {
+    src = (bootstrap.product as PreloadProduct | null | undefined)?.images?.[0];
+    sizes = '(min-width: 1024px) 50vw, 100vw';
+  } else if (pathname.startsWith('/category/')) {
+    const slug = decodeURIComponent(pathname.split('/')[2] ?? '');
+    const list = (bootstrap.products as PreloadProduct[] | undefined) ?? [];
+    src = list.find((p) => p.category === slug)?.images?.[0];
+    sizes = '(min-width: 1024px) 25vw, 50vw';
+  }
+  const m = src ? /^(\/uploads\/.+)\.webp$/.exec(src) : null;
+  if (!m) return '';
+  const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const srcset = `${m[1]}-400.webp 400w, ${m[1]}-800.webp 800w, ${src} 1600w`;
+  return `<link rel="preload" as="image" href="${esc(`${m[1]}-800.webp`)}" imagesrcset="${esc(srcset)}" imagesizes="${sizes}" fetchpriority="high">`;
 }
 
 /** JSON inside <script type="application/json"> is data, not script: CSP allows it; `<` is escaped. */
@@ -73,6 +99,8 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
     ? fs.readFileSync(indexPath, 'utf8')
     : '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><div id="root"></div><p>Client not built: run npm run build.</p></body></html>';
 
+  const assets = loadClientAssets(opts.clientDir);
+
   app.get('/*', async (request, reply) => {
     const url = requestUrl(request);
     // The raw path too: `/api/../x` is still a call to the API, not a page.
@@ -85,7 +113,8 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
     const page = await opts.seo.renderPage(url);
     if (page.redirect) return reply.redirect(page.redirect, 301);
     // A function replacement: `$&` or `$'` in product copy must not be read as replacement patterns.
-    const html = template.replace('<!--app-head-->', () => `${page.head}\n${bootstrapTag(page.bootstrap)}`);
+    const preloads = `${assets.preloadsFor(url.pathname)}\n${lcpImagePreload(url.pathname, page.bootstrap)}`;
+    const html = template.replace('<!--app-head-->', () => `${page.head}\n${preloads}\n${bootstrapTag(page.bootstrap)}`);
     return reply
       .status(page.status)
       .type('text/html; charset=utf-8')

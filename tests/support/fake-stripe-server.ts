@@ -165,7 +165,10 @@ export class FakeStripeServer {
     });
     if (method === 'POST' && path === '/v1/payment_intents' && this.failCreates > 0) {
       this.failCreates--;
-      return { status: 500, payload: { error: { type: 'api_error', message: 'Something went wrong on our end.' } } };
+      return {
+        status: 500,
+        payload: { error: { type: 'api_error', message: 'Something went wrong on our end.' } },
+      };
     }
     if (method === 'POST' && path === '/v1/payment_intents') {
       const id = `pi_${crypto.randomBytes(12).toString('hex')}`;

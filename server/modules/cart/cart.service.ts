@@ -2,17 +2,18 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
 import type { Product } from '../../../common/contracts/catalog';
 import { unitPriceCents } from '../../../common/domain/pricing';
-import { checkCartQuantity } from '../../../common/domain/stock';
+import { checkCartQuantity, stockMessages } from '../../../common/domain/stock';
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
 import {
+  addCartLineIfAvailable,
   clearCart,
   deleteCartLine,
   findCartLine,
   listCartLines,
+  listCartLinesWithOwnHolds,
   productQuantityInCart,
   updateCartLineQuantity,
-  upsertCartLine,
   type CartLineRow,
 } from './cart.repository';
 
@@ -39,6 +40,8 @@ export interface PricedCartLine {
   image: string | null;
   /** Units on sale right now (already net of every hold), for a fast "sold out" answer. */
   available: number;
+  /** Units of this product the session's own open checkout holds (they return if it is replaced). */
+  heldByMe: number;
 }
 
 const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
@@ -90,20 +93,29 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
       body: AddToCartBody,
       ensureSession: () => Promise<string>,
     ): Promise<CartItem> {
-      const product = await productOrThrow(body.productId);
+      // The catalogue snapshot validates size and colour (they rarely change); the live row decides stock.
+      const product = (await catalog.getProduct(body.productId)) ?? (await productOrThrow(body.productId));
       const selectedSize = resolveSize(product, blankToNull(body.selectedSize));
       const selectedColor = resolveColor(product, blankToNull(body.selectedColor));
-      const inCart = sessionId ? await productQuantityInCart(db, sessionId, product.id) : 0;
-      const check = checkCartQuantity(product, inCart + body.quantity, inCart);
-      if (!check.ok) throw conflict(check.message);
+      // A sold-out answer creates no session; the snapshot may be stale, so refuse only on the live row.
+      if (!sessionId && !checkCartQuantity(product, body.quantity).ok) {
+        const check = checkCartQuantity(await productOrThrow(product.id), body.quantity);
+        if (!check.ok) throw conflict(check.message);
+      }
       const sid = sessionId ?? (await ensureSession());
-      const saved = await upsertCartLine(db, {
+      const saved = await addCartLineIfAvailable(db, {
         sessionId: sid,
         productId: product.id,
         quantity: body.quantity,
         selectedSize,
         selectedColor,
       });
+      if (!saved) {
+        const fresh = await productOrThrow(product.id);
+        const inCart = await productQuantityInCart(db, sid, product.id);
+        const check = checkCartQuantity(fresh, inCart + body.quantity, inCart);
+        throw conflict(check.ok ? stockMessages.onlyLeft(fresh.stock) : check.message);
+      }
       return {
         id: saved.id,
         sessionId: sid,
@@ -117,8 +129,8 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
           images: product.images,
           price: product.price,
           salePrice: product.salePrice,
-          stock: product.stock,
-          inStock: product.inStock,
+          stock: saved.stock,
+          inStock: product.inStock && saved.stock > 0,
         },
       };
     },
@@ -152,8 +164,8 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
       await clearCart(tx, sessionId);
     },
 
-    async pricedLines(sessionId: string, tx: DbOrTx = db): Promise<PricedCartLine[]> {
-      const rows = await listCartLines(tx, sessionId);
+    async pricedLines(sessionId: string): Promise<PricedCartLine[]> {
+      const rows = await listCartLinesWithOwnHolds(db, sessionId);
       return rows.map((row) => ({
         productId: row.productId,
         name: row.product.name,
@@ -163,6 +175,7 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
         selectedColor: row.selectedColor,
         image: row.product.images[0] ?? null,
         available: row.product.inStock ? row.product.stock : 0,
+        heldByMe: row.heldByMe,
       }));
     },
   };

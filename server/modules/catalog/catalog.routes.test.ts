@@ -1,7 +1,13 @@
 import { expect, test } from 'vitest';
 import { z } from 'zod';
 import { describeEachDb } from '../../../tests/support/build-test-app';
-import { categorySchema, categorySizes, productSchema, type Category, type Product } from '../../../common/contracts/catalog';
+import {
+  categorySchema,
+  categorySizes,
+  productSchema,
+  type Category,
+  type Product,
+} from '../../../common/contracts/catalog';
 
 // SPEC §3: every field with the type it names. Strict, so a renamed or extra field is noticed.
 const wireProduct = productSchema.strict();
@@ -70,7 +76,8 @@ describeEachDb('catalogue API', (t) => {
       expect(p.materials.length).toBeGreaterThan(3);
       expect(p.sustainabilityInfo.length).toBeGreaterThan(10);
     }
-    for (const p of list.filter((x) => x.category !== 'accessories')) expect(p.sizes, p.name).toEqual(categorySizes[p.category]);
+    for (const p of list.filter((x) => x.category !== 'accessories'))
+      expect(p.sizes, p.name).toEqual(categorySizes[p.category]);
 
     const soldOut = list.filter((p) => p.stock === 0);
     expect(soldOut.length).toBeGreaterThanOrEqual(1);
@@ -140,7 +147,12 @@ describeEachDb('catalogue API', (t) => {
     const word = target.description
       .split(/[^A-Za-z]+/)
       .filter((w) => w.length >= 6)
-      .find((w) => all.filter((p) => `${p.name} ${p.description} ${p.materials}`.toLowerCase().includes(w.toLowerCase())).length === 1);
+      .find(
+        (w) =>
+          all.filter((p) =>
+            `${p.name} ${p.description} ${p.materials}`.toLowerCase().includes(w.toLowerCase()),
+          ).length === 1,
+      );
     if (word) {
       const byDescription = await search(word.toUpperCase());
       expect(byDescription.map((p) => p.id)).toContain(target.id);
@@ -151,7 +163,20 @@ describeEachDb('catalogue API', (t) => {
   });
 
   test('search input never causes a 500', async () => {
-    for (const q of ['', '   ', '%25', "'; drop table products; --", '<script>', '\\', '"', '(', '[', '*', '.*', '%00']) {
+    for (const q of [
+      '',
+      '   ',
+      '%25',
+      "'; drop table products; --",
+      '<script>',
+      '\\',
+      '"',
+      '(',
+      '[',
+      '*',
+      '.*',
+      '%00',
+    ]) {
       const r = await get(`/api/products?q=${encodeURIComponent(q)}`);
       expect(r.statusCode, q).toBe(200);
       expect(Array.isArray(JSON.parse(r.body))).toBe(true);

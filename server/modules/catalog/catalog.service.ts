@@ -79,8 +79,14 @@ export function createCatalogService(db: Db, opts: { ttlMs?: number } = {}) {
     return loading;
   }
 
+  /** The snapshot when it is fresh, without a promise: the hot list routes answer synchronously. */
+  function freshSnapshot(): Snapshot | null {
+    return snapshot && Date.now() - snapshot.at < ttlMs ? snapshot : null;
+  }
+
   return {
     current,
+    freshSnapshot,
     invalidate(): void {
       generation++;
       snapshot = null;

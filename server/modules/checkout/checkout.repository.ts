@@ -135,19 +135,6 @@ export async function findIntentState(
   return row ?? null;
 }
 
-/** Units the session's open checkouts hold, per product (they come back when the attempt is replaced). */
-export async function heldBySession(db: DbOrTx, sessionId: string): Promise<Map<string, number>> {
-  const rows = await db
-    .select({ productId: stockHolds.productId, quantity: sql<number>`sum(${stockHolds.quantity})::int` })
-    .from(stockHolds)
-    .innerJoin(checkouts, eq(checkouts.id, stockHolds.checkoutId))
-    .where(
-      and(eq(checkouts.sessionId, sessionId), eq(checkouts.status, 'open'), eq(stockHolds.status, 'held')),
-    )
-    .groupBy(stockHolds.productId);
-  return new Map(rows.map((r) => [r.productId, r.quantity]));
-}
-
 export async function lockCheckout(tx: DbOrTx, id: string): Promise<CheckoutRow | null> {
   const [row] = await tx.select().from(checkouts).where(eq(checkouts.id, id)).for('update');
   return row ?? null;

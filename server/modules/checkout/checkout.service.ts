@@ -28,7 +28,6 @@ import {
 } from '../../../common/domain/stock';
 import { badRequest, conflict, HttpError, notFound } from '../../plugins/http-error';
 import type { CartService, PricedCartLine } from '../cart/cart.service';
-import type { CatalogService } from '../catalog/catalog.service';
 import type { PaymentGateway } from '../payments/payment-gateway';
 import type { SettingsService } from '../settings/settings.service';
 import {
@@ -38,7 +37,6 @@ import {
   findCustomerInfo,
   findDiscountCode,
   findIntentState,
-  heldBySession,
   finishHolds,
   insertCheckout,
   insertHolds,
@@ -154,7 +152,6 @@ const discountError = (check: Extract<DiscountCheck, { ok: false }>) =>
 interface CheckoutDeps {
   db: Db;
   cart: CartService;
-  catalog: CatalogService;
   settings: SettingsService;
   gateway: PaymentGateway;
   log: FastifyBaseLogger;
@@ -163,7 +160,7 @@ interface CheckoutDeps {
 }
 
 export function createCheckoutService(deps: CheckoutDeps) {
-  const { db, cart, catalog, settings, gateway, log } = deps;
+  const { db, cart, settings, gateway, log } = deps;
 
   function totalsFor(
     lines: readonly PricedCartLine[],
@@ -239,23 +236,16 @@ export function createCheckoutService(deps: CheckoutDeps) {
       const locked = await lockCheckout(tx, id);
       if (locked) await releaseInTransaction(tx, [locked], to);
     });
-    catalog.invalidate();
   }
 
   /**
    * In a drop most attempts come after the last piece is held: answer them from the cart's own read
    * instead of a transaction. Only a hint — the conditional update in the transaction is the guard.
    */
-  async function refuseWhenSoldOut(sessionId: string, lines: readonly PricedCartLine[]): Promise<void> {
-    const wanted = quantitiesByProduct(lines);
-    const available = new Map(lines.map((l) => [l.productId, l.available]));
-    const short = wanted.filter(([productId, quantity]) => available.get(productId)! < quantity);
-    if (short.length === 0) return;
-    const own = await heldBySession(db, sessionId);
-    for (const [productId, quantity] of short) {
-      if (available.get(productId)! + (own.get(productId) ?? 0) < quantity) {
-        throw conflict(stockMessages.justSoldOut(lines.find((l) => l.productId === productId)!.name));
-      }
+  function refuseWhenSoldOut(lines: readonly PricedCartLine[]): void {
+    for (const [productId, quantity] of quantitiesByProduct(lines)) {
+      const line = lines.find((l) => l.productId === productId)!;
+      if (line.available + line.heldByMe < quantity) throw conflict(stockMessages.justSoldOut(line.name));
     }
   }
 
@@ -271,7 +261,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     if (!sessionId) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
     const lines = await cart.pricedLines(sessionId);
     if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
-    await refuseWhenSoldOut(sessionId, lines);
+    refuseWhenSoldOut(lines);
     const info = await findCustomerInfo(db, sessionId);
     if (!info) throw badRequest(CHECKOUT_MESSAGES.noCustomerInfo);
     const customer = toCheckoutCustomer(info);
@@ -382,8 +372,6 @@ export function createCheckoutService(deps: CheckoutDeps) {
       await releaseOne(checkout.id, 'cancelled');
       return createPaymentIntent(sessionId, body);
     }
-
-    catalog.invalidate();
     for (const old of outcome.replaced)
       if (old.paymentIntentId) void gateway.cancelIntent(old.paymentIntentId).catch(() => undefined);
 
@@ -467,7 +455,6 @@ export function createCheckoutService(deps: CheckoutDeps) {
         if (ids.length < 100) break;
       }
       if (total > 0) {
-        catalog.invalidate();
         log.info({ released: total }, 'released expired stock holds');
       }
       return total;
@@ -545,7 +532,6 @@ export function createCheckoutService(deps: CheckoutDeps) {
         if (row.status === 'open') await releaseInTransaction(tx, [row], 'expired');
         return transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'refunded');
       });
-      catalog.invalidate();
       return changed;
     },
 

@@ -19,19 +19,20 @@ describe('request gate', () => {
       gate.run('cart', blocker('c')),
       gate.run('checkout', blocker('info')),
       gate.run('payment', blocker('pay')),
+      gate.run('settle', blocker('confirm')),
     ];
     await tick();
     expect(order).toEqual(['a', 'b']);
-    expect(gate.stats()).toEqual({ active: 2, waiting: 3 });
+    expect(gate.stats()).toEqual({ active: 2, waiting: 4 });
     hold.shift()!();
     await tick();
-    expect(order).toEqual(['a', 'b', 'pay']);
+    expect(order).toEqual(['a', 'b', 'confirm']);
     while (hold.length) {
       hold.shift()!();
       await tick();
     }
     await Promise.all(running);
-    expect(order).toEqual(['a', 'b', 'pay', 'info', 'c']);
+    expect(order).toEqual(['a', 'b', 'confirm', 'pay', 'info', 'c']);
     expect(gate.stats()).toEqual({ active: 0, waiting: 0 });
   });
 
@@ -54,5 +55,30 @@ describe('request gate', () => {
     open();
     await first;
     expect(await second).toBe('queued');
+  });
+});
+
+describe('request gate: calls to other servers', () => {
+  test('outside() frees the slot while waiting and takes one again after', async () => {
+    const gate = createRequestGate({ concurrency: 1 });
+    const order: string[] = [];
+    let answer!: () => void;
+    const slow = gate.run('payment', async () => {
+      order.push('payment: db');
+      await gate.outside(() => new Promise<void>((r) => (answer = r)));
+      order.push('payment: db again');
+    });
+    await tick();
+    const other = gate.run('cart', async () => {
+      order.push('cart');
+    });
+    await tick();
+    expect(order).toEqual(['payment: db', 'cart']);
+    answer();
+    await Promise.all([slow, other]);
+    expect(order).toEqual(['payment: db', 'cart', 'payment: db again']);
+    expect(gate.stats()).toEqual({ active: 0, waiting: 0 });
+    // Outside any gated request it simply runs.
+    expect(await gate.outside(async () => 7)).toBe(7);
   });
 });

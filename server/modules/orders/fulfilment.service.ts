@@ -5,7 +5,6 @@ import { canFulfilCheckout } from '../../../common/domain/order-status';
 import { generateOrderNumber } from '../../../common/domain/order-number';
 import { HttpError, notFound } from '../../plugins/http-error';
 import type { CartService } from '../cart/cart.service';
-import type { CatalogService } from '../catalog/catalog.service';
 import { HoldLostError, type CheckoutRow, type CheckoutService } from '../checkout/checkout.service';
 import type { Mailer, MailMessage } from '../mail/mail.service';
 import type { GatewayIntent, PaymentGateway } from '../payments/payment-gateway';
@@ -36,7 +35,6 @@ interface FulfilmentDeps {
   gateway: PaymentGateway;
   checkout: CheckoutService;
   cart: CartService;
-  catalog: CatalogService;
   mailer: Mailer;
   settings: SettingsService;
   log: FastifyBaseLogger;
@@ -48,7 +46,7 @@ interface FulfilmentDeps {
  * at most one order (UNIQUE on the intent id, and the checkout row is locked while it is made).
  */
 export function createFulfilmentService(deps: FulfilmentDeps) {
-  const { db, gateway, checkout, cart, catalog, mailer, settings, log } = deps;
+  const { db, gateway, checkout, cart, mailer, settings, log } = deps;
   const pendingMail = new Set<Promise<void>>();
 
   function sendLater(message: MailMessage, context: Record<string, unknown>): void {
@@ -177,7 +175,6 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
     }
 
     if (made.created) {
-      catalog.invalidate();
       sendLater(renderOrderConfirmation(made.order, settings.shopName), {
         orderNumber: made.order.orderNumber,
       });

@@ -16,14 +16,14 @@ export async function ordersRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/api/payment-success', { schema: { body: paymentSuccessBody } }, async (request) =>
-    gate.run('payment', async () =>
+    gate.run('settle', async () =>
       fulfilment.fulfilForSession(await sid(request), request.body.paymentIntentId),
     ),
   );
 
   // The order-success page shows this session's latest order (number and edition numbers).
   r.get('/api/orders/latest', async (request) =>
-    gate.run('payment', async () => {
+    gate.run('settle', async () => {
       const order = await orders.latestForSession(await sid(request));
       if (!order) throw notFound('No order found');
       return order;

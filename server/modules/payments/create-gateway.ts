@@ -6,7 +6,12 @@ import type { PaymentGateway } from './payment-gateway';
 import { createStripeGateway } from './stripe-gateway';
 
 /** Stripe when STRIPE_SECRET_KEY is set, else the offline test gateway (DESIGN: works fully offline). */
-export function createPaymentGateway(config: Config, db: Db, log: FastifyBaseLogger): PaymentGateway {
+export function createPaymentGateway(
+  config: Config,
+  db: Db,
+  log: FastifyBaseLogger,
+  runOutside?: <T>(fn: () => Promise<T>) => Promise<T>,
+): PaymentGateway {
   if (config.STRIPE_SECRET_KEY) {
     return createStripeGateway(
       {
@@ -15,6 +20,7 @@ export function createPaymentGateway(config: Config, db: Db, log: FastifyBaseLog
         host: config.STRIPE_API_HOST,
         port: config.STRIPE_API_PORT,
         protocol: config.STRIPE_API_PROTOCOL,
+        runOutside,
       },
       log,
     );

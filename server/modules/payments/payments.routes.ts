@@ -12,7 +12,7 @@ export async function paymentsRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post('/api/payments/offline/confirm', { schema: { body: offlineConfirmBody } }, async (request) =>
-    gate.run('payment', () => payments.confirmOffline(request.body)),
+    gate.run('settle', () => payments.confirmOffline(request.body)),
   );
 
   // Stripe signs the exact bytes it sent: this scope keeps the body raw instead of parsing JSON.
@@ -24,7 +24,7 @@ export async function paymentsRoutes(
     scope.post('/api/webhooks/stripe', async (request) => {
       const signature = request.headers['stripe-signature'];
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return gate.run('payment', () =>
+      return gate.run('settle', () =>
         payments.handleStripeWebhook(raw, Array.isArray(signature) ? signature[0] : signature),
       );
     });

@@ -14,6 +14,8 @@ export interface StripeGatewayOptions {
   host?: string;
   port?: number;
   protocol?: 'http' | 'https';
+  /** Runs a network call outside the request gate (see request-gate.ts); default: as is. */
+  runOutside?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 /** Stripe's signature timestamps older than this are refused (replay protection). */
@@ -37,6 +39,7 @@ function isMissing(err: unknown): boolean {
 
 /** The real provider, through the official SDK; used when STRIPE_SECRET_KEY is set. */
 export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBaseLogger): PaymentGateway {
+  const remote = opts.runOutside ?? (<T>(fn: () => Promise<T>) => fn());
   const stripe = new Stripe(opts.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
@@ -48,7 +51,7 @@ export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBase
 
   async function retrieveIntent(id: string): Promise<GatewayIntent | null> {
     try {
-      return toIntent(await stripe.paymentIntents.retrieve(id));
+      return toIntent(await remote(() => stripe.paymentIntents.retrieve(id)));
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;
@@ -60,23 +63,25 @@ export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBase
     retrieveIntent,
 
     async createIntent({ amountCents, metadata, idempotencyKey }) {
-      const pi = await stripe.paymentIntents.create(
-        { amount: amountCents, currency: 'usd', metadata, automatic_payment_methods: { enabled: true } },
-        { idempotencyKey },
+      const pi = await remote(() =>
+        stripe.paymentIntents.create(
+          { amount: amountCents, currency: 'usd', metadata, automatic_payment_methods: { enabled: true } },
+          { idempotencyKey },
+        ),
       );
       return toIntent(pi);
     },
 
     async cancelIntent(id) {
       try {
-        await stripe.paymentIntents.cancel(id, {}, { idempotencyKey: `cancel-${id}` });
+        await remote(() => stripe.paymentIntents.cancel(id, {}, { idempotencyKey: `cancel-${id}` }));
       } catch (err) {
         log.warn({ err, intentId: id }, 'stripe: could not cancel a replaced payment intent');
       }
     },
 
     async refund(id) {
-      await stripe.refunds.create({ payment_intent: id }, { idempotencyKey: `refund-${id}` });
+      await remote(() => stripe.refunds.create({ payment_intent: id }, { idempotencyKey: `refund-${id}` }));
     },
 
     async listSucceeded(ids) {

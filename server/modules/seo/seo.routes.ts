@@ -8,7 +8,10 @@ export async function seoRoutes(app: FastifyInstance, opts: { seo: SeoService })
 
   app.get('/sitemap.xml', async (request, reply) => {
     const xml = await seo.sitemapXml(requestUrl(request).origin);
-    return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(xml);
+    return reply
+      .type('application/xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(xml);
   });
 
   app.get('/robots.txt', async (request, reply) => {

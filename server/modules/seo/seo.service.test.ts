@@ -3,7 +3,9 @@ import { escapeHtml, escapeXml, firstSentence, jsonForScript } from './seo.servi
 
 describe('seo helpers', () => {
   test('escapeHtml escapes the five characters that matter in text and attributes', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
     expect(escapeXml(`'&'`)).toBe('&apos;&amp;&apos;');
   });
 

@@ -14,7 +14,10 @@ export interface PageHead {
 }
 
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 export function escapeXml(s: string): string {
@@ -99,7 +102,9 @@ const staticPages: Record<string, StaticPage> = {
   '/shipping': {
     title: 'Shipping Information',
     description: (s) => {
-      const rates = s.rates.map((r) => `${r.label.replace(/ Shipping$/, '').toLowerCase()} ${formatUsd(r.cents)} (${r.days})`);
+      const rates = s.rates.map(
+        (r) => `${r.label.replace(/ Shipping$/, '').toLowerCase()} ${formatUsd(r.cents)} (${r.days})`,
+      );
       return `Free shipping on orders of ${formatUsd(s.freeShippingThresholdCents)} and above. Rates: ${rates.join(', ')}.`;
     },
   },
@@ -115,7 +120,11 @@ function decodeSegments(pathname: string): string[] | null {
 }
 
 /** Per-route <head> and bootstrap data, so crawlers and the first paint need no script. */
-export function createSeoService(deps: { catalog: CatalogService; settings: SettingsService; publicUrl?: string }) {
+export function createSeoService(deps: {
+  catalog: CatalogService;
+  settings: SettingsService;
+  publicUrl?: string;
+}) {
   const { catalog, settings } = deps;
   const shop = settings.shopName;
   const configuredBase = deps.publicUrl ? deps.publicUrl.replace(/\/+$/, '') : null;
@@ -201,7 +210,12 @@ export function createSeoService(deps: { catalog: CatalogService; settings: Sett
     };
   }
 
-  function notFoundPage(title: string, description: string, path: string, bootstrap: Record<string, unknown> = {}): PageMeta {
+  function notFoundPage(
+    title: string,
+    description: string,
+    path: string,
+    bootstrap: Record<string, unknown> = {},
+  ): PageMeta {
     return { title, description, path, status: 404, robots: NOINDEX, bootstrap };
   }
 
@@ -216,7 +230,13 @@ export function createSeoService(deps: { catalog: CatalogService; settings: Sett
       image: lead?.images[0] ?? categories.find((c) => c.image)?.image ?? null,
       imageAlt: lead?.name,
       jsonLd: [
-        { '@context': 'https://schema.org', '@type': 'Organization', name: shop, url: `${base}/`, logo: `${base}/favicon.svg` },
+        {
+          '@context': 'https://schema.org',
+          '@type': 'Organization',
+          name: shop,
+          url: `${base}/`,
+          logo: `${base}/favicon.svg`,
+        },
         {
           '@context': 'https://schema.org',
           '@type': 'WebSite',
@@ -236,9 +256,14 @@ export function createSeoService(deps: { catalog: CatalogService; settings: Sett
   async function productPage(base: string, id: string | undefined): Promise<PageMeta> {
     const product = id && UUID_RE.test(id) ? await catalog.getProduct(id.toLowerCase()) : null;
     if (!product) {
-      return notFoundPage('Product Not Found', "The product you're looking for doesn't exist.", `/product/${encodeURIComponent(id ?? '')}`, {
-        product: null,
-      });
+      return notFoundPage(
+        'Product Not Found',
+        "The product you're looking for doesn't exist.",
+        `/product/${encodeURIComponent(id ?? '')}`,
+        {
+          product: null,
+        },
+      );
     }
     const path = `/product/${product.id}`;
     const price = product.salePrice ?? product.price;
@@ -309,14 +334,21 @@ export function createSeoService(deps: { catalog: CatalogService; settings: Sett
     const [first = '', second] = segments;
     const head = first.toLowerCase();
     if (segments.length === 0) return homePage(base);
-    if ((head === 'product' || head === 'products') && segments.length === 2) return productPage(base, second);
+    if ((head === 'product' || head === 'products') && segments.length === 2)
+      return productPage(base, second);
     if (head === 'category' && segments.length === 2) return categoryPage(base, second);
     if (head === 'categories' && segments.length === 2) {
       return { redirect: `/category/${encodeURIComponent(second)}${url.search}` };
     }
     if (segments.length === 1 && head === 'search') return searchPage(url.searchParams.get('q') ?? '');
     const page = segments.length === 1 ? staticPages[`/${head}`] : undefined;
-    if (page) return { title: page.title, description: page.description(settings), path: `/${head}`, robots: page.robots };
+    if (page)
+      return {
+        title: page.title,
+        description: page.description(settings),
+        path: `/${head}`,
+        robots: page.robots,
+      };
     return notFoundPage('Page Not Found', 'The page you are looking for does not exist.', url.pathname);
   }
 
@@ -350,9 +382,15 @@ export function createSeoService(deps: { catalog: CatalogService; settings: Sett
     },
 
     robotsTxt(origin: string): string {
-      return ['User-agent: *', 'Allow: /', 'Disallow: /admin', 'Disallow: /checkout', '', `Sitemap: ${baseUrl(origin)}/sitemap.xml`, ''].join(
-        '\n',
-      );
+      return [
+        'User-agent: *',
+        'Allow: /',
+        'Disallow: /admin',
+        'Disallow: /checkout',
+        '',
+        `Sitemap: ${baseUrl(origin)}/sitemap.xml`,
+        '',
+      ].join('\n');
     },
   };
 }

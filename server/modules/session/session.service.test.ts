@@ -31,7 +31,10 @@ describeEachDb(
     test('an expired row is never loaded', async () => {
       const svc = t().services.sessions;
       const rec = await svc.create();
-      await t().services.db.update(sessions).set({ expire: new Date(Date.now() - 1) }).where(eq(sessions.sid, rec.sid));
+      await t()
+        .services.db.update(sessions)
+        .set({ expire: new Date(Date.now() - 1) })
+        .where(eq(sessions.sid, rec.sid));
       expect(await svc.load(rec.sid)).toBeNull();
     });
 
@@ -56,11 +59,16 @@ describeEachDb(
       const { db, sessions: svc, jobs } = t().services;
       const live = await svc.create({ keep: true });
       const dead = await Promise.all([svc.create(), svc.create(), svc.create()]);
-      for (const d of dead) await db.update(sessions).set({ expire: new Date(Date.now() - 60_000) }).where(eq(sessions.sid, d.sid));
+      for (const d of dead)
+        await db
+          .update(sessions)
+          .set({ expire: new Date(Date.now() - 60_000) })
+          .where(eq(sessions.sid, d.sid));
 
       await jobs.runAll();
 
-      for (const d of dead) expect(await db.select().from(sessions).where(eq(sessions.sid, d.sid))).toHaveLength(0);
+      for (const d of dead)
+        expect(await db.select().from(sessions).where(eq(sessions.sid, d.sid))).toHaveLength(0);
       expect(await db.select().from(sessions).where(eq(sessions.sid, live.sid))).toHaveLength(1);
       expect(await svc.pruneExpired()).toBe(0);
     });

@@ -1,0 +1,103 @@
+// Lighthouse (mobile preset, simulated throttling) on `/`, a product page and a category page of the
+// built shop, plus the gzip size of the JS the home page loads up front.
+// Usage: npx tsx bench/lighthouse.bench.ts   (builds the client, serves it on a temp DATA_DIR)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const port = Number(process.env.BENCH_PORT ?? 3377);
+const base = `http://127.0.0.1:${port}`;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-lh-'));
+const clientDir = path.join(dataDir, 'client');
+const runs = Number(process.env.LH_RUNS ?? 3);
+
+async function waitFor(url: string, ms = 240_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`server did not answer ${url}`);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** gzip bytes of the entry chunk and its static imports (what `/` loads before any route chunk). */
+function initialJsGzip(): { file: string; bytes: number }[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(clientDir, '.vite', 'manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; isEntry?: boolean; imports?: string[] }
+  >;
+  const entry = Object.values(manifest).find((m) => m.isEntry)!;
+  const seen = new Set<string>();
+  const walk = (key: string | undefined, m: { file: string; imports?: string[] }) => {
+    if (seen.has(m.file)) return;
+    seen.add(m.file);
+    for (const imp of m.imports ?? []) walk(imp, manifest[imp]);
+    void key;
+  };
+  walk(undefined, entry);
+  const home = Object.values(manifest).find((m) => m.file.includes('home-page'));
+  if (home) walk(undefined, home);
+  return [...seen].map((file) => ({ file, bytes: zlib.gzipSync(fs.readFileSync(path.join(clientDir, file))).length }));
+}
+
+const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  cwd: root,
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: clientDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench' },
+  stdio: 'inherit',
+});
+try {
+  await waitFor(`${base}/healthz`);
+  const products = (await (await fetch(`${base}/api/products`)).json()) as { id: string }[];
+  const pages = { home: '/', product: `/product/${products[0].id}`, category: '/category/hoodies' };
+  const chrome = await chromeLauncher.launch({
+    chromePath: '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const rows: string[] = [];
+  try {
+    for (const [name, p] of Object.entries(pages)) {
+      const scores: Record<string, number[]> = { performance: [], accessibility: [], 'best-practices': [], seo: [] };
+      const lcp: number[] = [];
+      const cls: number[] = [];
+      const tbt: number[] = [];
+      const fcp: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const result = await lighthouse(`${base}${p}`, { port: chrome.port, output: 'json', logLevel: 'error' });
+        const lhr = result!.lhr;
+        for (const k of Object.keys(scores)) scores[k].push(Math.round((lhr.categories[k]?.score ?? 0) * 100));
+        lcp.push(lhr.audits['largest-contentful-paint'].numericValue ?? 0);
+        cls.push(lhr.audits['cumulative-layout-shift'].numericValue ?? 0);
+        tbt.push(lhr.audits['total-blocking-time'].numericValue ?? 0);
+        fcp.push(lhr.audits['first-contentful-paint'].numericValue ?? 0);
+      }
+      const row = `| ${name} (\`${name === 'product' ? '/product/{id}' : p}\`) | ${median(scores.performance)} | ${median(scores.accessibility)} | ${median(scores['best-practices'])} | ${median(scores.seo)} | ${(median(fcp) / 1000).toFixed(2)} s | ${(median(lcp) / 1000).toFixed(2)} s | ${Math.round(median(tbt))} ms | ${median(cls).toFixed(3)} |`;
+      console.log(row, ' runs:', JSON.stringify(scores.performance));
+      rows.push(row);
+    }
+  } finally {
+    await chrome.kill();
+  }
+  const js = initialJsGzip();
+  const total = js.reduce((n, f) => n + f.bytes, 0);
+  console.log('\n| page | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |\n|---|---|---|---|---|---|---|---|---|');
+  console.log(rows.join('\n'));
+  console.log(`\nInitial JS for / (entry + its static imports + home chunk), gzip: ${(total / 1024).toFixed(1)} KB`);
+  for (const f of js) console.log(`  ${f.file}: ${(f.bytes / 1024).toFixed(1)} KB`);
+} finally {
+  server.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
