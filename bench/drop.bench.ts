@@ -9,7 +9,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +19,7 @@ import { openDatabase } from '../server/db/client';
 import { products } from '../server/modules/catalog/catalog.tables';
 import { checkouts } from '../server/modules/checkout/checkout.tables';
 import { orderItems } from '../server/modules/orders/orders.tables';
+import { freePort, rssMb, stop, waitFor } from './support/server-process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 500);
@@ -30,44 +30,7 @@ const KINDS = (process.env.BENCH_DB ?? 'pglite,postgres').split(',').map((k) => 
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const GOAL_SELL_OUT_MS = 5000;
 
-// ---- process helpers (as in products.bench.ts) --------------------------------------------------
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`server exited with ${child.exitCode} before answering ${url}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${url}`);
-}
-
-function rssMb(pid: number): number {
-  try {
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
-    if (kb) return Math.round(kb / 1024);
-  } catch {
-    // not Linux
-  }
-  const ps = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' });
-  return Math.round(Number(ps.stdout.trim()) / 1024);
-}
+// ---- process helpers (freePort, waitFor, rssMb, stop: bench/support/server-process.ts) ------------
 
 /** CPU seconds (user + system) a process has used so far (Linux /proc; 0 elsewhere). */
 function cpuSeconds(pid: number): number {
@@ -77,15 +40,6 @@ function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
-  });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -291,7 +245,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<RunFigures> {
       },
     );
     const base = `http://127.0.0.1:${port}`;
-    await waitFor(`${base}/healthz`, server);
+    await waitFor(`${base}/healthz`, server, 90_000);
     const rssIdle = rssMb(server.pid!);
     let rssPeak = rssIdle;
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(server!.pid!))), 100);
@@ -301,7 +255,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<RunFigures> {
     const drop = await runDrop(base, product!.id);
     const serverCpuS = Math.round((cpuSeconds(server.pid!) - cpuBefore) * 10) / 10;
     clearInterval(sampler);
-    await stop(server);
+    await stop(server, 15_000);
     server = null;
 
     // Count what really happened, in the database.
@@ -351,7 +305,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<RunFigures> {
       outcomes: drop.outcomes,
     };
   } finally {
-    if (server) await stop(server);
+    if (server) await stop(server, 15_000);
     await pgDb?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

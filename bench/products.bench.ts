@@ -6,66 +6,17 @@
 // an event loop with either server. Results are printed and appended to bench/products-runs.md.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { freePort, rssMb, stop, waitFor } from './support/server-process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const warmupSeconds = 2;
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`server exited with ${child.exitCode} before answering ${url}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${url}`);
-}
-
-/** Resident set size of a process in MB (Linux /proc, else ps). */
-function rssMb(pid: number): number {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-    if (kb) return Math.round(kb / 1024);
-  } catch {
-    // not Linux
-  }
-  const ps = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' });
-  return Math.round(Number(ps.stdout.trim()) / 1024);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
-}
 
 const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
 
@@ -276,7 +227,7 @@ async function main() {
     if (shopFigures.non2xx || shopFigures.errors || brFigures.non2xx || brFigures.errors)
       process.exitCode = 1;
   } finally {
-    await Promise.all(children.map(stop));
+    await Promise.all(children.map((child) => stop(child, 10_000)));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

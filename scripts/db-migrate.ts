@@ -1,5 +1,5 @@
-import { loadConfig } from '../server/config';
+import { loadConfigOrExit } from '../server/config';
 import { prepareDatabase } from '../server/db/prepare';
 
-await prepareDatabase(loadConfig());
+await prepareDatabase(loadConfigOrExit());
 console.log('Database migrated.');

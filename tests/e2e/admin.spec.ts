@@ -1,5 +1,10 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import {
+  describeViolationWithTargets,
+  markNewsletterSeen,
+  seriousViolations,
+  toastText,
+} from '../support/e2e';
 import sharp from 'sharp';
 
 // The shop owner's drop day (issue 5): log in, create a product with uploaded images, see it in the
@@ -10,20 +15,8 @@ const PRODUCT = 'E2E Drop Hoodie';
 const CODE = 'E2ESAVE20';
 
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+  await markNewsletterSeen(page);
 });
-
-/** Toast text; `.first()` because Radix also announces it in a visually hidden live region. */
-const toastText = (page: Page, text: string | RegExp) => page.getByText(text).first();
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 function png(colour: string): Promise<Buffer> {
   return sharp({ create: { width: 96, height: 96, channels: 3, background: colour } })
@@ -90,7 +83,7 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     await page.goto('/admin');
     await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
     await expect(page.getByText('Enter admin password to continue')).toBeVisible();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
 
     const login = page.getByRole('button', { name: 'Login' });
     const password = page.getByLabel('Password');
@@ -116,7 +109,7 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     await expect(page.getByRole('tab', { name: /^Newsletter \(\d+\)$/ })).toBeVisible();
     await expect(page.getByRole('tab', { name: /^Discount Codes \(\d+\)$/ })).toBeVisible();
     await expect(page.getByRole('button', { name: /^Edit / }).first()).toBeVisible();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
   });
 
   await test.step('create a product with two uploaded images', async () => {
@@ -160,7 +153,7 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     await expect(toastText(page, '2 image(s) uploaded successfully')).toBeVisible();
     await expect(dialog.getByRole('img', { name: /^Product image \d$/ })).toHaveCount(2);
     await expect(dialog.getByRole('button', { name: 'Remove image 2' })).toBeVisible();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
 
     await dialog.getByRole('button', { name: 'Create Product' }).click();
     await expect(toastText(page, 'Product created successfully')).toBeVisible();
@@ -214,7 +207,7 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     const row = page.getByRole('row', { name: new RegExp(CODE) });
     await expect(row).toContainText('20%');
     await expect(row).toContainText('0 / 5');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
   });
 
   let orderNumber = '';
@@ -241,7 +234,7 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     await expect(order).toContainText(`Discount (${CODE})`);
     await expect(order).toContainText('$65.50');
     await expect(order).toContainText(/[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} (AM|PM)/);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
 
     await page.getByLabel('Search orders').fill('no-such-order');
     await expect(page.getByText('No orders match these filters.')).toBeVisible();
@@ -276,7 +269,7 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     }
     const row = page.getByRole('row', { name: new RegExp(email) });
     await expect(row).toContainText('Subscribed');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
   });
 
   await test.step('delete the product', async () => {

@@ -1,45 +1,22 @@
-import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { test, expect } from '@playwright/test';
+import { addFromProductPage, cartDrawer, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // The cart sidebar of SPEC §2/§4, driven by role and accessible name.
 
 const PRODUCT = 'Fifty Standard Tee'; // $38.00, sizes XS-XXL, plenty of stock in the seed
 
 test.beforeEach(async ({ page }) => {
-  // The newsletter popup would cover the page 3 s after load.
-  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+  await markNewsletterSeen(page);
 });
-
-async function addFromProductPage(page: Page, name: string, size: string) {
-  await page.goto('/category/tshirts');
-  await page
-    .getByRole('link', { name: new RegExp(name) })
-    .first()
-    .click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-  await page.getByLabel('Size').selectOption(size);
-  await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
-}
-
-const cart = (page: Page) => page.getByRole('dialog', { name: 'Shopping Cart' });
-
-async function seriousViolations(page: Page, include?: string) {
-  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']);
-  if (include) builder.include(include);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help}`);
-}
 
 test('an empty cart says so, and the close button closes it', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: /^Shopping cart/ }).click();
-  const drawer = cart(page);
+  const drawer = cartDrawer(page);
   await expect(drawer).toBeVisible();
   await expect(drawer.getByText('Your cart is empty')).toBeVisible();
   await expect(drawer.getByText('Add some sustainable streetwear!')).toBeVisible();
-  expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+  expect(await seriousViolations(page, { include: '[role="dialog"]' })).toEqual([]);
   await drawer.getByRole('button', { name: 'Close cart' }).click();
   await expect(drawer).toBeHidden();
 });
@@ -49,7 +26,7 @@ test('adding to an empty cart opens the sidebar; stepper, remove, clear and chec
 }) => {
   await addFromProductPage(page, PRODUCT, 'M');
 
-  const drawer = cart(page);
+  const drawer = cartDrawer(page);
   await expect(drawer).toBeVisible();
   const line = drawer.getByRole('listitem').filter({ hasText: PRODUCT });
   await expect(line).toContainText('Size: M');
@@ -65,34 +42,34 @@ test('adding to an empty cart opens the sidebar; stepper, remove, clear and chec
   // The total survives a reload: the server has the new quantity.
   await page.reload();
   await page.getByRole('button', { name: /^Shopping cart/ }).click();
-  await expect(cart(page).getByText('2 items', { exact: true })).toBeVisible();
-  await expect(cart(page).getByText('$76.00').first()).toBeVisible();
-  expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+  await expect(cartDrawer(page).getByText('2 items', { exact: true })).toBeVisible();
+  await expect(cartDrawer(page).getByText('$76.00').first()).toBeVisible();
+  expect(await seriousViolations(page, { include: '[role="dialog"]' })).toEqual([]);
 
-  await cart(page).getByRole('button', { name: 'Decrease quantity' }).click();
-  await expect(cart(page).getByText('1 item', { exact: true })).toBeVisible();
+  await cartDrawer(page).getByRole('button', { name: 'Decrease quantity' }).click();
+  await expect(cartDrawer(page).getByText('1 item', { exact: true })).toBeVisible();
 
-  await cart(page).getByRole('button', { name: 'Remove' }).click();
-  await expect(cart(page).getByText('Your cart is empty')).toBeVisible();
+  await cartDrawer(page).getByRole('button', { name: 'Remove' }).click();
+  await expect(cartDrawer(page).getByText('Your cart is empty')).toBeVisible();
 
   // Clear Cart empties several lines at once.
-  await cart(page).getByRole('button', { name: 'Close cart' }).click();
+  await cartDrawer(page).getByRole('button', { name: 'Close cart' }).click();
   await addFromProductPage(page, PRODUCT, 'S');
-  await expect(cart(page)).toBeVisible();
-  await cart(page).getByRole('button', { name: 'Close cart' }).click();
+  await expect(cartDrawer(page)).toBeVisible();
+  await cartDrawer(page).getByRole('button', { name: 'Close cart' }).click();
   await page.getByLabel('Size').selectOption('L');
   await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
   await page.getByRole('button', { name: /^Shopping cart/ }).click();
-  await expect(cart(page).getByText('2 items', { exact: true })).toBeVisible();
-  await cart(page).getByRole('button', { name: 'Clear Cart' }).click();
-  await expect(cart(page).getByText('Your cart is empty')).toBeVisible();
+  await expect(cartDrawer(page).getByText('2 items', { exact: true })).toBeVisible();
+  await cartDrawer(page).getByRole('button', { name: 'Clear Cart' }).click();
+  await expect(cartDrawer(page).getByText('Your cart is empty')).toBeVisible();
 
   // Checkout closes the drawer and goes to /checkout.
-  await cart(page).getByRole('button', { name: 'Close cart' }).click();
+  await cartDrawer(page).getByRole('button', { name: 'Close cart' }).click();
   await addFromProductPage(page, PRODUCT, 'M');
-  await cart(page).getByRole('button', { name: 'Checkout' }).click();
+  await cartDrawer(page).getByRole('button', { name: 'Checkout' }).click();
   await expect(page).toHaveURL(/\/checkout$/);
-  await expect(cart(page)).toBeHidden();
+  await expect(cartDrawer(page)).toBeHidden();
   await expect(page.getByRole('heading', { name: 'Checkout', level: 1 })).toBeVisible();
 });
 
@@ -100,11 +77,11 @@ test('the sidebar fills a phone screen and is 400 px / 540 px on wider ones', as
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto('/');
   await page.getByRole('button', { name: /^Shopping cart/ }).click();
-  expect((await cart(page).boundingBox())?.width).toBe(375);
+  expect((await cartDrawer(page).boundingBox())?.width).toBe(375);
   await page.setViewportSize({ width: 500, height: 800 });
-  expect((await cart(page).boundingBox())?.width).toBe(400);
+  expect((await cartDrawer(page).boundingBox())?.width).toBe(400);
   await page.setViewportSize({ width: 1280, height: 800 });
-  expect((await cart(page).boundingBox())?.width).toBe(540);
+  expect((await cartDrawer(page).boundingBox())?.width).toBe(540);
 });
 
 test('checkout with an empty cart shows the empty state', async ({ page }) => {
@@ -117,7 +94,7 @@ test('checkout with an empty cart shows the empty state', async ({ page }) => {
 
 test('the server caps a line at the stock left and the sidebar shows its message', async ({ page }) => {
   await addFromProductPage(page, 'Rooftop Bamboo Tee', 'M'); // 5 in stock in the seed
-  const drawer = cart(page);
+  const drawer = cartDrawer(page);
   await expect(drawer).toBeVisible();
   for (let n = 2; n <= 5; n++) {
     await drawer.getByRole('button', { name: 'Increase quantity' }).click();

@@ -1,19 +1,10 @@
-import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { test, expect } from '@playwright/test';
+import { describeViolationWithCount, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // Category page, its not-found state and redirect (SPEC §2), and search results.
 
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
-}
-
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+  await markNewsletterSeen(page);
 });
 
 test('a category page shows its name, description, breadcrumb and only its products, with no filters', async ({
@@ -49,7 +40,7 @@ test('a category page shows its name, description, breadcrumb and only its produ
   await expect(page.getByRole('button', { name: 'All', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'View All Products' })).toHaveCount(0);
 
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 });
 
 test('an unknown category shows Category Not Found', async ({ page }) => {
@@ -57,7 +48,7 @@ test('an unknown category shows Category Not Found', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Category Not Found' })).toBeVisible();
   await expect(page.getByText("The category you're looking for doesn't exist.")).toBeVisible();
   await expect(page.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 });
 
 test('/categories/{slug} redirects to /category/{slug}', async ({ page }) => {
@@ -74,7 +65,7 @@ test('search shows the server-ranked results with a count', async ({ page, reque
   await expect(status).toHaveText(`${results.length} results for “hoodie”`);
   await expect(page.getByRole('link', { name: new RegExp(results[0].name) }).first()).toBeVisible();
   await expect(page).toHaveTitle(/hoodie/);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 });
 
 test('a search with no results says so and suggests categories', async ({ page }) => {
@@ -86,7 +77,7 @@ test('a search with no results says so and suggests categories', async ({ page }
   await page.getByRole('link', { name: 'Hoodies' }).last().click();
   await expect(page).toHaveURL(/\/category\/hoodies$/);
   await page.goBack();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 });
 
 test('a blank search shows a prompt instead of results', async ({ page }) => {

@@ -1,28 +1,24 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import {
+  addFromProductPage,
+  cartDrawer,
+  describeViolationWithTargets,
+  markNewsletterSeen,
+  seriousViolations,
+  toastText,
+} from '../support/e2e';
 
 // The buying path of SPEC §2: sidebar → checkout (info, payment) → order success, on the offline gateway.
 
 const PRODUCT = 'Fifty Standard Tee'; // $38.00, sizes XS-XXL
 
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+  await markNewsletterSeen(page);
 });
 
-const cart = (page: Page) => page.getByRole('dialog', { name: 'Shopping Cart' });
-/** Toast text; `.first()` because Radix also announces it in a visually hidden live region. */
-const toastText = (page: Page, text: string | RegExp) => page.getByText(text).first();
-
-async function addFromProductPage(page: Page, name: string, size: string) {
-  await page.goto('/category/tshirts');
-  await page
-    .getByRole('link', { name: new RegExp(name) })
-    .first()
-    .click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-  await page.getByLabel('Size').selectOption(size);
-  await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
-  await expect(cart(page)).toBeVisible();
+async function addToOpenCart(page: Page, name: string, size: string) {
+  await addFromProductPage(page, name, size);
+  await expect(cartDrawer(page)).toBeVisible();
 }
 
 async function fillCustomerInfo(page: Page, overrides: Partial<Record<string, string>> = {}) {
@@ -49,21 +45,12 @@ async function payWith(page: Page, cardNumber: string) {
 const step = (page: Page, name: string): Locator =>
   page.getByRole('navigation', { name: 'Checkout progress' }).getByRole('listitem').filter({ hasText: name });
 
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
 async function toCheckoutWithTwoItems(page: Page) {
-  await addFromProductPage(page, PRODUCT, 'M');
-  await cart(page).getByRole('button', { name: 'Increase quantity' }).click();
-  await expect(cart(page).getByText('2 items', { exact: true })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-  await cart(page).getByRole('button', { name: 'Checkout' }).click();
+  await addToOpenCart(page, PRODUCT, 'M');
+  await cartDrawer(page).getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(cartDrawer(page).getByText('2 items', { exact: true })).toBeVisible();
+  expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
+  await cartDrawer(page).getByRole('button', { name: 'Checkout' }).click();
   await expect(page).toHaveURL(/\/checkout$/);
 }
 
@@ -91,7 +78,7 @@ test('browse → add → sidebar → checkout → validation → discount → pa
   await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Email')).toHaveAccessibleDescription('Please enter a valid email address');
   await expect(page.getByLabel('Country')).toHaveValue('US');
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
 
   await fillCustomerInfo(page);
   await expect(page.getByText('First name is required')).toHaveCount(0);
@@ -129,7 +116,7 @@ test('browse → add → sidebar → checkout → validation → discount → pa
   await expect(page.getByRole('radio', { name: /Express/ })).toBeChecked();
   await expect(payButton).toBeEnabled();
   await expect.poll(async () => `Pay ${await totalCell.textContent()}`).toBe(await payButton.textContent());
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
 
   await payWith(page, '4242 4242 4242 4242');
   await expect(page).toHaveURL(/\/order-success$/);
@@ -145,16 +132,16 @@ test('browse → add → sidebar → checkout → validation → discount → pa
     'href',
     '/categories/tshirts',
   );
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
 
   // The cart is empty afterwards.
   await page.getByRole('button', { name: /^Shopping cart/ }).click();
-  await expect(cart(page).getByText('Your cart is empty')).toBeVisible();
+  await expect(cartDrawer(page).getByText('Your cart is empty')).toBeVisible();
 });
 
 test('a declined card keeps cart, form and discount; a retry with 4242 succeeds', async ({ page }) => {
-  await addFromProductPage(page, PRODUCT, 'L');
-  await cart(page).getByRole('button', { name: 'Checkout' }).click();
+  await addToOpenCart(page, PRODUCT, 'L');
+  await cartDrawer(page).getByRole('button', { name: 'Checkout' }).click();
   await fillCustomerInfo(page, { Email: 'grace@example.com', 'First Name': 'Grace', 'Last Name': 'Hopper' });
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
@@ -181,8 +168,8 @@ test('a declined card keeps cart, form and discount; a retry with 4242 succeeds'
 test('saved info: returning to checkout starts on payment; Back to Info, then Skip to Payment', async ({
   page,
 }) => {
-  await addFromProductPage(page, PRODUCT, 'S');
-  await cart(page).getByRole('button', { name: 'Checkout' }).click();
+  await addToOpenCart(page, PRODUCT, 'S');
+  await cartDrawer(page).getByRole('button', { name: 'Checkout' }).click();
   await fillCustomerInfo(page, { Email: 'alan@example.com', 'First Name': 'Alan', 'Last Name': 'Turing' });
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
@@ -201,8 +188,8 @@ test('saved info: returning to checkout starts on payment; Back to Info, then Sk
 });
 
 test('invalid and removed discount codes; international addresses ship international', async ({ page }) => {
-  await addFromProductPage(page, PRODUCT, 'XL');
-  await cart(page).getByRole('button', { name: 'Checkout' }).click();
+  await addToOpenCart(page, PRODUCT, 'XL');
+  await cartDrawer(page).getByRole('button', { name: 'Checkout' }).click();
   await fillCustomerInfo(page, {
     Email: 'mo@example.com',
     City: 'Toronto',

@@ -1,21 +1,11 @@
-import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { test, expect } from '@playwright/test';
+import { markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // Header and footer of SPEC §2, driven by role and accessible name.
 
 test.beforeEach(async ({ page }) => {
-  // The newsletter popup would cover the page 3 s after load.
-  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+  await markNewsletterSeen(page);
 });
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help}`);
-}
 
 test('promo bar, logo, nav links and the skip link as the first tab stop', async ({ page }) => {
   await page.goto('/mission');

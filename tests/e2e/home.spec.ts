@@ -1,20 +1,11 @@
 import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // Home screen of SPEC §2/§4: hero, carousel, category tiles, product grid and card, testimonials.
 
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+  await markNewsletterSeen(page);
 });
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help}`);
-}
 
 const carousel = (page: Page) => page.getByRole('region', { name: 'Highlights' });
 const slide = (page: Page, n: number) => carousel(page).getByRole('group', { name: `Slide ${n} of 7` });

@@ -1,19 +1,10 @@
 import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { seriousViolations } from '../support/e2e';
 
 // Newsletter popup and home section of SPEC §2/§4/§8, plus the welcome code e-mail flow.
 
 const unique = (tag: string) => `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 const popup = (page: Page) => page.getByRole('dialog', { name: /10% off/i });
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help}`);
-}
 
 test('the popup opens about 3 s after load; closing stores the seen flag so it never reopens', async ({
   page,

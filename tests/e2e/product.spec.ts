@@ -1,5 +1,5 @@
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { test, expect, type APIRequestContext } from '@playwright/test';
+import { describeViolationWithCount, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // Product detail (SPEC §2, §4): both URL forms, the size rule, the label, the stepper, sold out, not found.
 
@@ -24,17 +24,8 @@ async function products(request: APIRequestContext): Promise<ApiProduct[]> {
 const cents = (s: string) => Math.round(Number(s) * 100);
 const usd = (c: number) => `$${(c / 100).toFixed(2)}`;
 
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
-}
-
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+  await markNewsletterSeen(page);
 });
 
 test('both URL forms show the product with breadcrumb, badges, warning and assurances', async ({
@@ -79,7 +70,7 @@ test('both URL forms show the product with breadcrumb, badges, warning and assur
   await expect(page.getByRole('button', { name: 'View image 2' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('button', { name: 'View image 1' })).toHaveAttribute('aria-pressed', 'false');
 
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 });
 
 test('Add to Cart waits for a size; the label follows the quantity; decrease stops at 1', async ({
@@ -162,7 +153,7 @@ for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-real-id']) {
     await expect(page).toHaveURL(/\/$/);
     if (id.startsWith('0000')) return;
     await page.goto(`/product/${id}`);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
   });
 }
 

@@ -1,16 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { describeViolationWithCount, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // Refund policy, size guide, mission, shipping and the not-found page (SPEC §2, §3, §9).
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
-}
 
 async function expectPage(page: Page, path: string, h1: string) {
   await page.goto(path);
@@ -23,7 +14,7 @@ async function expectPage(page: Page, path: string, h1: string) {
 }
 
 test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+  await markNewsletterSeen(page);
 });
 
 test('refund policy lists every term', async ({ page }) => {
@@ -46,7 +37,7 @@ test('refund policy lists every term', async ({ page }) => {
     await expect(main.getByText(term).first()).toBeVisible();
   }
   await expect(main.getByRole('link', { name: /@/ }).first()).toHaveAttribute('href', /^mailto:/);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 });
 
 test('size guide: tabs with T-Shirts first, arrow keys switch, real tables', async ({ page }) => {
@@ -71,7 +62,7 @@ test('size guide: tabs with T-Shirts first, arrow keys switch, real tables', asy
   ]);
   await expect(teeTable.getByRole('row', { name: /^M / })).toContainText('38-40');
   await expect(teeTable.getByRole('rowheader')).toHaveText(['XS', 'S', 'M', 'L', 'XL', 'XXL']);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 
   await tees.focus();
   await page.keyboard.press('ArrowRight');
@@ -87,7 +78,7 @@ test('size guide: tabs with T-Shirts first, arrow keys switch, real tables', asy
   await expect(page.getByRole('heading', { name: /Bags & backpacks/i })).toBeVisible();
   await expect(page.getByRole('table', { name: /Headwear/ })).toContainText('21.5 to 24 inches');
   await expect(page.getByRole('table', { name: /Bag dimensions/ })).toContainText('18 x 12 x 6');
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 
   await page.keyboard.press('ArrowRight');
   await expect(tees).toHaveAttribute('aria-selected', 'true');
@@ -111,7 +102,7 @@ test('mission page: values, philosophy, Join the Elite, Looking Forward stats, c
   }
   await expect(page.getByText('Maximum pieces per design')).toBeVisible();
   await expect(page.getByRole('main').getByText(/within 24 hours/)).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 });
 
 test('shipping page renders the server rates and every section', async ({ page, request }) => {
@@ -148,7 +139,7 @@ test('shipping page renders the server rates and every section', async ({ page, 
   ]) {
     await expect(main.getByText(fact).first()).toBeVisible();
   }
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 });
 
 test('an unknown path shows Page Not Found with a router hint and a way home', async ({ page }) => {
@@ -156,7 +147,7 @@ test('an unknown path shows Page Not Found with a router hint and a way home', a
   await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
   await expect(page.getByText(/add the page to the router/)).toBeVisible();
   await expect(page).toHaveTitle(/Page Not Found/);
-  expect(await seriousViolations(page)).toEqual([]);
+  expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
   await page.getByRole('link', { name: 'Return to Home' }).click();
   await expect(page).toHaveURL(/\/$/);
 });

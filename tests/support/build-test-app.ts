@@ -46,9 +46,20 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
     url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: PG_BASE_URL });
+      c.on('error', () => undefined);
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      try {
+        // Sockets of the closed pool may still be leaving: wait for them rather than kill them
+        // (a forced drop makes their late 57P01 "admin_shutdown" surface as an unhandled error).
+        for (let attempt = 0; attempt < 30; attempt++) {
+          const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if ((rows[0] as { n: number }).n === 0) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }

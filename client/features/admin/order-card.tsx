@@ -1,5 +1,6 @@
 import type { AdminOrder } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
+import { ORDER_STATUSES } from '../../../common/domain/order-status';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
@@ -9,7 +10,6 @@ import {
   formatShipping,
   orderStatusBadgeClass,
   orderStatusLabel,
-  orderStatuses,
 } from './order-display';
 import { useUpdateOrderStatus } from './use-admin-data';
 
@@ -52,7 +52,7 @@ export function OrderCard({ order }: { order: AdminOrder }) {
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
-              {orderStatuses.map((s) => (
+              {ORDER_STATUSES.map((s) => (
                 <SelectItem key={s} value={s}>
                   {orderStatusLabel(s)}
                 </SelectItem>

@@ -1,13 +1,4 @@
-import type { OrderStatus } from '../../../common/contracts/checkout';
-
-export const orderStatuses: readonly OrderStatus[] = [
-  'pending',
-  'confirmed',
-  'processing',
-  'shipped',
-  'delivered',
-  'cancelled',
-];
+import { orderStatusTone, type StatusTone } from '../../../common/domain/order-status';
 
 export function orderStatusLabel(status: string): string {
   return status ? status.charAt(0).toUpperCase() + status.slice(1) : status;
@@ -17,23 +8,18 @@ export function orderStatusLabel(status: string): string {
  * SPEC §4 badge colours. Dark text on pale fills (and white on the darker green) keep contrast
  * above 4.5:1 so the badges pass WCAG AA.
  */
+const badgeClassByTone: Record<StatusTone, string> = {
+  yellow: 'bg-yellow-100 text-yellow-900 border-yellow-400',
+  blue: 'bg-blue-100 text-blue-900 border-blue-400',
+  purple: 'bg-purple-100 text-purple-900 border-purple-400',
+  green: 'bg-green-100 text-green-900 border-green-500',
+  'dark-green': 'bg-green-800 text-white border-green-900',
+  red: 'bg-red-100 text-red-900 border-red-400',
+  grey: 'bg-neutral-200 text-neutral-900 border-neutral-400',
+};
+
 export function orderStatusBadgeClass(status: string): string {
-  switch (status) {
-    case 'pending':
-      return 'bg-yellow-100 text-yellow-900 border-yellow-400';
-    case 'confirmed':
-      return 'bg-blue-100 text-blue-900 border-blue-400';
-    case 'processing':
-      return 'bg-purple-100 text-purple-900 border-purple-400';
-    case 'shipped':
-      return 'bg-green-100 text-green-900 border-green-500';
-    case 'delivered':
-      return 'bg-green-800 text-white border-green-900';
-    case 'cancelled':
-      return 'bg-red-100 text-red-900 border-red-400';
-    default:
-      return 'bg-neutral-200 text-neutral-900 border-neutral-400';
-  }
+  return badgeClassByTone[orderStatusTone(status)];
 }
 
 const orderDateOptions: Intl.DateTimeFormatOptions = {

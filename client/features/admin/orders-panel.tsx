@@ -2,13 +2,14 @@ import { useId, useMemo, useState } from 'react';
 import { Download, Inbox, Search } from 'lucide-react';
 import type { AdminOrder } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
+import { ORDER_STATUSES } from '../../../common/domain/order-status';
 import { buttonVariants } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { OrderCard } from './order-card';
-import { matchesOrderSearch, orderStatusLabel, orderStatuses } from './order-display';
+import { matchesOrderSearch, orderStatusLabel } from './order-display';
 
 interface OrdersPanelProps {
   orders: AdminOrder[] | undefined;
@@ -92,7 +93,7 @@ export function OrdersPanel({ orders, isLoading, isError }: OrdersPanelProps) {
                 </SelectTrigger>
                 <SelectContent>
                   <SelectItem value={ALL}>All statuses</SelectItem>
-                  {orderStatuses.map((s) => (
+                  {ORDER_STATUSES.map((s) => (
                     <SelectItem key={s} value={s}>
                       {orderStatusLabel(s)}
                     </SelectItem>

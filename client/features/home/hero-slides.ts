@@ -22,7 +22,7 @@ export const HERO_SLIDES: readonly HeroSlide[] = [
     title: 'Free Shipping Over {threshold}',
     description:
       'Every order of {threshold} and above ships free. No code, no catch — carbon-neutral delivery included.',
-    image: '/uploads/seed/p7-1.webp',
+    image: '/uploads/seed/block-party-hoodie-black.webp',
     width: 1600,
     height: 1600,
     cta: 'Shop Now',
@@ -45,7 +45,7 @@ export const HERO_SLIDES: readonly HeroSlide[] = [
     title: 'Limited Edition',
     description:
       'Every design is capped at fifty pieces, made to order and never reproduced once it sells out.',
-    image: '/uploads/seed/p1-1.webp',
+    image: '/uploads/seed/concrete-bloom-tee-black.webp',
     width: 1600,
     height: 1600,
     cta: 'Claim Yours',
@@ -67,7 +67,7 @@ export const HERO_SLIDES: readonly HeroSlide[] = [
     eyebrow: 'Going fast',
     title: 'Shop Now Before It’s Gone',
     description: 'When a run sells out it is archived for good. No restocks, no second chances.',
-    image: '/uploads/seed/p11-1.webp',
+    image: '/uploads/seed/sunset-riot-hoodie-sunset-orange.webp',
     width: 1600,
     height: 1600,
     cta: 'Shop Now',
@@ -90,7 +90,7 @@ export const HERO_SLIDES: readonly HeroSlide[] = [
     title: 'Street Style',
     description:
       'Made for pavement, rooftops and late trains. Pieces that look better the more you live in them.',
-    image: '/uploads/seed/p14-1.webp',
+    image: '/uploads/seed/cold-front-beanie-charcoal.webp',
     width: 1600,
     height: 1600,
     cta: 'Find Your Fit',
