@@ -3,30 +3,30 @@ import { SiteHeader } from '../components/site-header';
 import { SiteFooter } from '../components/site-footer';
 import { useCartDrawerOpen } from '../features/cart/cart-drawer-store';
 import { NewsletterPopup } from '../features/newsletter/newsletter-popup';
-import { Toaster } from '../components/ui/toaster';
+import { useToasts } from '../components/ui/use-toast';
 
-// The drawer (Radix Dialog and its lines) is loaded the first time it opens, or when the browser is idle.
+// Not needed for the first paint: the cart drawer (Radix Dialog and its lines) and the toast region
+// (Radix Toast) load when first needed or when the browser is idle, keeping them out of the entry chunk.
 const CartSidebar = lazy(() => import('../features/cart/cart-sidebar').then((m) => ({ default: m.CartSidebar })));
+const Toaster = lazy(() => import('../components/ui/toaster').then((m) => ({ default: m.Toaster })));
 
-function DeferredCartSidebar() {
-  const open = useCartDrawerOpen();
+function Deferred({ needed, children }: { needed: boolean; children: ReactNode }) {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    const onIdle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 2000));
+    onIdle(() => setIdle(true));
+  }, []);
   const [wanted, setWanted] = useState(false);
   useEffect(() => {
-    if (open) setWanted(true);
-  }, [open]);
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 2000));
-    idle(() => setWanted(true));
-  }, []);
-  if (!wanted && !open) return null;
-  return (
-    <Suspense fallback={null}>
-      <CartSidebar />
-    </Suspense>
-  );
+    if (needed || idle) setWanted(true);
+  }, [needed, idle]);
+  if (!wanted && !needed) return null;
+  return <Suspense fallback={null}>{children}</Suspense>;
 }
 
 export function RootLayout({ children }: { children: ReactNode }) {
+  const cartOpen = useCartDrawerOpen();
+  const hasToast = useToasts().length > 0;
   return (
     <div className="flex min-h-screen flex-col">
       <SiteHeader />
@@ -34,9 +34,13 @@ export function RootLayout({ children }: { children: ReactNode }) {
         {children}
       </main>
       <SiteFooter />
-      <DeferredCartSidebar />
+      <Deferred needed={cartOpen}>
+        <CartSidebar />
+      </Deferred>
       <NewsletterPopup />
-      <Toaster />
+      <Deferred needed={hasToast}>
+        <Toaster />
+      </Deferred>
     </div>
   );
 }
