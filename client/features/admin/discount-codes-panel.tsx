@@ -7,6 +7,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
+import { PanelEmpty, PanelError, PanelLoading } from './panel-parts';
 import { useCreateDiscountCode, useSetDiscountCodeActive } from './use-admin-data';
 import { adminErrorMessage } from './use-admin-session';
 
@@ -53,18 +54,13 @@ export function DiscountCodesPanel({ codes, isLoading, isError }: DiscountCodesP
       <CreateDiscountCodeForm />
 
       {isLoading ? (
-        <p className="border-2 border-ink bg-white p-6 text-center text-sm" aria-live="polite">
-          Loading discount codes...
-        </p>
+        <PanelLoading>Loading discount codes...</PanelLoading>
       ) : isError ? (
-        <p role="alert" className="border-2 border-red-700 bg-red-50 p-4 text-sm text-red-900">
-          Could not load discount codes. Reload the page to try again.
-        </p>
+        <PanelError what="discount codes" />
       ) : !codes || codes.length === 0 ? (
-        <div className="flex flex-col items-center gap-2 border-2 border-dashed border-neutral-400 p-10 text-center">
-          <TicketPercent className="h-10 w-10 text-muted" aria-hidden="true" />
+        <PanelEmpty icon={TicketPercent}>
           <p className="font-semibold">No discount codes yet</p>
-        </div>
+        </PanelEmpty>
       ) : (
         <div
           className="relative overflow-x-auto border-2 border-ink bg-white"

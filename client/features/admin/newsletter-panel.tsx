@@ -1,6 +1,6 @@
-import { Download, Mail } from 'lucide-react';
+import { Mail } from 'lucide-react';
 import type { NewsletterSignup } from '../../../common/contracts/admin';
-import { buttonVariants } from '../../components/ui/button';
+import { PanelEmpty, PanelError, PanelHeading, PanelLoading } from './panel-parts';
 import { formatOrderDate } from './order-display';
 
 interface NewsletterPanelProps {
@@ -12,30 +12,15 @@ interface NewsletterPanelProps {
 export function NewsletterPanel({ signups, isLoading, isError }: NewsletterPanelProps) {
   return (
     <div className="grid grid-cols-1 gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="font-display text-2xl uppercase tracking-wide">Newsletter</h2>
-        <a
-          href="/api/admin/newsletter-signups.csv"
-          download
-          className={buttonVariants({ variant: 'outline', size: 'sm' })}
-        >
-          <Download className="h-4 w-4" aria-hidden="true" />
-          Export CSV
-        </a>
-      </div>
+      <PanelHeading title="Newsletter" csvHref="/api/admin/newsletter-signups.csv" />
       {isLoading ? (
-        <p className="border-2 border-ink bg-white p-6 text-center text-sm" aria-live="polite">
-          Loading signups...
-        </p>
+        <PanelLoading>Loading signups...</PanelLoading>
       ) : isError ? (
-        <p role="alert" className="border-2 border-red-700 bg-red-50 p-4 text-sm text-red-900">
-          Could not load newsletter signups. Reload the page to try again.
-        </p>
+        <PanelError what="newsletter signups" />
       ) : !signups || signups.length === 0 ? (
-        <div className="flex flex-col items-center gap-2 border-2 border-dashed border-neutral-400 p-10 text-center">
-          <Mail className="h-10 w-10 text-muted" aria-hidden="true" />
+        <PanelEmpty icon={Mail}>
           <p className="font-semibold">No newsletter signups yet</p>
-        </div>
+        </PanelEmpty>
       ) : (
         <div
           className="relative overflow-x-auto border-2 border-ink bg-white"

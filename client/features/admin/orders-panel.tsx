@@ -1,15 +1,15 @@
 import { useId, useMemo, useState } from 'react';
-import { Download, Inbox, Search } from 'lucide-react';
+import { Inbox, Search } from 'lucide-react';
 import type { AdminOrder } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import { ORDER_STATUSES } from '../../../common/domain/order-status';
-import { buttonVariants } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { OrderCard } from './order-card';
 import { matchesOrderSearch, orderStatusLabel } from './order-display';
+import { PanelEmpty, PanelError, PanelHeading } from './panel-parts';
 
 interface OrdersPanelProps {
   orders: AdminOrder[] | undefined;
@@ -33,17 +33,7 @@ export function OrdersPanel({ orders, isLoading, isError }: OrdersPanelProps) {
 
   return (
     <div className="grid grid-cols-1 gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="font-display text-2xl uppercase tracking-wide">Orders</h2>
-        <a
-          href="/api/admin/orders.csv"
-          download
-          className={buttonVariants({ variant: 'outline', size: 'sm' })}
-        >
-          <Download className="h-4 w-4" aria-hidden="true" />
-          Export CSV
-        </a>
-      </div>
+      <PanelHeading title="Orders" csvHref="/api/admin/orders.csv" />
 
       {isLoading ? (
         <div className="grid grid-cols-1 gap-3" aria-busy="true" aria-label="Loading orders">
@@ -52,15 +42,12 @@ export function OrdersPanel({ orders, isLoading, isError }: OrdersPanelProps) {
           ))}
         </div>
       ) : isError ? (
-        <p role="alert" className="border-2 border-red-700 bg-red-50 p-4 text-sm text-red-900">
-          Could not load orders. Reload the page to try again.
-        </p>
+        <PanelError what="orders" />
       ) : !hasOrders ? (
-        <div className="flex flex-col items-center gap-2 border-2 border-dashed border-neutral-400 p-10 text-center">
-          <Inbox className="h-10 w-10 text-muted" aria-hidden="true" />
+        <PanelEmpty icon={Inbox}>
           <h3 className="font-semibold">No orders yet</h3>
           <p className="text-sm text-muted">Orders will appear here when customers make purchases.</p>
-        </div>
+        </PanelEmpty>
       ) : (
         <>
           <div

@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+import { Download, type LucideIcon } from 'lucide-react';
+import { buttonVariants } from '../../components/ui/button';
+
+/** A tab's heading row, with the CSV export link when the tab has one. */
+export function PanelHeading({ title, csvHref }: { title: string; csvHref?: string }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <h2 className="font-display text-2xl uppercase tracking-wide">{title}</h2>
+      {csvHref && (
+        <a href={csvHref} download className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+          <Download className="h-4 w-4" aria-hidden="true" />
+          Export CSV
+        </a>
+      )}
+    </div>
+  );
+}
+
+export function PanelLoading({ children }: { children: ReactNode }) {
+  return (
+    <p className="border-2 border-ink bg-white p-6 text-center text-sm" aria-live="polite">
+      {children}
+    </p>
+  );
+}
+
+export function PanelError({ what }: { what: string }) {
+  return (
+    <p role="alert" className="border-2 border-red-700 bg-red-50 p-4 text-sm text-red-900">
+      Could not load {what}. Reload the page to try again.
+    </p>
+  );
+}
+
+export function PanelEmpty({ icon: Icon, children }: { icon: LucideIcon; children: ReactNode }) {
+  return (
+    <div className="flex flex-col items-center gap-2 border-2 border-dashed border-neutral-400 p-10 text-center">
+      <Icon className="h-10 w-10 text-muted" aria-hidden="true" />
+      {children}
+    </div>
+  );
+}
