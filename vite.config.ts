@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'client',
   publicDir: 'public',
   plugins: [react(), tailwindcss()],
@@ -11,7 +11,13 @@ export default defineConfig({
     emptyOutDir: true,
     manifest: true,
     sourcemap: false,
+    copyPublicDir: !isSsrBuild,
   },
+  // The server-rendering bundle (scripts/build-client.mjs) carries its dependencies, so it runs from
+  // any folder the built shop is copied to.
+  ssr: { noExternal: true },
+  // …and always React's production build, whatever NODE_ENV the server was started with.
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   server: { proxy: { '/api': 'http://localhost:3000', '/uploads': 'http://localhost:3000' } },
   test: {
     root: '.',
@@ -22,4 +28,4 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
   },
-});
+}));

@@ -3,6 +3,7 @@
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildClient, ssrDirFor } from './build-client.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
@@ -17,15 +18,16 @@ function newestMtime(dir) {
 }
 
 const clientDir = process.env.CLIENT_DIR ? path.resolve(process.env.CLIENT_DIR) : path.join(root, 'dist', 'client');
-const built = path.join(clientDir, 'index.html');
+const built = [path.join(clientDir, 'index.html'), path.join(ssrDirFor(clientDir), 'entry-server.js')];
 const stale =
   !process.env.FIFTY_SKIP_BUILD &&
-  (  !fs.existsSync(built) ||
-  Math.max(newestMtime(path.join(root, 'client')), newestMtime(path.join(root, 'common'))) > fs.statSync(built).mtimeMs);
+  (!built.every((f) => fs.existsSync(f)) ||
+    Math.max(newestMtime(path.join(root, 'client')), newestMtime(path.join(root, 'common'))) >
+      Math.min(...built.map((f) => fs.statSync(f).mtimeMs)));
 if (stale) {
   console.log('Building the storefront…');
-  const r = spawnSync(bin('vite'), ['build', '--logLevel', 'warn', '--outDir', clientDir, '--emptyOutDir'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  const status = buildClient(clientDir);
+  if (status !== 0) process.exit(status);
 }
 
 const migrate = spawnSync(bin('tsx'), ['scripts/db-migrate.ts'], { cwd: root, stdio: 'inherit' });

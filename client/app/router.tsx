@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageFallback } from '../components/page-fallback';
 
@@ -56,9 +56,18 @@ export const routes: Array<{ path: string; component: PreloadablePage }> = [
   { path: '/shipping', component: ShippingPage },
 ];
 
+/**
+ * A new screen starts at the top. Not on the first render: the page was already on screen (server
+ * rendered, or restored by the browser) and the shopper may have scrolled it before hydration.
+ */
 function ScrollToTop() {
   const [location] = useLocation();
+  const first = useRef(true);
   useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
     window.scrollTo(0, 0);
   }, [location]);
   return null;

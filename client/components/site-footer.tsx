@@ -98,7 +98,8 @@ export function SiteFooter() {
         </div>
 
         <div className="mt-16 flex flex-col gap-4 border-t border-paper/20 pt-6 text-xs text-neutral-400 sm:flex-row sm:items-center sm:justify-between">
-          <p>
+          {/* The server's clock and the shopper's may disagree about the year on New Year's Eve. */}
+          <p suppressHydrationWarning>
             © {new Date().getFullYear()} {shopName}. 50 pieces per design. Never restocked.
           </p>
           <ul className="flex gap-6">

@@ -7,11 +7,28 @@ export interface Bootstrap {
   products?: Product[];
   categories?: Category[];
   product?: Product | null;
+  /** On /search?q=: the server's results for the trimmed query. */
+  search?: { q: string; results: Product[] };
 }
 
 let cached: Bootstrap | null = null;
+let serverData: Bootstrap | null = null;
+
+/**
+ * Server rendering: the page being rendered reads this request's data. renderToString is
+ * synchronous, so setting it just before and clearing it just after cannot mix two requests.
+ */
+export function withServerBootstrap<T>(data: Bootstrap, render: () => T): T {
+  serverData = data;
+  try {
+    return render();
+  } finally {
+    serverData = null;
+  }
+}
 
 export function readBootstrap(): Bootstrap {
+  if (serverData) return serverData;
   if (cached) return cached;
   const el = typeof document !== 'undefined' ? document.getElementById('fifty-bootstrap') : null;
   try {

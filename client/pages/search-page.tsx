@@ -8,11 +8,14 @@ import { ProductGrid } from '../features/catalog/product-grid';
 import { useCategories } from '../features/catalog/use-products';
 import { useShopSettings } from '../features/settings/use-shop-settings';
 import { apiJson } from '../lib/api-client';
+import { readBootstrap } from '../lib/bootstrap';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 function useSearchResults(q: string) {
+  const boot = readBootstrap().search;
   return useQuery<Product[]>({
     queryKey: ['/api/products', 'search', q],
+    initialData: boot && boot.q === q ? boot.results : undefined,
     // The server ranks the matches; the order it sends is the order shown.
     queryFn: () => apiJson<Product[]>('GET', `/api/products?q=${encodeURIComponent(q)}`),
     enabled: q !== '',

@@ -38,8 +38,11 @@ export type Category = z.infer<typeof categorySchema>;
 
 export const productIdParams = z.object({ id: z.string().uuid({ message: 'Invalid product id' }) });
 export const categorySlugParams = z.object({ slug: z.string().min(1).max(100) });
+/** Longest search query the catalogue accepts. */
+export const SEARCH_QUERY_MAX = 200;
+
 export const productsQuery = z.object({
-  q: z.string().max(200).optional(),
+  q: z.string().max(SEARCH_QUERY_MAX).optional(),
   category: z.string().max(100).optional(),
 });
 

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { jsonForScript, type SeoService } from '../modules/seo/seo.service';
 import { loadClientAssets } from './client-assets';
+import { loadServerRenderer } from './server-render';
 
 export interface StaticClientOptions {
   clientDir: string;
@@ -37,9 +38,27 @@ function lcpImagePreload(pathname: string, bootstrap: Record<string, unknown>): 
 }
 
 /** JSON inside <script type="application/json"> is data, not script: CSP allows it; `<` is escaped. */
-function bootstrapTag(data: Record<string, unknown>): string {
-  const json = jsonForScript(data);
-  return `<script type="application/json" id="fifty-bootstrap">${json}</script>`;
+function jsonTag(id: string, data: unknown): string {
+  return `<script type="application/json" id="${id}">${jsonForScript(data)}</script>`;
+}
+
+const bootstrapTag = (data: Record<string, unknown>) => jsonTag('fifty-bootstrap', data);
+
+const ROOT_DIV = '<div id="root"></div>';
+
+/** The stylesheet right after the fixed <meta> tags, ahead of the per-page head, so it is fetched first. */
+function prepareTemplate(html: string): string {
+  const sheets: string[] = [];
+  const rest = html.replace(/\s*<link rel="stylesheet"[^>]*>/g, (tag) => {
+    sheets.push(tag.trim());
+    return '';
+  });
+  return sheets.length ? rest.replace('<!--app-head-->', () => `${sheets.join('\n')}\n<!--app-head-->`) : html;
+}
+
+/** fetchpriority="low" on the entry script and every module preload. */
+function lowPriorityScripts(html: string): string {
+  return html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g, '<$1 fetchpriority="low"');
 }
 
 const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
@@ -95,11 +114,17 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
       },
     });
   }
-  const template = hasClient
-    ? fs.readFileSync(indexPath, 'utf8')
-    : '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><div id="root"></div><p>Client not built: run npm run build.</p></body></html>';
+  const template = prepareTemplate(
+    hasClient
+      ? fs.readFileSync(indexPath, 'utf8')
+      : '<!doctype html><html lang="en"><head><meta charset="utf-8"><!--app-head--></head><body><div id="root"></div><p>Client not built: run npm run build.</p></body></html>',
+  );
+  // A server-rendered page's entry script is tiny and waits for the first paint anyway.
+  const ssrTemplate = lowPriorityScripts(template);
 
   const assets = loadClientAssets(opts.clientDir);
+  const renderer = await loadServerRenderer(opts.clientDir, app.log);
+  if (hasClient && !template.includes(ROOT_DIV)) throw new Error(`${indexPath} has no ${ROOT_DIV}`);
 
   app.get('/*', async (request, reply) => {
     const url = requestUrl(request);
@@ -113,8 +138,20 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
     const page = await opts.seo.renderPage(url);
     if (page.redirect) return reply.redirect(page.redirect, 301);
     // A function replacement: `$&` or `$'` in product copy must not be read as replacement patterns.
-    const preloads = `${assets.preloadsFor(url.pathname)}\n${lcpImagePreload(url.pathname, page.bootstrap)}`;
-    const html = template.replace('<!--app-head-->', () => `${page.head}\n${preloads}\n${bootstrapTag(page.bootstrap)}`);
+    const markup = await renderer.render(url, page.bootstrap);
+    const scripts = assets.scriptsFor(url.pathname);
+    const image = lcpImagePreload(url.pathname, page.bootstrap);
+    // A server-rendered page is painted before its scripts load (client/main.tsx fetches them
+    // after the first paint, from the list below): the stylesheet, fonts and first image come first.
+    // Its markup sits in a disabled <fieldset> until hydration, so no button is pressed before it works.
+    // A page the browser renders itself preloads its scripts at once. The data comes after the page.
+    const scriptPreloads = markup ? '' : scripts.map((f) => `<link rel="modulepreload" href="/${f}">`).join('\n');
+    const head = `${page.head}\n${assets.fontPreloads}\n${scriptPreloads}\n${image}`;
+    const root = markup ? `<fieldset id="root" role="none" disabled>${markup}</fieldset>` : ROOT_DIV;
+    const data = `${bootstrapTag(page.bootstrap)}${markup ? `\n${jsonTag('fifty-scripts', scripts.map((f) => `/${f}`))}` : ''}`;
+    const html = (markup ? ssrTemplate : template)
+      .replace('<!--app-head-->', () => head)
+      .replace(ROOT_DIV, () => `${root}\n${data}`);
     return reply
       .status(page.status)
       .type('text/html; charset=utf-8')

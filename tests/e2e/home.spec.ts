@@ -24,6 +24,20 @@ test('hero: Shop Collection scrolls to the Latest Drops grid; LCP image is eager
   expect(await seriousViolations(page)).toEqual([]);
 });
 
+test("a new slide's text is at full opacity at once (only its picture fades in)", async ({ page }) => {
+  await page.goto('/');
+  await carousel(page).getByRole('button', { name: 'Next slide' }).click();
+  // Read synchronously after the click's render: no transition may be dimming the text.
+  const opacities = await slide(page, 2).evaluate((group) => {
+    const chain: string[] = [];
+    for (let el: Element | null = group.querySelector('h3'); el && el !== document.body; el = el.parentElement) {
+      chain.push(getComputedStyle(el).opacity);
+    }
+    return chain;
+  });
+  expect(opacities.every((o) => o === '1')).toBe(true);
+});
+
 test('carousel: 7 slides, next/previous wrap both ways, dots, CTA scrolls to #shop', async ({ page }) => {
   await page.goto('/');
   const region = carousel(page);
@@ -69,6 +83,24 @@ test('carousel: 7 slides, next/previous wrap both ways, dots, CTA scrolls to #sh
 
   await slide(page, 7).getByRole('button').click();
   await expect(page.locator('#shop')).toBeInViewport();
+});
+
+test('a pointer resting on the carousel before hydration still pauses it; hydration keeps the scroll position', async ({ page }) => {
+  // Hold the app's scripts back so the pointer arrives on the server-rendered carousel first.
+  await page.route(/\/assets\/(vendor|boot)-.*\.js$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 1_500));
+    await route.continue();
+  });
+  await page.goto('/');
+  await carousel(page).hover();
+  await expect(page.locator('#root')).toHaveAttribute('disabled');
+  const scrolled = await page.evaluate(() => window.scrollY);
+  expect(scrolled).toBeGreaterThan(0);
+  await expect(page.locator('#root')).not.toHaveAttribute('disabled', { timeout: 10_000 });
+  // Hydration keeps the shopper where they scrolled to.
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+  await page.waitForTimeout(6_000);
+  await expect(slide(page, 1)).toBeVisible();
 });
 
 test('carousel auto-advances every 5 s and pauses on hover', async ({ page }) => {
@@ -186,6 +218,7 @@ test('a one-size card adds at once; a refused add shows the server message in a 
   const drawer = page.getByRole('dialog', { name: 'Shopping Cart' });
   await expect(drawer).toContainText('Corner Store Cap');
   await drawer.getByRole('button', { name: 'Close cart' }).click();
+  await expect(drawer).toBeHidden();
 
   await page.route('**/api/cart', (route) =>
     route.request().method() === 'POST'
@@ -196,7 +229,9 @@ test('a one-size card adds at once; a refused add shows the server message in a 
         })
       : route.continue(),
   );
+  const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.status() === 409);
   await cap.getByRole('button', { name: 'Add to Cart' }).click();
+  await refused;
   await expect(page.getByRole('status').filter({ hasText: 'Only 2 left in stock' })).toBeVisible();
   await expect(page).toHaveURL(/\/$/);
 });

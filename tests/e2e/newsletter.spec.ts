@@ -27,6 +27,17 @@ test('the popup opens about 3 s after load; closing stores the seen flag so it n
   await expect(popup(page)).toBeHidden();
 });
 
+test('under a fake clock the page still hydrates, and the popup waits for exactly 3 s of it', async ({ page }) => {
+  await page.clock.install();
+  await page.goto('/');
+  // Hydration (server-rendered page → operable) needs no timer to fire.
+  await expect(page.locator('#root')).not.toHaveAttribute('disabled');
+  await page.clock.runFor(2_900);
+  await expect(popup(page)).toBeHidden();
+  await page.clock.runFor(200);
+  await expect(popup(page)).toBeVisible();
+});
+
 test('the close button also stores the flag, on any storefront screen', async ({ page }) => {
   await page.goto('/mission');
   await expect(popup(page)).toBeVisible({ timeout: 15_000 });

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ChevronLeft, ChevronRight, Pause, Play } from 'lucide-react';
 import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
@@ -12,12 +12,12 @@ import { scrollToShop } from './scroll-to-shop';
 export const CAROUSEL_INTERVAL_MS = 5000;
 
 function usePrefersReducedMotion(): boolean {
-  const [reduce, setReduce] = useState(
-    () => typeof window !== 'undefined' && window.matchMedia('(prefers-reduced-motion: reduce)').matches,
-  );
+  // Read after mount, so the first render matches the server's markup; no timer has fired by then.
+  const [reduce, setReduce] = useState(false);
   useEffect(() => {
     const mq = window.matchMedia('(prefers-reduced-motion: reduce)');
     const onChange = () => setReduce(mq.matches);
+    onChange();
     mq.addEventListener('change', onChange);
     return () => mq.removeEventListener('change', onChange);
   }, []);
@@ -45,10 +45,23 @@ export function HeroCarousel() {
   const headingId = useId();
   const count = HERO_SLIDES.length;
   const rotating = !stopped && !hovered && !focused && !reduceMotion;
+  const sectionRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
     if (!rotating) return;
-    const t = window.setTimeout(() => setIndex((i) => wrapIndex(i + 1, count)), CAROUSEL_INTERVAL_MS);
+    const t = window.setTimeout(() => {
+      // The pointer or focus may be inside without React having seen it enter (it arrived before
+      // hydration): ask the page itself before moving on, and pause instead.
+      const el = sectionRef.current;
+      const pointerInside = el?.matches(':hover') ?? false;
+      const focusInside = el?.contains(document.activeElement) ?? false;
+      if (pointerInside || focusInside) {
+        setHovered(pointerInside);
+        setFocused(focusInside);
+        return;
+      }
+      setIndex((i) => wrapIndex(i + 1, count));
+    }, CAROUSEL_INTERVAL_MS);
     return () => window.clearTimeout(t);
   }, [rotating, index, count]);
 
@@ -56,6 +69,7 @@ export function HeroCarousel() {
 
   return (
     <section
+      ref={sectionRef}
       aria-roledescription="carousel"
       aria-labelledby={headingId}
       className="relative"
@@ -83,9 +97,10 @@ export function HeroCarousel() {
               aria-hidden={!active}
               inert={!active}
               className={cn(
-                'col-start-1 row-start-1 grid transition-opacity duration-700 motion-reduce:transition-none md:grid-cols-2',
+                'col-start-1 row-start-1 grid md:grid-cols-2',
                 tone.panel,
-                active ? 'visible opacity-100' : 'invisible opacity-0',
+                // Text switches at once (never half-faded, so always at full contrast); the picture fades in.
+                active ? 'visible' : 'invisible',
               )}
             >
               <div className="flex flex-col justify-center gap-4 px-4 py-8 sm:px-6 md:px-12 md:py-16 lg:px-16">
@@ -102,7 +117,12 @@ export function HeroCarousel() {
                   </Button>
                 </div>
               </div>
-              <div className="relative order-first aspect-[2/1] overflow-hidden md:order-none md:aspect-auto md:min-h-[26rem]">
+              <div
+                className={cn(
+                  'relative order-first aspect-[2/1] overflow-hidden transition-opacity duration-700 motion-reduce:transition-none md:order-none md:aspect-auto md:min-h-[26rem]',
+                  active ? 'opacity-100' : 'opacity-0',
+                )}
+              >
                 <ProductImage
                   src={slide.image}
                   alt=""

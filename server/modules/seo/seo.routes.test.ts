@@ -140,6 +140,8 @@ describeEachDb(
       });
       expect(ld.image).toEqual(product.images.map((i) => `${BASE}${i}`));
       expect(p.bootstrap.product).toEqual(product);
+      // The breadcrumb's category name is in the first paint, not fetched after it.
+      expect(p.bootstrap.categories).toEqual(await api(t(), '/api/categories'));
       expect(p.bootstrap.settings).toBeDefined();
 
       // The other reading of the route is the same page with the same canonical.
@@ -245,6 +247,14 @@ describeEachDb(
       expect(hostile.title).toBe('Search results for ""><script>alert(1)</script>" | FIFTY');
 
       expect((await page(t(), '/search')).title).toBe('Search | FIFTY');
+    });
+
+    test("search page: the API's own results for the trimmed query are embedded; none for blank or over-long queries", async () => {
+      const p = await page(t(), '/search?q=%20%20hoodie%20');
+      expect(p.bootstrap.search).toEqual({ q: 'hoodie', results: await api(t(), '/api/products?q=hoodie') });
+      expect((p.bootstrap.search as { results: unknown[] }).results.length).toBeGreaterThan(0);
+      expect((await page(t(), '/search?q=%20')).bootstrap.search).toBeUndefined();
+      expect((await page(t(), `/search?q=${'x'.repeat(201)}`)).bootstrap.search).toBeUndefined();
     });
 
     test('an unknown path: status 404, title Page Not Found, noindex', async () => {

@@ -1,4 +1,4 @@
-import type { Category, Product } from '../../../common/contracts/catalog';
+import { SEARCH_QUERY_MAX, type Category, type Product } from '../../../common/contracts/catalog';
 import { formatUsd } from '../../../common/domain/money';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { SettingsService } from '../settings/settings.service';
@@ -254,7 +254,11 @@ export function createSeoService(deps: {
   }
 
   async function productPage(base: string, id: string | undefined): Promise<PageMeta> {
-    const product = id && UUID_RE.test(id) ? await catalog.getProduct(id.toLowerCase()) : null;
+    const [product, categories] = await Promise.all([
+      id && UUID_RE.test(id) ? catalog.getProduct(id.toLowerCase()) : null,
+      // The breadcrumb names the category: the first paint shows 'T-Shirts', not the slug.
+      catalog.listCategories(),
+    ]);
     if (!product) {
       return notFoundPage(
         'Product Not Found',
@@ -280,7 +284,7 @@ export function createSeoService(deps: {
         ['product:availability', product.inStock ? 'in stock' : 'out of stock'],
       ],
       jsonLd: [productJsonLd(base, product, `${base}${path}`)],
-      bootstrap: { product },
+      bootstrap: { product, categories },
     };
   }
 
@@ -315,9 +319,13 @@ export function createSeoService(deps: {
     };
   }
 
-  function searchPage(query: string): PageMeta {
+  async function searchPage(query: string): Promise<PageMeta> {
     const q = query.trim();
+    // The results the browser would fetch (same ranking, same length limit as GET /api/products?q=).
+    const [results, categories] =
+      q && q.length <= SEARCH_QUERY_MAX ? await Promise.all([catalog.search(q), catalog.listCategories()]) : [null, null];
     return {
+      bootstrap: results ? { search: { q, results }, categories } : {},
       title: q ? `Search results for "${q}"` : 'Search',
       description: q
         ? `${shop} products matching "${q}": limited-edition t-shirts, hoodies and accessories.`
@@ -340,7 +348,7 @@ export function createSeoService(deps: {
     if (head === 'categories' && segments.length === 2) {
       return { redirect: `/category/${encodeURIComponent(second)}${url.search}` };
     }
-    if (segments.length === 1 && head === 'search') return searchPage(url.searchParams.get('q') ?? '');
+    if (segments.length === 1 && head === 'search') return await searchPage(url.searchParams.get('q') ?? '');
     const page = segments.length === 1 ? staticPages[`/${head}`] : undefined;
     if (page)
       return {
