@@ -232,8 +232,14 @@ test('a one-size card adds at once; a refused add shows the server message in a 
   const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.status() === 409);
   await cap.getByRole('button', { name: 'Add to Cart' }).click();
   await refused;
-  await expect(page.getByRole('status').filter({ hasText: 'Only 2 left in stock' })).toBeVisible();
+  const toast = page.getByRole('status').filter({ hasText: 'Only 2 left in stock' });
+  await expect(toast).toBeVisible();
+  await expect(page.getByText('Only 2 left in stock')).toHaveCount(1);
   await expect(page).toHaveURL(/\/$/);
+  // The toast itself is the status (not a hidden 1-second announcer copy); it closes by itself after 5 s.
+  await page.waitForTimeout(1500);
+  await expect(toast).toBeVisible();
+  await expect(toast).toBeHidden({ timeout: 6000 });
 });
 
 test('testimonials: 3 per page over 3 pages, wrapping, dots', async ({ page }) => {
