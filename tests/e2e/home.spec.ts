@@ -291,4 +291,14 @@ test.describe('at 375 px', () => {
     expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  test('the newsletter field and button stack full width at their full height', async ({ page }) => {
+    await page.goto('/');
+    const section = page.getByRole('region', { name: 'Join the Community' });
+    const field = await section.getByRole('textbox', { name: 'Email address' }).boundingBox();
+    const button = await section.getByRole('button', { name: 'Subscribe' }).boundingBox();
+    expect(field!.height).toBeGreaterThanOrEqual(44);
+    expect(field!.width).toBeGreaterThan(300);
+    expect(button!.y).toBeGreaterThan(field!.y + field!.height);
+  });
 });

@@ -60,7 +60,7 @@ export function NewsletterSection() {
               placeholder="you@example.com"
               value={email}
               onChange={(e) => setEmail(e.target.value)}
-              className="h-14 min-w-0 flex-1 border-2 border-ink bg-white px-4 text-base text-ink placeholder:text-neutral-500 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
+              className="h-14 min-w-0 border-2 border-ink bg-white px-4 sm:flex-1 text-base text-ink placeholder:text-neutral-500 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
             />
             <Button type="submit" size="lg" disabled={subscribe.isPending} className="h-14">
               {subscribe.isPending ? 'Subscribing...' : 'Subscribe'}
