@@ -1,4 +1,5 @@
 import './styles.css';
+import { nextTask } from './lib/next-task';
 
 // The boot path uses no timers or animation frames to make progress (only as upper bounds on a
 // wait): a test that installs a fake clock must still see the page hydrate.
@@ -28,15 +29,6 @@ function firstScreenLoaded(capMs: number): Promise<unknown> {
         }),
   );
   return Promise.race([Promise.all([document.fonts?.ready, ...images]), new Promise((r) => setTimeout(r, capMs))]);
-}
-
-/** A new task: what ran before and what runs after are not one long task. */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
 }
 
 /** The app's scripts the server listed for this screen (a server-rendered page has no preloads for them). */
