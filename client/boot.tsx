@@ -1,11 +1,10 @@
-import { StrictMode, startTransition, useEffect } from 'react';
+import { startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from './lib/query-client';
-import { cn } from './lib/cn';
+import { warmClassMerge } from './lib/cn';
 import { nextTask } from './lib/next-task';
-import { RootLayout } from './app/root-layout';
-import { AppRouter, preloadRoute } from './app/router';
+import { AppTree } from './app/app-tree';
+import { preloadRoute } from './app/router';
 
 const container = document.getElementById('root')!;
 
@@ -19,14 +18,9 @@ function Interactive() {
 }
 
 const app = (
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RootLayout>
-        <AppRouter />
-      </RootLayout>
-      <Interactive />
-    </QueryClientProvider>
-  </StrictMode>
+  <AppTree client={queryClient}>
+    <Interactive />
+  </AppTree>
 );
 
 /** Starts the app: hydrates the server's markup, or renders a screen the browser renders itself. */
@@ -36,10 +30,9 @@ export async function boot(): Promise<void> {
     createRoot(container).render(app);
     return;
   }
-  // tailwind-merge builds its class map on first use (~10 ms here, four times that on a slow
-  // phone): do it in a task of its own rather than inside the first slice of hydration.
+  // In a task of its own, not inside the first slice of hydration.
   await nextTask();
-  cn('px-2', 'px-4');
+  warmClassMerge();
   await nextTask();
   // As a transition, hydration works in short slices that leave the main thread free for input.
   startTransition(() => void hydrateRoot(container, app));

@@ -1,9 +1,7 @@
-import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { Router } from 'wouter';
-import { RootLayout } from './app/root-layout';
-import { AppRouter, preloadRoute } from './app/router';
+import { AppTree } from './app/app-tree';
+import { preloadRoute } from './app/router';
 import { withServerBootstrap, type Bootstrap } from './lib/bootstrap';
 import { createQueryClient } from './lib/query-client';
 
@@ -19,15 +17,9 @@ export async function render(pathname: string, search: string, bootstrap: Bootst
   try {
     return withServerBootstrap(bootstrap, () =>
       renderToString(
-        <StrictMode>
-          <QueryClientProvider client={queryClient}>
-            <Router ssrPath={pathname} ssrSearch={search}>
-              <RootLayout>
-                <AppRouter />
-              </RootLayout>
-            </Router>
-          </QueryClientProvider>
-        </StrictMode>,
+        <Router ssrPath={pathname} ssrSearch={search}>
+          <AppTree client={queryClient} />
+        </Router>,
       ),
     );
   } finally {
