@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from './config';
+import { configWarnings, loadConfig } from './config';
 
 describe('loadConfig', () => {
   test('an empty environment runs offline with the documented defaults', () => {
@@ -13,7 +13,11 @@ describe('loadConfig', () => {
     expect(c.FREE_SHIPPING_THRESHOLD).toBe(6000);
     expect(c.TAX_RATE).toBe(0);
     expect([c.SHIPPING_STANDARD, c.SHIPPING_EXPRESS, c.SHIPPING_INTERNATIONAL]).toEqual([899, 1599, 2499]);
-    expect(c.isProduction).toBe(true);
+    // Unset NODE_ENV is not production: a fresh clone opens the full demo shop on test payments.
+    expect(c.NODE_ENV).toBe('development');
+    expect(c.isProduction).toBe(false);
+    expect(c.PAYMENTS).toBe('offline');
+    expect(c.DEMO_DATA).toBe(true);
     expect(c.STRIPE_SECRET_KEY).toBeUndefined();
     expect(c.SMTP_URL).toBeUndefined();
     expect(c.S3_BUCKET).toBeUndefined();
@@ -58,6 +62,11 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['HOLD_MINUTES', '0'],
     ['SHOP_NAME', ''],
+    ['ADMIN_PASSWORD', 'x'],
+    ['ADMIN_PASSWORD', '12345678901'],
+    ['PAYMENTS', 'paypal'],
+    ['PAYMENTS', 'stripe'],
+    ['DEMO_DATA', 'yes'],
   ])('%s=%j is refused with a readable message naming the variable', (name, value) => {
     let message = '';
     try {
@@ -84,5 +93,79 @@ describe('loadConfig', () => {
 
   test('a session secret of 32+ characters is accepted', () => {
     expect(loadConfig({ SESSION_SECRET: 'x'.repeat(32) }).SESSION_SECRET).toHaveLength(32);
+  });
+
+  test('ADMIN_PASSWORD needs 12 characters, with a message that says so', () => {
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'short-pass1' })).toThrow(
+      'ADMIN_PASSWORD: ADMIN_PASSWORD must be at least 12 characters',
+    );
+    expect(loadConfig({ ADMIN_PASSWORD: 'twelve-chars' }).ADMIN_PASSWORD).toBe('twelve-chars');
+  });
+});
+
+describe('loadConfig with NODE_ENV=production', () => {
+  const stripe = { STRIPE_SECRET_KEY: 'sk_live_x', STRIPE_PUBLISHABLE_KEY: 'pk_live_x', STRIPE_WEBHOOK_SECRET: 'whsec_x' };
+  const base = { NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example' };
+  const messageOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return '';
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+
+  test('refuses to start on the offline test gateway unless PAYMENTS=offline says so', () => {
+    const message = messageOf(base);
+    expect(message).toMatch(/^Invalid configuration:/);
+    expect(message).toContain('STRIPE_SECRET_KEY: production takes real payments');
+    expect(message).toContain('PAYMENTS=offline');
+    // Half a Stripe setup is refused too, naming what is missing.
+    expect(messageOf({ ...base, STRIPE_SECRET_KEY: 'sk_live_x' })).toContain(
+      'STRIPE_PUBLISHABLE_KEY: production takes real payments: set STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET',
+    );
+    expect(loadConfig({ ...base, ...stripe }).PAYMENTS).toBe('stripe');
+    const offline = loadConfig({ ...base, PAYMENTS: 'offline' });
+    expect(offline.PAYMENTS).toBe('offline');
+    expect(offline.isProduction).toBe(true);
+  });
+
+  test('requires PUBLIC_URL', () => {
+    const message = messageOf({ NODE_ENV: 'production', ...stripe });
+    expect(message).toMatch(/^Invalid configuration:\n {2}PUBLIC_URL: required when NODE_ENV=production/);
+    expect(message).not.toMatch(/[{}[\]]/);
+  });
+
+  test('every problem is listed at once, schema and production rules together', () => {
+    const message = messageOf({ NODE_ENV: 'production', ADMIN_PASSWORD: 'short', PORT: 'x' });
+    const lines = message.split('\n').filter((l) => l.startsWith('  '));
+    expect(lines.map((l) => l.trim().split(':')[0]).sort()).toEqual(
+      ['ADMIN_PASSWORD', 'PORT', 'PUBLIC_URL', 'STRIPE_SECRET_KEY'].sort(),
+    );
+  });
+
+  test('the demo catalogue is off by default in production and can be asked for', () => {
+    expect(loadConfig({ ...base, ...stripe }).DEMO_DATA).toBe(false);
+    expect(loadConfig({ ...base, ...stripe, DEMO_DATA: 'true' }).DEMO_DATA).toBe(true);
+    expect(loadConfig({ DEMO_DATA: 'false' }).DEMO_DATA).toBe(false);
+  });
+
+  test('PAYMENTS=offline wins over Stripe keys; Stripe keys alone choose Stripe', () => {
+    expect(loadConfig({ ...stripe }).PAYMENTS).toBe('stripe');
+    expect(loadConfig({ ...stripe, PAYMENTS: 'offline' }).PAYMENTS).toBe('offline');
+  });
+});
+
+describe('configWarnings', () => {
+  test('warns loudly about test payments and about trusting every proxy', () => {
+    expect(configWarnings(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://s.example', PAYMENTS: 'offline' }))).toEqual([
+      expect.stringMatching(/^PAYMENTS=offline in production: the built-in TEST gateway/),
+    ]);
+    expect(configWarnings(loadConfig({ TRUST_PROXY: 'true', STRIPE_SECRET_KEY: 'sk' }))).toEqual([
+      expect.stringMatching(/^TRUST_PROXY=true trusts X-Forwarded-For from any peer/),
+    ]);
+    expect(
+      configWarnings(loadConfig({ STRIPE_SECRET_KEY: 'sk', STRIPE_PUBLISHABLE_KEY: 'pk', STRIPE_WEBHOOK_SECRET: 'wh' })),
+    ).toEqual([]);
   });
 });

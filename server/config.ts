@@ -2,6 +2,10 @@ import { z } from 'zod';
 import path from 'node:path';
 
 // The only reader of process.env: everything else receives a validated Config.
+
+/** Admin passwords shorter than this are refused everywhere (ADMIN_PASSWORD, the password script). */
+export const ADMIN_PASSWORD_MIN_LENGTH = 12;
+
 const money = z
   .string()
   .regex(/^\d+(\.\d{1,2})?$/, 'must be a dollar amount like 60 or 60.00')
@@ -21,13 +25,17 @@ const httpUrl = urlWith(/^https?:$/, 'must be an http:// or https:// URL');
 const postgresUrl = urlWith(/^postgres(ql)?:$/, 'must be a postgres:// or postgresql:// URL');
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  // Unset is not production: `npm install && npm start` opens the demo shop; the strict checks below
+  // apply only when an operator sets NODE_ENV=production explicitly.
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: postgresUrl.optional(),
-  ADMIN_PASSWORD: z.string().min(1).optional(),
+  ADMIN_PASSWORD: z.string().min(ADMIN_PASSWORD_MIN_LENGTH, `ADMIN_PASSWORD must be at least ${ADMIN_PASSWORD_MIN_LENGTH} characters`).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  /** 'offline' takes test payments only (the built-in gateway); default: Stripe when its key is set. */
+  PAYMENTS: z.enum(['stripe', 'offline']).optional(),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -55,24 +63,78 @@ const envSchema = z.object({
   CLIENT_DIR: z.string().optional(),
   /** Which proxies may set X-Forwarded-*: 'loopback' (default), 'true', or a comma list of addresses/CIDRs. */
   TRUST_PROXY: z.string().default('loopback'),
+  /** Seed the demo catalogue and the FALL15 code on a fresh database (default: true unless production). */
+  DEMO_DATA: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'DATA_DIR'> {
+export interface Config extends Omit<Env, 'DATA_DIR' | 'PAYMENTS' | 'DEMO_DATA'> {
   DATA_DIR: string;
+  /** The gateway in use: 'offline' is the built-in test gateway (orders are marked as test orders). */
+  PAYMENTS: 'stripe' | 'offline';
+  DEMO_DATA: boolean;
   isProduction: boolean;
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+type RawEnv = Record<string, string | undefined>;
+const isSet = (v: string | undefined) => v !== undefined && v !== '';
+
+/** Rules that span several variables; one `NAME: message` line each, listed with the schema's. */
+function crossChecks(env: RawEnv): string[] {
+  const problems: string[] = [];
+  if (env.PAYMENTS === 'stripe' && !isSet(env.STRIPE_SECRET_KEY))
+    problems.push('PAYMENTS: stripe needs STRIPE_SECRET_KEY');
+  if (env.NODE_ENV !== 'production') return problems;
+  if (!isSet(env.PUBLIC_URL))
+    problems.push(
+      "PUBLIC_URL: required when NODE_ENV=production: the shop's own address, e.g. https://shop.example; links, sitemap and the allowed Origin are built from it",
+    );
+  if (env.PAYMENTS !== 'offline') {
+    const missing = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'].filter((k) => !isSet(env[k]));
+    if (missing.length > 0)
+      problems.push(
+        `${missing[0]}: production takes real payments: set ${missing.join(', ')}; or set PAYMENTS=offline to run on test payments only`,
+      );
+  }
+  return problems;
+}
+
+export function loadConfig(env: RawEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)),
+    ...crossChecks(env),
+  ];
+  if (!parsed.success || problems.length > 0) {
+    throw new Error(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
   const cfg = parsed.data;
-  return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR), isProduction: cfg.NODE_ENV === 'production' };
+  const isProduction = cfg.NODE_ENV === 'production';
+  return {
+    ...cfg,
+    DATA_DIR: path.resolve(cfg.DATA_DIR),
+    PAYMENTS: cfg.PAYMENTS ?? (cfg.STRIPE_SECRET_KEY ? 'stripe' : 'offline'),
+    DEMO_DATA: cfg.DEMO_DATA === undefined ? !isProduction : cfg.DEMO_DATA === 'true',
+    isProduction,
+  };
+}
+
+/** Start-up warnings for settings that are allowed but risky (logged loudly at boot). */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.PAYMENTS === 'offline')
+    warnings.push(
+      config.isProduction
+        ? 'PAYMENTS=offline in production: the built-in TEST gateway takes orders that are never charged (card 4242…). Every order is marked as a test order. Set the STRIPE_* keys to take real payments.'
+        : 'Payments run on the built-in offline TEST gateway: orders are never charged and are marked as test orders. Set the STRIPE_* keys to take real payments.',
+    );
+  if (config.TRUST_PROXY.trim() === 'true')
+    warnings.push(
+      'TRUST_PROXY=true trusts X-Forwarded-For from any peer: a client can pick its own address and escape the login slow-down. Name your proxy instead (e.g. TRUST_PROXY=10.0.0.2).',
+    );
+  return warnings;
 }
 
 /** For entry points: a bad environment prints its readable message (no stack trace) and exits. */

@@ -27,7 +27,7 @@ function serializeCsp(directives: Record<string, string[]>): string {
  * the CSP) on every request, which measured ~50 µs per request, as much as Fastify itself.
  */
 export function securityHeaders(config: Config): Record<string, string> {
-  const stripe = Boolean(config.STRIPE_SECRET_KEY);
+  const stripe = config.PAYMENTS === 'stripe';
   const s3 = config.S3_ENDPOINT ? [new URL(config.S3_ENDPOINT).origin] : [];
   const csp = serializeCsp({
     defaultSrc: ["'self'"],

@@ -5,14 +5,14 @@ import { createOfflineGateway } from './offline-gateway';
 import type { PaymentGateway } from './payment-gateway';
 import { createStripeGateway } from './stripe-gateway';
 
-/** Stripe when STRIPE_SECRET_KEY is set, else the offline test gateway (DESIGN: works fully offline). */
+/** Stripe unless PAYMENTS=offline (config: Stripe when STRIPE_SECRET_KEY is set), else the offline test gateway. */
 export function createPaymentGateway(
   config: Config,
   db: Db,
   log: FastifyBaseLogger,
   runOutside?: <T>(fn: () => Promise<T>) => Promise<T>,
 ): PaymentGateway {
-  if (config.STRIPE_SECRET_KEY) {
+  if (config.PAYMENTS === 'stripe' && config.STRIPE_SECRET_KEY) {
     return createStripeGateway(
       {
         secretKey: config.STRIPE_SECRET_KEY,

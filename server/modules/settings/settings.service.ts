@@ -23,7 +23,7 @@ export function createSettingsService(config: Config) {
     holdMinutes: config.HOLD_MINUTES,
     shippingRates: rates.map((r) => ({ id: r.id, label: r.label, price: formatMoney(r.cents), days: r.days })),
     payments: {
-      provider: config.STRIPE_SECRET_KEY ? 'stripe' : 'offline',
+      provider: config.PAYMENTS,
       stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY ?? null,
     },
   };
