@@ -41,6 +41,10 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       HOLD_MINUTES: '10',
       NODE_ENV: 'production',
+      // Production refuses test payments, a missing PUBLIC_URL and seeds nothing unless told: e2e wants all three.
+      PAYMENTS: 'offline',
+      PUBLIC_URL: `http://localhost:${port}`,
+      DEMO_DATA: 'true',
       CLIENT_DIR: clientDir,
       FIFTY_SKIP_BUILD: '1',
     },

@@ -198,6 +198,10 @@ async function run(kind: 'pglite' | 'postgres'): Promise<RunFigures> {
       ...process.env,
       DATA_DIR: dataDir,
       NODE_ENV: 'production',
+      // Production refuses test payments and a missing PUBLIC_URL unless told: the bench uses both on purpose.
+      PAYMENTS: 'offline',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DEMO_DATA: 'true',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       ADMIN_PASSWORD: 'bench-admin-password',

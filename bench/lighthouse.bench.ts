@@ -57,7 +57,7 @@ function initialJsGzip(): { file: string; bytes: number }[] {
 
 const server = spawn(process.execPath, ['scripts/start.mjs'], {
   cwd: root,
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: clientDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench' },
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIR: clientDir, LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'bench-admin-password' },
   stdio: 'inherit',
 });
 try {

@@ -138,6 +138,10 @@ async function main() {
       ...process.env,
       DATA_DIR: dataDir,
       NODE_ENV: 'production',
+      // Production refuses test payments and a missing PUBLIC_URL unless told: the bench uses both on purpose.
+      PAYMENTS: 'offline',
+      PUBLIC_URL: `http://127.0.0.1:${shopPort}`,
+      DEMO_DATA: 'true',
       HOST: '127.0.0.1',
       ADMIN_PASSWORD: 'bench-admin-password',
     };
