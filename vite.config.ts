@@ -22,6 +22,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   test: {
     root: '.',
     include: ['{common,server,client,scripts}/**/*.test.ts'],
+    globalSetup: ['tests/support/global-setup.ts'],
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,

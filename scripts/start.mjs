@@ -1,12 +1,14 @@
-// `npm start`: build the client when it is missing or older than its sources, migrate and seed in a
-// short-lived process (PGlite's first initialisation memory is returned to the OS), then serve.
-import { spawnSync, spawn } from 'node:child_process';
+// `npm start`: build the storefront and the server when missing or older than their sources, then run
+// the compiled server in THIS process (no child): SIGTERM/SIGINT from npm, docker or systemd reach the
+// server itself, which drains its requests, stops its jobs and the embedded database, and exits 0.
+// The server migrates the database (and seeds the demo shop on first start) before it listens.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildClient, ssrDirFor } from './build-client.mjs';
+import { buildServer, serverEntryOut } from './build-server.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -17,26 +19,23 @@ function newestMtime(dir) {
   return newest;
 }
 
+/** True when an output is missing or older than any file under the source folders. */
+function stale(outputs, sourceDirs) {
+  if (!outputs.every((f) => fs.existsSync(f))) return true;
+  const newestSource = Math.max(...sourceDirs.map((d) => newestMtime(path.join(root, d))));
+  return newestSource > Math.min(...outputs.map((f) => fs.statSync(f).mtimeMs));
+}
+
+const skipBuild = Boolean(process.env.FIFTY_SKIP_BUILD);
 const clientDir = process.env.CLIENT_DIR ? path.resolve(process.env.CLIENT_DIR) : path.join(root, 'dist', 'client');
-const built = [path.join(clientDir, 'index.html'), path.join(ssrDirFor(clientDir), 'entry-server.js')];
-const stale =
-  !process.env.FIFTY_SKIP_BUILD &&
-  (!built.every((f) => fs.existsSync(f)) ||
-    Math.max(newestMtime(path.join(root, 'client')), newestMtime(path.join(root, 'common'))) >
-      Math.min(...built.map((f) => fs.statSync(f).mtimeMs)));
-if (stale) {
+if (!skipBuild && stale([path.join(clientDir, 'index.html'), path.join(ssrDirFor(clientDir), 'entry-server.js')], ['client', 'common'])) {
   console.log('Building the storefront…');
   const status = buildClient(clientDir);
   if (status !== 0) process.exit(status);
 }
+if (!fs.existsSync(serverEntryOut) || (!skipBuild && stale([serverEntryOut], ['server', 'common']))) {
+  console.log('Compiling the server…');
+  await buildServer();
+}
 
-const migrate = spawnSync(bin('tsx'), ['scripts/db-migrate.ts'], { cwd: root, stdio: 'inherit' });
-if (migrate.status !== 0) process.exit(migrate.status ?? 1);
-
-const server = spawn(bin('tsx'), ['server/main.ts'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, FIFTY_DB_PREPARED: '1', NODE_ENV: process.env.NODE_ENV ?? 'production' },
-});
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
-server.on('exit', (code) => process.exit(code ?? 0));
+await import(pathToFileURL(serverEntryOut).href);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from './lib/project-root';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -23,7 +23,6 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
 
-const rootDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface AppDeps extends ServiceOverrides {
   database: Database;
@@ -49,6 +48,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY.split(',').map((v) => v.trim()),
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     return503OnClosing: true,
+    // On close, idle keep-alive sockets are closed at once; busy ones after their answer (issue 12).
+    forceCloseConnections: 'idle',
     // Malformed URLs (`/%`) are caller mistakes: the same { message } shape as every other error.
     frameworkErrors: (error, _request, reply) => {
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
@@ -70,7 +71,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.get('/healthz', async (_request, reply) => {
     try {
       await services.db.execute(sql`select 1`);
-      return { status: 'ok', database: services.database.kind };
+      return { status: 'ok', database: services.database.embedded ? 'embedded' : 'external' };
     } catch {
       return reply.status(503).send({ status: 'unavailable', message: 'Database unreachable' });
     }
@@ -88,7 +89,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(seoRoutes, { seo: services.seo });
   if (deps.extraRoutes) await app.register(deps.extraRoutes);
   await registerStaticClient(app, {
-    clientDir: deps.clientDir ?? (config.CLIENT_DIR ? path.resolve(config.CLIENT_DIR) : path.join(rootDir, 'dist', 'client')),
+    clientDir: deps.clientDir ?? (config.CLIENT_DIR ? path.resolve(config.CLIENT_DIR) : path.join(projectRoot, 'dist', 'client')),
     uploadsDir: path.join(config.DATA_DIR, 'uploads'),
     seo: services.seo,
   });

@@ -1,48 +1,85 @@
 import { loadConfigOrExit } from './config';
-import { openDatabase } from './db/client';
+import { openDatabase, type Database } from './db/client';
+import { DataDirInUseError } from './db/embedded-postgres';
 import { prepareDatabase } from './db/prepare';
 import { buildApp } from './app';
 import { resolveSessionSecret } from './session-secret';
 
 const config = loadConfigOrExit();
-// scripts/start.mjs migrates in a child process first; this is a no-op then, and covers `npm run serve`.
-if (!process.env.FIFTY_DB_PREPARED) await prepareDatabase(config);
+// Files the shop writes (database password, outbox, uploads, secrets) are the owner's alone.
+process.umask(0o077);
 
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-const app = await buildApp(config, { database, sessionSecret: resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR) });
+let database: Database;
+try {
+  database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 20, log: (m) => console.log(m) });
+} catch (err) {
+  console.error(err instanceof DataDirInUseError ? err.message : `Could not open the database: ${(err as Error).message}`);
+  process.exit(1);
+}
 
-await app.ready();
-for (const hook of bootHooks(app)) await hook();
-app.services.jobs.start();
-await app.listen({ port: config.PORT, host: config.HOST });
+let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+try {
+  await prepareDatabase(database, config.DATA_DIR);
+  app = await buildApp(config, { database, sessionSecret: resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR) });
+  await app.ready();
+  for (const hook of bootHooks(app)) await hook();
+  app.services.jobs.start();
+  await app.listen({ port: config.PORT, host: config.HOST });
+} catch (err) {
+  console.error(`Could not start: ${(err as Error).message}`);
+  await app?.close().catch(() => undefined);
+  await database.close().catch(() => undefined);
+  process.exit(1);
+}
 
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-  const force = setTimeout(() => process.exit(1), 15_000).unref();
+  app!.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  const force = setTimeout(() => {
+    app!.log.error('shutdown took over 10 s; exiting anyway');
+    process.exit(1);
+  }, 10_000).unref();
+  let code = 0;
   try {
-    await app.close();
-    await database.close();
-  } finally {
-    clearTimeout(force);
-    process.exit(0);
+    // Stops listening, closes idle keep-alive sockets, answers in-flight requests, stops the jobs.
+    await app!.close();
+  } catch (err) {
+    app!.log.error({ err }, 'closing the server failed');
+    code = 1;
   }
+  try {
+    // Closes the pool, then stops the embedded PostgreSQL (a clean checkpoint) when this process owns it.
+    await database.close();
+  } catch (err) {
+    app!.log.error({ err }, 'closing the database failed');
+    code = 1;
+  }
+  clearTimeout(force);
+  process.exit(code);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 /** One-time start-up work of modules (e.g. printing a generated admin password). */
-function bootHooks(instance: typeof app): Array<() => Promise<void>> {
+function bootHooks(instance: NonNullable<typeof app>): Array<() => Promise<void>> {
   const hooks: Array<() => Promise<void>> = [];
   hooks.push(async () => {
-    // ADMIN_PASSWORD's hash is stored (or updated); without it the first start generates one.
+    // Loud warnings for allowed-but-risky settings (test payments, TRUST_PROXY=true).
+    const { configWarnings } = await import('./config');
+    for (const warning of configWarnings(instance.services.config)) instance.log.warn(warning);
+  });
+  hooks.push(async () => {
+    // ADMIN_PASSWORD's hash is stored (or updated); without it the first start generates one:
+    // printed on a terminal, else written to DATA_DIR/admin-password.txt (0600), never logged.
+    const { announceGeneratedPassword } = await import('./modules/admin/generated-password');
     const { generated } = await instance.services.admin.auth.ensurePassword();
-    if (generated) {
-      const line = '='.repeat(60);
-      console.log(`\n${line}\nAdmin password (shown once): ${generated}\nLog in at /admin. Change it with: npm run admin:password\n${line}\n`);
-    }
+    announceGeneratedPassword(generated, {
+      dataDir: instance.services.config.DATA_DIR,
+      isTTY: Boolean(process.stdout.isTTY),
+      log: instance.log,
+    });
   });
   return hooks;
 }

@@ -45,11 +45,11 @@ export function createServices(config: Config, database: Database, log: FastifyB
   jobs.every('prune-sessions', 60 * 60 * 1000, () => sessions.pruneExpired());
 
   // Buying path (issue #4): cart → checkout (holds) → gateway → fulfil → order.
-  // PGlite runs one query at a time: one request at a time is cheapest (measured); PostgreSQL gets one per pooled connection.
-  const gate = createRequestGate({ concurrency: database.kind === 'pglite' ? 1 : 10 });
+  // One request per pooled connection.
+  const gate = createRequestGate({ concurrency: 10 });
   const gateway = createPaymentGateway(config, db, log, gate.outside);
   const cart = createCartService({ db, catalog });
-  const checkout = createCheckoutService({ db, cart, settings, gateway, log, exclusiveTransactions: database.kind === 'pglite' });
+  const checkout = createCheckoutService({ db, cart, settings, gateway, log });
   const orders = createOrdersService({ db });
   const fulfilment = createFulfilmentService({ db, gateway, checkout, cart, mailer, settings, log });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));

@@ -1,53 +1,55 @@
 import path from 'node:path';
-import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 
-// Both drivers expose the same PgDatabase query API; code is written against one type.
 export type Db = NodePgDatabase<Record<string, never>>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
 export interface Database {
   db: Db;
-  kind: 'pglite' | 'postgres';
-  pool?: pg.Pool;
-  pglite?: PGlite;
+  pool: pg.Pool;
+  /** The server this process started from DATA_DIR, when DATABASE_URL is not set. */
+  embedded?: EmbeddedPostgres;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
+  /** An external PostgreSQL; when unset the embedded server in `dataDir` is started. */
   databaseUrl?: string;
-  /** Directory for the embedded database; omit for an in-memory one (tests). */
   dataDir?: string;
-  /** Reuse an already-open PGlite (tests that clone a migrated template). */
-  pglite?: PGlite;
   poolSize?: number;
+  /** The shop owns its embedded database ('exclusive'); scripts may share a running one. */
+  embeddedMode?: 'exclusive' | 'shared';
+  log?: (msg: string) => void;
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
-  if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    // An idle client whose connection dies (server restart, terminated backend) is dropped by the pool and
-    // replaced on demand; without a listener that 'error' event would crash the process.
-    pool.on('error', () => undefined);
-    // numeric stays a string (money is never a float); bigint count(*) too.
-    const db = drizzlePg(pool) as Db;
-    return { db, kind: 'postgres', pool, close: () => pool.end() };
+  let embedded: EmbeddedPostgres | undefined;
+  let url = opts.databaseUrl;
+  if (!url) {
+    if (!opts.dataDir) throw new Error('openDatabase needs DATABASE_URL or a data directory');
+    embedded = await startEmbeddedPostgres({
+      dir: path.join(opts.dataDir, 'postgres'),
+      mode: opts.embeddedMode ?? 'exclusive',
+      log: opts.log,
+    });
+    url = embedded.url;
   }
-  let client = opts.pglite;
-  if (!client) {
-    if (opts.dataDir) {
-      const dir = path.join(opts.dataDir, 'pglite');
-      fs.mkdirSync(dir, { recursive: true });
-      client = await PGlite.create(dir);
-    } else {
-      client = await PGlite.create();
-    }
-  }
-  const owned = client;
-  const db = drizzlePglite(owned) as unknown as Db;
-  return { db, kind: 'pglite', pglite: owned, close: () => owned.close() };
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+  // An idle client whose connection dies (server restart, terminated backend) is dropped by the pool and
+  // replaced on demand; without a listener that 'error' event would crash the process.
+  pool.on('error', () => undefined);
+  // numeric stays a string (money is never a float); bigint count(*) too.
+  const db = drizzle(pool) as Db;
+  return {
+    db,
+    pool,
+    embedded,
+    async close() {
+      await pool.end();
+      await embedded?.stop();
+    },
+  };
 }

@@ -11,7 +11,6 @@ interface Job {
 /**
  * In-process interval jobs (hold expiry, reconciliation, session pruning). Every job is an
  * idempotent conditional update on the database, so several app instances may run them at once.
- * pg-boss/graphile-worker need a real PostgreSQL connection and cannot run on PGlite (ADR 003).
  */
 export function createJobRunner(log: FastifyBaseLogger) {
   const jobs: Job[] = [];

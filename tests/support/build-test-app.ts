@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppDeps } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
@@ -12,36 +12,20 @@ import { migrateDatabase } from '../../server/db/migrate';
 import { seedCatalogue } from '../../server/db/seed/seed';
 import type { Services } from '../../server/services';
 
-export type DbKind = 'pglite' | 'postgres';
-
-const PG_BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-let pgProbe: Promise<string | null> | null = null;
-/** null when PostgreSQL answers; otherwise the reason it is skipped. */
-export function postgresUnavailableReason(): Promise<string | null> {
-  pgProbe ??= (async () => {
-    const client = new pg.Client({ connectionString: PG_BASE_URL, connectionTimeoutMillis: 2000 });
-    try {
-      await client.connect();
-      await client.query('select 1');
-      return null;
-    } catch (err) {
-      return `PostgreSQL at ${PG_BASE_URL} is not reachable (${(err as Error).message})`;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  })();
-  return pgProbe;
+/** The PostgreSQL server of this test run (tests/support/global-setup.ts): embedded, or TEST_DATABASE_URL. */
+function baseUrl(): string {
+  return inject('testDatabaseUrl');
 }
 
 async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `fifty_test_${crypto.randomBytes(6).toString('hex')}`;
+  const PG_BASE_URL = baseUrl();
   const admin = new pg.Client({ connectionString: PG_BASE_URL });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(PG_BASE_URL);
-  url.pathname = `/${name}`;
+  url.pathname = `/${name}`; // a socket URL keeps its ?host=
   return {
     url: url.toString(),
     drop: async () => {
@@ -65,7 +49,6 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
 }
 
 export interface TestApp {
-  kind: DbKind;
   app: FastifyInstance;
   services: Services;
   database: Database;
@@ -77,7 +60,6 @@ export interface TestApp {
 }
 
 export interface BuildTestAppOptions {
-  kind?: DbKind;
   env?: Record<string, string>;
   /** Seed the demo catalogue (without rendering art). Default true. */
   seed?: boolean;
@@ -85,21 +67,15 @@ export interface BuildTestAppOptions {
 }
 
 export async function buildTestApp(opts: BuildTestAppOptions = {}): Promise<TestApp> {
-  const kind = opts.kind ?? 'pglite';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-test-'));
-  let dropDb: (() => Promise<void>) | null = null;
-  let databaseUrl: string | undefined;
-  if (kind === 'postgres') {
-    const created = await createPostgresDatabase();
-    databaseUrl = created.url;
-    dropDb = created.drop;
-  }
+  const created = await createPostgresDatabase();
+  const databaseUrl = created.url;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ADMIN_PASSWORD: 'test-admin-password',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    DATABASE_URL: databaseUrl,
     ...opts.env,
   });
   const database = await openDatabase({ databaseUrl, poolSize: 20 });
@@ -113,7 +89,6 @@ export async function buildTestApp(opts: BuildTestAppOptions = {}): Promise<Test
   });
   await app.ready();
   return {
-    kind,
     app,
     services: app.services,
     database,
@@ -123,7 +98,7 @@ export async function buildTestApp(opts: BuildTestAppOptions = {}): Promise<Test
     async close() {
       await app.close();
       await database.close();
-      if (dropDb) await dropDb();
+      await created.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -163,29 +138,19 @@ export class TestClient {
   }
 }
 
-// Decided once at collection time so a skipped PostgreSQL suite is reported as skipped.
-const pgSkipReason = await postgresUnavailableReason();
-if (pgSkipReason) console.log(`SKIPPED on PostgreSQL: ${pgSkipReason}`);
-
-/**
- * Runs a suite against PGlite always and against PostgreSQL when it answers
- * (skipped with a printed reason when it does not).
- */
-export function describeEachDb(name: string, body: (ctx: () => TestApp) => void, opts: Omit<BuildTestAppOptions, 'kind'> = {}) {
-  for (const kind of ['pglite', 'postgres'] as const) {
-    const skip = kind === 'postgres' && pgSkipReason !== null;
-    describe.skipIf(skip)(`${name} [${kind}]`, () => {
-      let t: TestApp | null = null;
-      beforeAll(async () => {
-        t = await buildTestApp({ ...opts, kind });
-      });
-      afterAll(async () => {
-        await t?.close();
-      });
-      body(() => {
-        if (!t) throw new Error('test app not built');
-        return t;
-      });
+/** A suite with its own shop on its own database (created on the run's PostgreSQL, dropped after). */
+export function describeEachDb(name: string, body: (ctx: () => TestApp) => void, opts: BuildTestAppOptions = {}) {
+  describe(name, () => {
+    let t: TestApp | null = null;
+    beforeAll(async () => {
+      t = await buildTestApp(opts);
     });
-  }
+    afterAll(async () => {
+      await t?.close();
+    });
+    body(() => {
+      if (!t) throw new Error('test app not built');
+      return t;
+    });
+  });
 }

@@ -155,8 +155,6 @@ interface CheckoutDeps {
   settings: SettingsService;
   gateway: PaymentGateway;
   log: FastifyBaseLogger;
-  /** PGlite: transactions already run one at a time, so per-session advisory locks are skipped. */
-  exclusiveTransactions?: boolean;
 }
 
 export function createCheckoutService(deps: CheckoutDeps) {
@@ -270,9 +268,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     const now = new Date();
 
     const outcome = await db.transaction(async (tx) => {
-      // One attempt at a time per shopper (double clicks, two tabs); PGlite runs one transaction at a time anyway.
-      if (!deps.exclusiveTransactions)
-        await tx.execute(sql`select pg_advisory_xact_lock(5050, hashtext(${sessionId}))`);
+      // One attempt at a time per shopper (double clicks, two tabs).
+      await tx.execute(sql`select pg_advisory_xact_lock(5050, hashtext(${sessionId}))`);
       const previous = await lockOpenCheckouts(tx, sessionId);
 
       let discount: { code: string; percent: number; limited: boolean } | null = null;

@@ -10,7 +10,7 @@ const ORDER: readonly GatePriority[] = ['settle', 'payment', 'checkout', 'cart']
 
 /**
  * Admission control for the buying path. The database serves queries one connection at a time
- * (PGlite: one in all; PostgreSQL: the pool), first come first served per QUERY: under a drop, a
+ * (the pool's connections), first come first served per QUERY: under a drop, a
  * ten-query payment would wait behind the whole crowd ten times. Letting only a few requests in at once
  * makes each wait once; and shoppers further along go first, so the first to arrive are through
  * before the crowd behind them is served. Calls to other servers (Stripe) step outside the gate.

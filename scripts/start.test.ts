@@ -1,0 +1,120 @@
+// The shop as an operator runs it: a real process on the embedded PostgreSQL in DATA_DIR, stopped by
+// signals and killed with -9. (Issue 9: the embedded default; issue 12: stop cleanly, one owner per data dir.)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { openDatabase } from '../server/db/client';
+import { buyOnePiece, spawnShop, waitHealthy, type ShopProcess } from '../tests/support/shop-process';
+
+const dirs: string[] = [];
+const shops: ShopProcess[] = [];
+function tempDataDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-proc-'));
+  dirs.push(dir);
+  return dir;
+}
+async function start(dataDir: string, via: 'tsx' | 'start' = 'tsx') {
+  const shop = await spawnShop({ dataDir, via });
+  shops.push(shop);
+  return shop;
+}
+/** The postmaster of a data dir, or null when none runs. */
+function postmasterPid(dataDir: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
+}
+async function countOrders(dataDir: string, orderNumber: string): Promise<number> {
+  const db = await openDatabase({ dataDir, embeddedMode: 'shared', poolSize: 1 });
+  try {
+    const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from orders where order_number = $1', [orderNumber]);
+    return rows[0].n;
+  } finally {
+    await db.close();
+  }
+}
+
+afterAll(async () => {
+  for (const s of shops) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+  // A shop killed with -9 leaves its PostgreSQL behind: stop it through the same code path.
+  for (const dir of dirs) {
+    if (postmasterPid(dir)) await (await openDatabase({ dataDir: dir, embeddedMode: 'shared', poolSize: 1 })).close().catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('the shop process on its embedded PostgreSQL', () => {
+  test('kill -9 mid-life: the next start comes up on the same data with the paid order kept', async () => {
+    const dataDir = tempDataDir();
+    const first = await start(dataDir);
+    await waitHealthy(first);
+    const orderNumber = await buyOnePiece(first.base);
+    expect(orderNumber).toMatch(/\S/);
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // The database outlives the app that was killed…
+    expect(postmasterPid(dataDir)).not.toBeNull();
+
+    // …and the next start finds it, takes it over and serves the same shop.
+    const second = await start(dataDir);
+    await waitHealthy(second);
+    expect(await countOrders(dataDir, orderNumber)).toBe(1);
+    expect(await buyOnePiece(second.base)).not.toBe(orderNumber);
+
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(postmasterPid(dataDir)).toBeNull();
+  });
+
+  test('a stale postmaster.pid (the pid is some other process) does not stop the next start', async () => {
+    const dataDir = tempDataDir();
+    const first = await start(dataDir);
+    await waitHealthy(first);
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+    // As after a power cut: the pid file stays, naming a pid that now belongs to another process.
+    const pidFile = path.join(dataDir, 'postgres', 'data', 'postmaster.pid');
+    const sleeper = (await import('node:child_process')).spawn('sleep', ['30']);
+    fs.writeFileSync(pidFile, `${sleeper.pid}\n${path.join(dataDir, 'postgres', 'data')}\n0\n5432\n\n\n\n`);
+    try {
+      const second = await start(dataDir);
+      await waitHealthy(second);
+      second.child.kill('SIGTERM');
+      expect((await second.exited).code).toBe(0);
+    } finally {
+      sleeper.kill();
+    }
+  });
+
+  test('a second shop on the same data directory refuses to start, and the first keeps serving', async () => {
+    const dataDir = tempDataDir();
+    const first = await start(dataDir);
+    await waitHealthy(first);
+    const second = await start(dataDir);
+    const exit = await second.exited;
+    expect(exit.code).toBe(1);
+    expect(second.output()).toContain('Another Fifty process is already running on');
+    expect((await fetch(`${first.base}/healthz`)).status).toBe(200);
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+  });
+
+  test('npm start (scripts/start.mjs, compiled server): SIGTERM reaches the server, which exits 0 and stops PostgreSQL', async () => {
+    const dataDir = tempDataDir();
+    const shop = await start(dataDir, 'start');
+    await waitHealthy(shop, 120_000);
+    // One process: the start script runs the compiled server in itself (no child to orphan).
+    expect(fs.readFileSync(`/proc/${shop.child.pid}/cmdline`, 'utf8')).toContain('start.mjs');
+    const sent = Date.now();
+    shop.child.kill('SIGTERM');
+    expect(await shop.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - sent).toBeLessThan(3000);
+    expect(postmasterPid(dataDir)).toBeNull();
+  });
+});
