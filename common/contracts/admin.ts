@@ -22,11 +22,10 @@ export type AdminStatus = z.infer<typeof adminStatusSchema>;
 export const adminSuccessSchema = z.object({ success: z.literal(true) });
 export type AdminSuccess = z.infer<typeof adminSuccessSchema>;
 
-/** Failed logins allowed per client IP in the window before 429 (with Retry-After). */
-export const ADMIN_LOGIN_MAX_FAILURES = 10;
-export const ADMIN_LOGIN_WINDOW_MS = 15 * 60 * 1000;
-/** The admin session ends after this long without an admin request. */
+/** The admin session ends after this long without an admin request… */
 export const ADMIN_IDLE_TIMEOUT_MS = 2 * 60 * 60 * 1000;
+/** …and this long after login however active it is. */
+export const ADMIN_SESSION_MAX_AGE_MS = 8 * 60 * 60 * 1000;
 
 // ---------------------------------------------------------------------------------------------
 // Products: GET/POST /api/admin/products, PUT/DELETE /api/admin/products/:id

@@ -5,6 +5,14 @@ import { SESSION_TTL_MS, type SessionRecord, type SessionService } from '../modu
 
 export const SESSION_COOKIE = 'fifty_sid';
 
+/**
+ * On an https shop (PUBLIC_URL https://…) cookies carry the `__Host-` prefix: the browser then only
+ * accepts them Secure, for path /, without a Domain, so no sibling subdomain can plant or override one.
+ */
+export function cookieName(base: string, secureCookies: boolean): string {
+  return secureCookies ? `__Host-${base}` : base;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The shopper's session if the cookie names a live one; never creates. Cached per request. */
@@ -16,22 +24,23 @@ declare module 'fastify' {
     /** Destroy the session on the server and clear the cookie. */
     destroySession(): Promise<void>;
     saveSession(data: SessionData): Promise<void>;
+    /** The value of a signed cookie of ours (`base` name, prefixed on https), or null when absent or forged. */
+    readSignedCookie(base: string): string | null;
+    /** Sets a signed HttpOnly cookie of ours on this request's reply. */
+    setSignedCookie(base: string, value: string, maxAgeMs: number): void;
   }
 }
 
-function cookieOptions(request: FastifyRequest) {
+function cookieOptions(request: FastifyRequest, secureCookies: boolean, maxAgeMs = SESSION_TTL_MS) {
   return {
     path: '/',
     httpOnly: true,
     sameSite: 'lax' as const,
-    secure: request.protocol === 'https',
+    // PUBLIC_URL is https: the browser is on TLS even when the proxy talks plain HTTP to us.
+    secure: secureCookies || request.protocol === 'https',
     signed: true,
-    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+    maxAge: Math.floor(maxAgeMs / 1000),
   };
-}
-
-function setCookie(request: FastifyRequest, reply: FastifyReply, sid: string) {
-  reply.setCookie(SESSION_COOKIE, sid, cookieOptions(request));
 }
 
 // Per-request state lives in decorated properties, not WeakMaps keyed by request: WeakMap entries for
@@ -42,11 +51,15 @@ type SessionRequest = FastifyRequest & { [kReply]: FastifyReply | null; [kPendin
 
 export async function registerSession(
   app: FastifyInstance,
-  opts: { secret: string; sessions: SessionService },
+  opts: { secret: string; sessions: SessionService; secureCookies?: boolean },
 ): Promise<void> {
   // hook: false: the cookie header is parsed only when a route asks for the session, not on every request.
   await app.register(cookie, { secret: opts.secret, hook: false });
   const { sessions } = opts;
+  const secureCookies = opts.secureCookies ?? false;
+  const sessionCookie = cookieName(SESSION_COOKIE, secureCookies);
+  const setCookie = (request: FastifyRequest, reply: FastifyReply, sid: string) =>
+    reply.setCookie(sessionCookie, sid, cookieOptions(request, secureCookies));
 
   app.decorateRequest(kReply, null);
   app.decorateRequest(kPending, null);
@@ -57,8 +70,11 @@ export async function registerSession(
   app.decorateRequest('getSession', function (this: FastifyRequest) {
     const req = this as SessionRequest;
     if (!req[kPending]) {
+      // An answer that depends on the session is this shopper's alone: no browser or proxy may keep it.
+      const reply = req[kReply];
+      if (reply && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       const header = req.headers.cookie;
-      const raw = header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
+      const raw = header ? app.parseCookie(header)[sessionCookie] : undefined;
       const unsigned = raw ? req.unsignCookie(raw) : null;
       req[kPending] = unsigned?.valid && unsigned.value ? sessions.load(unsigned.value) : Promise.resolve(null);
     }
@@ -88,7 +104,18 @@ export async function registerSession(
     const old = await this.getSession();
     if (old) await sessions.destroy(old.sid);
     setPending(this, Promise.resolve(null));
-    this.server.replyOf(this).clearCookie(SESSION_COOKIE, { path: '/' });
+    this.server.replyOf(this).clearCookie(sessionCookie, { path: '/', secure: secureCookies || this.protocol === 'https' });
+  });
+
+  app.decorateRequest('readSignedCookie', function (this: FastifyRequest, base: string) {
+    const header = this.headers.cookie;
+    const raw = header ? app.parseCookie(header)[cookieName(base, secureCookies)] : undefined;
+    const unsigned = raw ? this.unsignCookie(raw) : null;
+    return unsigned?.valid && unsigned.value ? unsigned.value : null;
+  });
+
+  app.decorateRequest('setSignedCookie', function (this: FastifyRequest, base: string, value: string, maxAgeMs: number) {
+    this.server.replyOf(this).setCookie(cookieName(base, secureCookies), value, cookieOptions(this, secureCookies, maxAgeMs));
   });
 
   app.decorateRequest('saveSession', async function (this: FastifyRequest, data: SessionData) {

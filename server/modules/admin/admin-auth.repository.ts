@@ -1,9 +1,9 @@
-import { and, eq, gt, lt, min, sql } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { cartItems } from '../cart/cart.tables';
 import { customerInfo } from '../checkout/checkout.tables';
 import { sessions } from '../session/session.tables';
-import { adminLoginAttempts, appSettings } from './admin.tables';
+import { adminLoginThrottle, appSettings } from './admin.tables';
 
 export async function readSetting(db: DbOrTx, key: string): Promise<string | null> {
   const [row] = await db
@@ -31,34 +31,78 @@ export async function insertSettingIfAbsent(db: DbOrTx, key: string, value: stri
   return rows.length > 0;
 }
 
-export async function recordLoginAttempt(db: DbOrTx, ip: string, success: boolean): Promise<void> {
-  await db.insert(adminLoginAttempts).values({ ip, success });
+/** How fast attempts may come for one throttle key (see admin-auth.service for the numbers). */
+export interface ThrottlePolicy {
+  /** Attempts allowed back to back before any wait. */
+  freeAttempts: number;
+  /** Wait after the last free attempt; it doubles with every further attempt (growing) unless `fixed`. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  fixed?: boolean;
+  /** A key that reserved nothing for this long starts again from zero. */
+  quietResetMs: number;
 }
 
-/** Failed attempts from `ip` since `since`, and when the oldest of them happened. */
-export async function countFailuresSince(
+export const GLOBAL_THROTTLE_KEY = '*';
+
+const ms = (n: number) => sql`(${Math.round(n)}::bigint * interval '1 millisecond')`;
+
+/** `insert … on conflict do update … where next_at <= now()`: reserves one attempt for `key`, or nothing. */
+function reserveFor(key: SQL, policy: ThrottlePolicy, when: SQL): SQL {
+  const attempts = sql`(case when t.last_at < now() - ${ms(policy.quietResetMs)} then 1 else t.attempts + 1 end)`;
+  const delay = (n: SQL) =>
+    policy.fixed
+      ? sql`(case when ${n} < ${policy.freeAttempts} then interval '0' else ${ms(policy.baseDelayMs)} end)`
+      : sql`(case when ${n} < ${policy.freeAttempts} then interval '0'
+              else least(${ms(policy.maxDelayMs)}, ${ms(policy.baseDelayMs)} * power(2, least(${n} - ${policy.freeAttempts}, 30))) end)`;
+  return sql`insert into ${adminLoginThrottle} as t (key, attempts, next_at, last_at)
+    select ${key}, 1, now() + ${delay(sql`1`)}, now() where ${when}
+    on conflict (key) do update set attempts = ${attempts}, next_at = now() + ${delay(attempts)}, last_at = now()
+    where t.next_at <= now()
+    returning t.key`;
+}
+
+/**
+ * Reserves a login attempt before the password is checked, in ONE statement, so the limit holds under
+ * any concurrency and across app instances (the upsert locks the key's row; a racing reservation sees
+ * the winner's next_at). The address is reserved first (skipped for a known device), then the global
+ * key only when the address got through, so refused attempts never use up the global allowance.
+ */
+export async function reserveLoginAttempt(
   db: DbOrTx,
-  ip: string,
-  since: Date,
-): Promise<{ count: number; oldest: Date | null }> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int`, oldest: min(adminLoginAttempts.at) })
-    .from(adminLoginAttempts)
-    .where(
-      and(
-        eq(adminLoginAttempts.ip, ip),
-        eq(adminLoginAttempts.success, false),
-        gt(adminLoginAttempts.at, since),
-      ),
-    );
-  return { count: row?.count ?? 0, oldest: row?.oldest ? new Date(row.oldest) : null };
+  opts: { addressKey: string | null; address: ThrottlePolicy; global: ThrottlePolicy },
+): Promise<{ address: boolean; global: boolean }> {
+  const key = opts.addressKey;
+  const result = await db.execute(sql`with addr as (
+      ${reserveFor(sql`${key}::text`, opts.address, sql`${key}::text is not null`)}
+    ), glob as (
+      ${reserveFor(sql`${GLOBAL_THROTTLE_KEY}::text`, opts.global, sql`(${key}::text is null or exists (select 1 from addr))`)}
+    )
+    select exists (select 1 from addr) as address, exists (select 1 from glob) as global`);
+  const row = result.rows[0] as { address: boolean; global: boolean };
+  return { address: key === null ? true : row.address, global: row.global };
 }
 
-export async function deleteLoginAttemptsBefore(db: DbOrTx, before: Date): Promise<number> {
+/** Milliseconds until `key` may try again (0 when it may now). */
+export async function waitFor(db: DbOrTx, key: string): Promise<number> {
+  const result = await db.execute(
+    sql`select greatest(0, ceil(extract(epoch from (next_at - now())) * 1000))::bigint as wait
+        from ${adminLoginThrottle} where key = ${key}`,
+  );
+  const row = result.rows[0] as { wait: string | number } | undefined;
+  return row ? Number(row.wait) : 0;
+}
+
+/** A successful login from an address clears its slow-down. */
+export async function clearThrottle(db: DbOrTx, key: string): Promise<void> {
+  await db.delete(adminLoginThrottle).where(eq(adminLoginThrottle.key, key));
+}
+
+export async function deleteQuietThrottlesBefore(db: DbOrTx, before: Date): Promise<number> {
   const rows = await db
-    .delete(adminLoginAttempts)
-    .where(lt(adminLoginAttempts.at, before))
-    .returning({ id: adminLoginAttempts.id });
+    .delete(adminLoginThrottle)
+    .where(and(lt(adminLoginThrottle.lastAt, before), lt(adminLoginThrottle.nextAt, before)))
+    .returning({ key: adminLoginThrottle.key });
   return rows.length;
 }
 

@@ -1,14 +1,15 @@
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { describe, expect, test } from 'vitest';
-import { ADMIN_IDLE_TIMEOUT_MS } from '../../../common/contracts/admin';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { ADMIN_IDLE_TIMEOUT_MS, ADMIN_SESSION_MAX_AGE_MS } from '../../../common/contracts/admin';
 import { buildTestApp, describeEachDb } from '../../../tests/support/build-test-app';
 import { loginAsAdmin, TEST_ADMIN_PASSWORD } from '../../../tests/support/admin-session';
 import { SESSION_COOKIE } from '../../plugins/session';
 import { sessions } from '../session/session.tables';
-import { ADMIN_PASSWORD_HASH_KEY } from './admin-auth.service';
-import { adminLoginAttempts, appSettings } from './admin.tables';
+import { ADMIN_PASSWORD_HASH_KEY, createAdminAuthService, loginAddressKey } from './admin-auth.service';
+import { KNOWN_DEVICE_COOKIE } from './admin.routes';
+import { adminLoginThrottle, appSettings } from './admin.tables';
 
 /** Every [method, path] Fastify has registered under /api/admin (from its route tree). */
 function registeredAdminRoutes(app: FastifyInstance): Array<[string, string]> {
@@ -51,9 +52,11 @@ describeEachDb('admin access', (t) => {
       ]),
     );
     const shopper = t().client();
+    const [first] = await t().services.catalog.listProducts();
     await shopper.post('/api/cart', {
-      productId: (await t().services.catalog.listProducts())[0].id,
+      productId: first.id,
       selectedSize: 'M',
+      selectedColor: first.colors[0]?.name,
     });
     const guarded = routes.filter(([, path]) => path !== '/api/admin/login' && path !== '/api/admin/status');
     expect(guarded.length).toBeGreaterThanOrEqual(15);
@@ -105,6 +108,7 @@ describeEachDb('admin access', (t) => {
     const added = await client.post('/api/cart', {
       productId: product.id,
       selectedSize: product.sizes[0],
+      selectedColor: product.colors[0]?.name,
       quantity: 2,
     });
     expect(added.statusCode).toBeLessThan(300);
@@ -177,38 +181,31 @@ describeEachDb('admin access', (t) => {
     expect(json(expired).message).toMatch(/expired/);
   });
 
-  test('the 11th failed login within 15 minutes from one client is 429 with Retry-After; others are unaffected', async () => {
-    const ip = `203.0.113.${crypto.randomInt(1, 250)}`;
-    const attempt = (password: string, from = ip) =>
-      t()
-        .client()
-        .request({
-          method: 'POST',
-          url: '/api/admin/login',
-          payload: { password },
-          headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-        });
-    for (let i = 0; i < 10; i++) expect((await attempt(`wrong-${i}`)).statusCode).toBe(401);
-    const limited = await attempt('wrong-again');
-    expect(limited.statusCode).toBe(429);
-    const retryAfter = Number(limited.headers['retry-after']);
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-    expect(json(limited).message).toMatch(/Too many failed login attempts\. Try again in \d+ minutes?\./);
-    // Locked out means locked out, even with the right password…
-    expect((await attempt(TEST_ADMIN_PASSWORD)).statusCode).toBe(429);
-    // …but only for that client.
-    expect((await attempt(TEST_ADMIN_PASSWORD, '198.51.100.9')).statusCode).toBe(200);
-
-    const rows = await t().services.db.select().from(adminLoginAttempts).where(eq(adminLoginAttempts.ip, ip));
-    expect(rows.filter((r) => !r.success)).toHaveLength(10);
-
-    // Failures older than the window stop counting.
+  test('an admin login ends 8 hours after it began, however active the admin is', async () => {
+    const client = await loginAsAdmin(t().client());
+    const sid = sidOf(client.cookies.get(SESSION_COOKIE))!;
+    const [row] = await t().services.db.select().from(sessions).where(eq(sessions.sid, sid));
+    expect(row.sess.admin?.since).toBeGreaterThan(Date.now() - 10_000);
+    // Active a second ago, but logged in 8 hours ago.
     await t()
-      .services.db.update(adminLoginAttempts)
-      .set({ at: sql`now() - interval '16 minutes'` })
-      .where(eq(adminLoginAttempts.ip, ip));
-    expect((await attempt(TEST_ADMIN_PASSWORD)).statusCode).toBe(200);
+      .services.db.update(sessions)
+      .set({ sess: { ...row.sess, admin: { at: Date.now() - 1000, since: Date.now() - ADMIN_SESSION_MAX_AGE_MS - 1000 } } })
+      .where(eq(sessions.sid, sid));
+    expect(json(await client.get('/api/admin/status'))).toEqual({ isAuthenticated: false });
+    const expired = await client.get('/api/admin/orders');
+    expect(expired.statusCode).toBe(401);
+    expect(json(expired).message).toMatch(/expired/);
+    // The activity refresh keeps the login time: a request 7 hours in does not extend the 8 hours.
+    const again = await loginAsAdmin(t().client());
+    const sid2 = sidOf(again.cookies.get(SESSION_COOKIE))!;
+    const since = Date.now() - 7 * 60 * 60 * 1000;
+    await t()
+      .services.db.update(sessions)
+      .set({ sess: { admin: { at: Date.now() - 5 * 60 * 1000, since } } })
+      .where(eq(sessions.sid, sid2));
+    expect((await again.get('/api/admin/products')).statusCode).toBe(200);
+    const [touched] = await t().services.db.select().from(sessions).where(eq(sessions.sid, sid2));
+    expect(touched.sess.admin).toEqual({ at: expect.any(Number), since });
   });
 
   test('only an argon2 hash of the password is stored', async () => {
@@ -218,6 +215,127 @@ describeEachDb('admin access', (t) => {
       .where(eq(appSettings.key, ADMIN_PASSWORD_HASH_KEY));
     expect(row.value).toMatch(/^\$argon2id\$/);
     expect(row.value).not.toContain(TEST_ADMIN_PASSWORD);
+  });
+});
+
+describeEachDb('admin login slow-down', (t) => {
+  const db = () => t().services.db;
+  beforeEach(async () => {
+    await db().delete(adminLoginThrottle);
+  });
+  const attempt = (password: string, from: string, client = t().client()) =>
+    client.request({
+      method: 'POST',
+      url: '/api/admin/login',
+      payload: { password },
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+    });
+  const statuses = (list: Array<{ statusCode: number }>) =>
+    list.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.statusCode]: (acc[r.statusCode] ?? 0) + 1 }), {});
+  /** As if the wait were over, without sleeping through it. */
+  const endWait = (key: string) =>
+    db().update(adminLoginThrottle).set({ nextAt: sql`now()` }).where(eq(adminLoginThrottle.key, key));
+
+  test('40 parallel wrong passwords from one address: only 5 reach the password check, the rest are 429 with Retry-After', async () => {
+    const ip = '203.0.113.7';
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(`wrong-${i}`, ip)));
+    expect(statuses(results)).toEqual({ 401: 5, 429: 35 });
+    const limited = results.find((r) => r.statusCode === 429)!;
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(json(limited).message).toMatch(/^Too many failed login attempts\. Try again in \d+ seconds?\.$/);
+  });
+
+  test('the wait grows with every further attempt, up to 15 minutes, and is never a lock-out of the right password', async () => {
+    const ip = '203.0.113.8';
+    for (let i = 0; i < 5; i++) expect((await attempt('wrong', ip)).statusCode).toBe(401);
+    const waits: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const refused = await attempt('wrong', ip);
+      expect(refused.statusCode).toBe(429);
+      waits.push(Number(refused.headers['retry-after']));
+      await endWait(ip);
+      expect((await attempt('wrong', ip)).statusCode).toBe(401);
+    }
+    // 1 s, then doubling, capped at 15 minutes.
+    expect(waits.slice(0, 4)).toEqual([1, 2, 4, 8]);
+    expect(Math.max(...waits)).toBe(15 * 60);
+    expect(waits.at(-1)).toBe(15 * 60);
+    // Still slowed for the right password too (a guess cannot be told from the owner)…
+    expect((await attempt(TEST_ADMIN_PASSWORD, ip)).statusCode).toBe(429);
+    // …but once the wait is over it logs in, and that clears the address's count.
+    await endWait(ip);
+    expect((await attempt(TEST_ADMIN_PASSWORD, ip)).statusCode).toBe(200);
+    expect(await db().select().from(adminLoginThrottle).where(eq(adminLoginThrottle.key, ip))).toEqual([]);
+    // Other addresses were never affected.
+    expect((await attempt(TEST_ADMIN_PASSWORD, '198.51.100.9')).statusCode).toBe(200);
+  });
+
+  test('a device that logged in before passes the per-address slow-down, even from a flooded shared address', async () => {
+    const proxy = '192.0.2.50';
+    const owner = t().client();
+    const first = await attempt(TEST_ADMIN_PASSWORD, '198.51.100.20', owner);
+    expect(first.statusCode).toBe(200);
+    const device = first.cookies.find((c) => c.name === KNOWN_DEVICE_COOKIE)!;
+    expect(device).toMatchObject({ httpOnly: true, path: '/', sameSite: 'Lax' });
+    expect(device.maxAge).toBeGreaterThanOrEqual(365 * 24 * 60 * 60);
+    await owner.request({ method: 'POST', url: '/api/admin/logout', headers: { 'content-type': 'application/json' } });
+
+    // An attacker behind the same proxy address uses up its attempts.
+    await Promise.all(Array.from({ length: 10 }, () => attempt('guess', proxy)));
+    expect((await attempt(TEST_ADMIN_PASSWORD, proxy)).statusCode).toBe(429);
+    // The owner's browser still logs in from there; a forged or copied-without-signature cookie does not help.
+    expect((await attempt(TEST_ADMIN_PASSWORD, proxy, owner)).statusCode).toBe(200);
+    const forger = t().client();
+    forger.cookies.set(KNOWN_DEVICE_COOKIE, 'made-up-value.c2lnbmF0dXJl');
+    expect((await attempt(TEST_ADMIN_PASSWORD, proxy, forger)).statusCode).toBe(429);
+    // A wrong password from the known device is still a 401 (and counts globally).
+    expect((await attempt('wrong', proxy, owner)).statusCode).toBe(401);
+  });
+
+  test('the global slow-down: after 30 attempts from anywhere, one attempt per second for everyone, known devices too', async () => {
+    const owner = t().client();
+    expect((await attempt(TEST_ADMIN_PASSWORD, '198.51.100.30', owner)).statusCode).toBe(200);
+    await db().delete(adminLoginThrottle);
+    // A botnet: 40 addresses at once.
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt('guess', `10.9.${i}.1`)));
+    expect(statuses(results)).toEqual({ 401: 30, 429: 10 });
+    const global = results.find((r) => r.statusCode === 429)!;
+    expect(json(global).message).toBe('Too many login attempts on this shop right now. Try again in 1 second.');
+    expect(global.headers['retry-after']).toBe('1');
+    const slowed = await attempt(TEST_ADMIN_PASSWORD, '198.51.100.30', owner);
+    expect(slowed.statusCode).toBe(429);
+    // A slow-down, not a lock: the next second is free again.
+    await endWait('*');
+    expect((await attempt(TEST_ADMIN_PASSWORD, '198.51.100.30', owner)).statusCode).toBe(200);
+  });
+
+  test('IPv6 addresses count by their /64: rotating the last 64 bits does not reset the count', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => attempt('guess', `2001:db8:aa:bb:${(i + 1).toString(16)}::${i + 7}`)),
+    );
+    expect(statuses(results)).toEqual({ 401: 5, 429: 7 });
+    expect((await attempt(TEST_ADMIN_PASSWORD, '2001:db8:aa:bc::1')).statusCode).toBe(200);
+  });
+
+  test('the limit holds across app instances sharing the database', async () => {
+    const other = createAdminAuthService({ db: db(), adminPassword: TEST_ADMIN_PASSWORD, log: t().app.log });
+    const mine = t().services.admin.auth;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? mine : other).verifyLogin('203.0.113.99', 'wrong')),
+    );
+    const codes = outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { statusCode: number }).statusCode : 200));
+    expect(codes.filter((c) => c === 401)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(15);
+  });
+
+  test('loginAddressKey', () => {
+    expect(loginAddressKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(loginAddressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(loginAddressKey('2001:db8:aa:bb:1:2:3:4')).toBe('2001:db8:aa:bb::/64');
+    expect(loginAddressKey('2001:0db8:00aa:00bb::9')).toBe('2001:db8:aa:bb::/64');
+    expect(loginAddressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(loginAddressKey('::1')).toBe('0:0:0:0::/64');
+    expect(loginAddressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
   });
 });
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -18,6 +19,11 @@ import type { AdminService } from './admin.service';
 
 /** The only admin routes open without a login. */
 export const PUBLIC_ADMIN_ROUTES = new Set(['/api/admin/login', '/api/admin/status']);
+
+/** Signed cookie set at a successful login: this browser skips the per-address login slow-down. */
+export const KNOWN_DEVICE_COOKIE = 'fifty_admin_device';
+/** 400 days: the longest lifetime browsers keep a cookie for. */
+const KNOWN_DEVICE_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;
 
 function sendCsv(reply: FastifyReply, filename: string, csv: string) {
   return reply
@@ -48,7 +54,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
       throw unauthorized('Your admin session has expired: please log in again');
     }
     if (needsActivityRefresh(session.data))
-      await request.saveSession({ ...session.data, admin: { at: Date.now() } });
+      await request.saveSession({ ...session.data, admin: { ...session.data.admin, at: Date.now() } });
   });
   app.addHook('onSend', async (_request, reply) => {
     // Admin answers carry customer data: never cached by browsers or proxies.
@@ -59,11 +65,14 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
 
   // --- Access ---------------------------------------------------------------------------------
   r.post('/api/admin/login', { schema: { body: adminLoginBody } }, async (request) => {
-    await admin.auth.verifyLogin(request.ip, request.body.password);
+    const knownDevice = request.readSignedCookie(KNOWN_DEVICE_COOKIE) !== null;
+    await admin.auth.verifyLogin(request.ip, request.body.password, { knownDevice });
     const old = await request.getSession();
+    const now = Date.now();
     // A new session id on login defeats session fixation; the shopper's data moves with it.
-    const fresh = await request.regenerateSession({ ...(old?.data ?? {}), admin: { at: Date.now() } });
+    const fresh = await request.regenerateSession({ ...(old?.data ?? {}), admin: { at: now, since: now } });
     if (old) await admin.auth.moveShopperData(old.sid, fresh.sid);
+    request.setSignedCookie(KNOWN_DEVICE_COOKIE, crypto.randomBytes(16).toString('base64url'), KNOWN_DEVICE_MAX_AGE_MS);
     return { success: true as const };
   });
 

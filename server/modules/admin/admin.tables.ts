@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** SPEC §3 User: kept for the spec's model; no screens use it yet. */
 export const users = pgTable('users', {
@@ -19,13 +19,15 @@ export const appSettings = pgTable('app_settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const adminLoginAttempts = pgTable(
-  'admin_login_attempts',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    ip: text('ip').notNull(),
-    success: boolean('success').notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('admin_login_attempts_ip_at_idx').on(t.ip, t.at)],
-);
+/**
+ * Admin login slow-down, one row per client address (IPv6 by /64) plus one global row: every attempt
+ * is reserved here, in one statement, before the password is checked (admin-auth.repository).
+ */
+export const adminLoginThrottle = pgTable('admin_login_throttle', {
+  key: text('key').primaryKey(),
+  /** Attempts reserved since the key was last quiet for an hour (a success from the address resets it). */
+  attempts: integer('attempts').notNull().default(0),
+  /** No attempt is reserved before this moment. */
+  nextAt: timestamp('next_at', { withTimezone: true }).notNull().defaultNow(),
+  lastAt: timestamp('last_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { products } from '../catalog/catalog.tables';
 
 export const orders = pgTable(
@@ -26,6 +26,8 @@ export const orders = pgTable(
     shipping: numeric('shipping', { precision: 10, scale: 2 }).notNull().default('0'),
     total: numeric('total', { precision: 10, scale: 2 }).notNull(),
     status: text('status').notNull().default('pending'),
+    /** Paid through the offline test gateway: no money was taken (marked in the admin, CSV and e-mail). */
+    isTest: boolean('is_test').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,7 +1,8 @@
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 export interface SessionData {
-  admin?: { at: number };
+  /** at: last admin activity; since: the login (absolute lifetime). */
+  admin?: { at: number; since?: number };
   [key: string]: unknown;
 }
 
