@@ -111,6 +111,8 @@ export const orderSchema = z.object({
   shipping: z.string(),
   total: z.string(),
   status: z.string(),
+  /** Paid through the offline test gateway: no money was taken. */
+  isTest: z.boolean(),
   items: z.array(orderItemSchema),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -278,7 +278,7 @@ describeEachDb('admin back office', (t) => {
       /attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"/,
     );
     const body = res.body.replace(/^\uFEFF/, '');
-    expect(body.split('\r\n')[0]).toMatch(/^Order number,Created at,Status,Email,/);
+    expect(body.split('\r\n')[0]).toMatch(/^"Order number","Created at","Status","Email",/);
     expect(body).toContain(`"'=HYPERLINK(""http://evil"")@example.com"`);
     expect(body).toContain('"Tee, ""quoted"" (M) x1 @ 45.00 [No. 7 of 50]"');
   });
@@ -304,8 +304,8 @@ describeEachDb('admin back office', (t) => {
     const csv = await admin.get('/api/admin/newsletter-signups.csv');
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
-    expect(csv.body).toContain('Email,Signed up,Status\r\n');
-    expect(csv.body).toMatch(/newer@example\.com,[^,]+,Subscribed/);
+    expect(csv.body).toContain('"Email","Signed up","Status"\r\n');
+    expect(csv.body).toMatch(/"newer@example\.com","[^"]+","Subscribed"/);
   });
 
   // --- Discount codes --------------------------------------------------------------------------

@@ -1,16 +1,31 @@
 import type { AdminOrder, NewsletterSignup } from '../../../common/contracts/admin';
+import { formatEditionNumbers } from '../../../common/domain/stock';
 
 type Cell = string | number | boolean | null | undefined;
 
 /**
- * One CSV field (RFC 4180). Text a spreadsheet would run as a formula (= + - @, tab, CR first) gets
- * a leading apostrophe, so an e-mail like "=HYPERLINK(…)" stays text when the owner opens the file.
+ * What a spreadsheet would run as a formula: = + - @ (and their full-width forms), also after leading
+ * spaces, or a tab / CR / LF first.
  */
+const FORMULA_START = /^(?:\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|[\t\r\n])/;
+
+/**
+ * Text a spreadsheet would run as a formula gets a leading apostrophe, so an e-mail like
+ * "=HYPERLINK(…)" stays text when the owner opens the file. The check runs on every `;`-separated part
+ * too: a spreadsheet set to `;` as its separator splits "a;=cmd" into a second cell that starts with =.
+ */
+function neutralise(text: string): string {
+  return text
+    .split(';')
+    .map((part) => (FORMULA_START.test(part) ? `'${part}` : part))
+    .join(';');
+}
+
+/** One CSV field (RFC 4180): always quoted, so no value can change the shape of the file. */
 export function csvCell(value: Cell): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (value === null || value === undefined) return '""';
+  const text = typeof value === 'string' ? neutralise(value) : String(value);
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 /** A whole CSV document: CRLF line ends, with a BOM so spreadsheet apps read it as UTF-8. */
@@ -41,15 +56,16 @@ const ORDER_HEADER = [
   'Total',
   'Payment id',
   'Items',
+  'Test order',
 ] as const;
 
-/** "Name (M, Black) x2 [No. 3, 4 of 50]; …" */
+/** "Name (M, Black) x2 [Nos. 3, 4 of 50]; …" (the shared edition label) */
 function describeItems(order: AdminOrder): string {
   return order.items
     .map((item) => {
       const options = [item.selectedSize, item.selectedColor].filter(Boolean).join(', ');
       const editions = item.editionNumbers.length
-        ? ` [No. ${item.editionNumbers.join(', ')} of ${item.editionSize}]`
+        ? ` [${formatEditionNumbers(item.editionNumbers, item.editionSize)}]`
         : '';
       return `${item.productName}${options ? ` (${options})` : ''} x${item.quantity} @ ${item.productPrice}${editions}`;
     })
@@ -81,6 +97,7 @@ export function ordersCsv(orders: readonly AdminOrder[]): string {
       o.total,
       o.stripePaymentIntentId,
       describeItems(o),
+      o.isTest ? 'TEST: not charged' : '',
     ]),
   );
 }

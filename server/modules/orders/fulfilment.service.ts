@@ -38,6 +38,8 @@ interface FulfilmentDeps {
   mailer: Mailer;
   settings: SettingsService;
   log: FastifyBaseLogger;
+  /** Called after an order commits: its sale moved stock and sold counts the catalogue shows. */
+  onStockChanged?: () => void;
 }
 
 /**
@@ -146,6 +148,8 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
           tax: locked.tax,
           shipping: locked.shipping,
           total: locked.total,
+          // The offline gateway never takes money: its orders are test orders, marked wherever they show.
+          isTest: gateway.provider === 'offline',
         });
         if (!row) throw new Error(`order for ${intentId} appeared while its checkout was locked`);
         const items = await insertOrderItems(
@@ -175,6 +179,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
     }
 
     if (made.created) {
+      deps.onStockChanged?.();
       sendLater(renderOrderConfirmation(made.order, settings.shopName), {
         orderNumber: made.order.orderNumber,
       });

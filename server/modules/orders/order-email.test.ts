@@ -23,6 +23,7 @@ const order: Order = {
   shipping: '0.00',
   total: '76.50',
   status: 'pending',
+  isTest: false,
   items: [
     {
       productName: 'Static Tee',

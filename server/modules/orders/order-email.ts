@@ -20,9 +20,12 @@ function summaryRows(order: Order): Array<[string, string]> {
   return rows;
 }
 
+/** Offline test gateway: the shop took no money and will not ship. */
+export const TEST_ORDER_NOTE = 'TEST ORDER: paid with the shop\'s offline test gateway. No money was taken and nothing will ship.';
+
 /** The order confirmation: every piece with its edition number ("No. 17 of 50"). */
 export function renderOrderConfirmation(order: Order, shopName: string): MailMessage {
-  const subject = `${shopName} order ${order.orderNumber} confirmed`;
+  const subject = `${order.isTest ? '[TEST] ' : ''}${shopName} order ${order.orderNumber} confirmed`;
   const address = [
     `${order.customerFirstName} ${order.customerLastName}`,
     order.shippingAddress,
@@ -32,6 +35,7 @@ export function renderOrderConfirmation(order: Order, shopName: string): MailMes
   const text = [
     `Thank you for your order, ${order.customerFirstName}!`,
     '',
+    ...(order.isTest ? [TEST_ORDER_NOTE, ''] : []),
     `Order number: ${order.orderNumber}`,
     '',
     ...order.items.flatMap((item) => [
@@ -71,6 +75,7 @@ export function renderOrderConfirmation(order: Order, shopName: string): MailMes
 <body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
 <h1 style="font-size:24px;text-transform:uppercase;letter-spacing:1px">${escapeHtml(shopName)}</h1>
 <p>Thank you for your order, ${escapeHtml(order.customerFirstName)}!</p>
+${order.isTest ? `<p style="border:2px solid #b45309;padding:8px;font-weight:600">${escapeHtml(TEST_ORDER_NOTE)}</p>` : ''}
 <p>Order number: <strong>${escapeHtml(order.orderNumber)}</strong></p>
 <table style="width:100%;border-collapse:collapse">
 <thead><tr><th style="text-align:left">Item</th><th>Qty</th><th style="text-align:right">Price</th></tr></thead>

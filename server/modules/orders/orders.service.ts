@@ -33,6 +33,7 @@ export function toOrder(row: OrderRow, items: readonly OrderItemRow[]): Order {
     shipping: row.shipping,
     total: row.total,
     status: row.status,
+    isTest: row.isTest,
     items: items.map((i) => ({
       productName: i.productName,
       productPrice: i.productPrice,
