@@ -48,10 +48,8 @@ export async function createProduct(db: Db, over: ProductFixture = {}): Promise<
       stock: over.stock ?? 10,
       inStock: over.inStock ?? true,
       sizes: over.sizes ?? ['S', 'M', 'L'],
-      colors: over.colors ?? [
-        { name: 'Black', value: '#111111' },
-        { name: 'White', value: '#FFFFFF' },
-      ],
+      // One colour by default: it is chosen for the shopper, so buying-path tests need not name it.
+      colors: over.colors ?? [{ name: 'White', value: '#FFFFFF' }],
       images: ['/uploads/seed/test-1.webp'],
     })
     .returning({ id: products.id });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { formatEditionNumbers } from '../../../common/domain/stock';
 import {
-  formatEditionNumbers,
   formatOrderDate,
   formatShipping,
   matchesOrderSearch,
@@ -19,10 +19,10 @@ describe('order display', () => {
     expect(formatShipping('8.99')).toBe('$8.99');
   });
 
-  test('edition numbers', () => {
+  test('edition numbers read the same as on the order page, e-mail and CSV (one formatter)', () => {
     expect(formatEditionNumbers([17], 50)).toBe('No. 17 of 50');
-    expect(formatEditionNumbers([3, 4], 50)).toBe('No. 3, 4 of 50');
-    expect(formatEditionNumbers([], 50)).toBeNull();
+    expect(formatEditionNumbers([3, 4], 50)).toBe('Nos. 3, 4 of 50');
+    expect(formatEditionNumbers([], 50)).toBe('');
   });
 
   test('badge colours per status; unknown is grey', () => {

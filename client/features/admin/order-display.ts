@@ -40,12 +40,6 @@ export function formatOrderDate(iso: string, timeZone?: string): string {
     .replace(/[\u202f\u00a0]/g, ' ');
 }
 
-/** "No. 17 of 50" for one unit; "No. 17, 18 of 50" for several. */
-export function formatEditionNumbers(numbers: readonly number[], editionSize: number): string | null {
-  if (numbers.length === 0) return null;
-  return `No. ${numbers.join(', ')} of ${editionSize}`;
-}
-
 /** 'FREE' when shipping costs nothing (SPEC §2). */
 export function formatShipping(shipping: string): string {
   return Number(shipping) === 0 ? 'FREE' : `$${shipping}`;

@@ -1,7 +1,7 @@
 import type { Order } from '../../../common/contracts/checkout';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
 import { ProductImage } from '../../components/product-image';
-import { editionLabel } from './edition-label';
+import { formatEditionNumbers } from '../../../common/domain/stock';
 
 /** The order just placed: number, lines with their edition numbers, and the totals charged. */
 export function OrderConfirmation({ order }: { order: Order }) {
@@ -45,16 +45,9 @@ export function OrderConfirmation({ order }: { order: Order }) {
                   .join(' · ')}
               </p>
               {item.editionNumbers.length > 0 && (
-                <ul className="flex flex-wrap gap-2 pt-1" aria-label="Edition numbers">
-                  {item.editionNumbers.map((n) => (
-                    <li
-                      key={n}
-                      className="border-2 border-ink bg-accent px-2 py-0.5 text-xs font-bold tracking-wide"
-                    >
-                      {editionLabel(n, item.editionSize)}
-                    </li>
-                  ))}
-                </ul>
+                <p className="w-fit border-2 border-ink bg-accent px-2 py-0.5 text-xs font-bold tracking-wide">
+                  {formatEditionNumbers(item.editionNumbers, item.editionSize)}
+                </p>
               )}
             </div>
           </li>

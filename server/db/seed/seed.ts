@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { categories, products } from '../../modules/catalog/catalog.tables';
 import { discountCodes } from '../../modules/checkout/checkout.tables';
+import { EDITION_SIZE } from '../../../common/domain/stock';
 import { discountSeeds, seedCategories, seedProductImages, seedProducts } from './catalog-data';
 import { renderSeedArt } from './product-art';
 
@@ -39,6 +40,10 @@ export async function seedCatalogue(db: Db, dataDir: string, opts: { art?: boole
         materials: p.materials,
         sustainabilityInfo: p.sustainabilityInfo,
         stock: p.stock,
+        // The demo history: every piece not left has been sold, so a product showing 7 left has
+        // sold 43 and the next piece sold is No. 44 of 50 (sold + held + stock = edition size).
+        editionSize: EDITION_SIZE,
+        soldCount: EDITION_SIZE - p.stock,
         inStock: p.inStock,
         isNew: p.isNew,
         isOnSale: p.isOnSale,

@@ -46,21 +46,34 @@ export interface PricedCartLine {
 
 const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
 
-/** The size must be one the product offers, and is required when it has sizes. */
+/**
+ * The size must be one the product offers, and is required when it has several;
+ * a product with one size ('One Size') gets it without asking.
+ */
 function resolveSize(product: Product, requested: string | null): string | null {
   if (product.sizes.length === 0) {
     if (requested) throw badRequest(`Size ${requested} is not available for ${product.name}`);
     return null;
   }
-  if (!requested) throw badRequest('Please select a size');
+  if (!requested) {
+    if (product.sizes.length === 1) return product.sizes[0]!;
+    throw badRequest('Please select a size');
+  }
   const size = product.sizes.find((s) => s.toLowerCase() === requested.toLowerCase());
   if (!size) throw badRequest(`Size ${requested} is not available for ${product.name}`);
   return size;
 }
 
-/** Colour is optional; when given it must be one of the product's colours (by name or by value). */
+/**
+ * An order line must say what to make: a colour is required when the product has several,
+ * chosen for the shopper when it has one. Given by name or by value, stored by name.
+ */
 function resolveColor(product: Product, requested: string | null): string | null {
-  if (!requested) return null;
+  if (!requested) {
+    if (product.colors.length === 0) return null;
+    if (product.colors.length === 1) return product.colors[0]!.name;
+    throw badRequest('Please select a colour');
+  }
   const wanted = requested.toLowerCase();
   const color = product.colors.find(
     (c) => c.name.toLowerCase() === wanted || c.value.toLowerCase() === wanted,

@@ -4,6 +4,11 @@ import { cartItemSchema, cartSchema } from '../../../common/contracts/cart';
 import { describeEachDb } from '../../../tests/support/build-test-app';
 import { createProduct } from '../../../tests/support/shop-fixtures';
 
+const TWO_COLOURS = [
+  { name: 'Black', value: '#111111' },
+  { name: 'White', value: '#FFFFFF' },
+];
+
 describeEachDb('cart API', (t) => {
   test('GET /api/cart without a cookie is [] and creates no session', async () => {
     const shopper = t().client();
@@ -19,6 +24,7 @@ describeEachDb('cart API', (t) => {
       price: '45.00',
       salePrice: '39.00',
       stock: 5,
+      colors: TWO_COLOURS,
     });
     const shopper = t().client();
     const res = await shopper.post('/api/cart', {
@@ -48,7 +54,7 @@ describeEachDb('cart API', (t) => {
   });
 
   test('the same product + size + colour is one line; another size is another line', async () => {
-    const productId = await createProduct(t().database.db, { stock: 10 });
+    const productId = await createProduct(t().database.db, { stock: 10, colors: TWO_COLOURS });
     const shopper = t().client();
     await shopper.post('/api/cart', { productId, quantity: 1, selectedSize: 'M', selectedColor: 'Black' });
     const again = await shopper.post('/api/cart', {
@@ -58,8 +64,8 @@ describeEachDb('cart API', (t) => {
       selectedColor: 'black',
     });
     expect(again.json()).toMatchObject({ quantity: 3, selectedSize: 'M', selectedColor: 'Black' });
-    await shopper.post('/api/cart', { productId, quantity: 1, selectedSize: 'L' });
-    await shopper.post('/api/cart', { productId, selectedSize: 'L' });
+    await shopper.post('/api/cart', { productId, quantity: 1, selectedSize: 'L', selectedColor: 'White' });
+    await shopper.post('/api/cart', { productId, selectedSize: 'L', selectedColor: 'White' });
     const cart = (await shopper.get('/api/cart')).json() as Array<{
       quantity: number;
       selectedSize: string;
@@ -67,15 +73,41 @@ describeEachDb('cart API', (t) => {
     }>;
     expect(cart.map((l) => [l.selectedSize, l.selectedColor, l.quantity])).toEqual([
       ['M', 'Black', 3],
-      ['L', null, 2],
+      ['L', 'White', 2],
     ]);
   });
 
-  test('a colour may be given by its value and is stored by name; colour is optional', async () => {
-    const productId = await createProduct(t().database.db);
+  test('a colour may be given by its value and is stored by name', async () => {
+    const productId = await createProduct(t().database.db, { colors: TWO_COLOURS });
     const shopper = t().client();
     const res = await shopper.post('/api/cart', { productId, selectedSize: 'S', selectedColor: '#ffffff' });
     expect(res.json()).toMatchObject({ selectedColor: 'White', quantity: 1 });
+  });
+
+  test('a product in several colours needs one (400, nothing created); a single colour is chosen', async () => {
+    const db = t().database.db;
+    const twoColours = await createProduct(db, { name: 'Two Tone Tee', colors: TWO_COLOURS });
+    const shopper = t().client();
+    for (const selectedColor of [undefined, null, '', '  ']) {
+      const res = await shopper.post('/api/cart', { productId: twoColours, selectedSize: 'M', selectedColor });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'Please select a colour' });
+    }
+    expect(shopper.cookies.size).toBe(0);
+    const oneColour = await createProduct(db, { colors: [{ name: 'Forest Green', value: '#2E5A3C' }] });
+    const res = await shopper.post('/api/cart', { productId: oneColour, selectedSize: 'M' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ selectedColor: 'Forest Green' });
+    const cart = cartSchema.parse((await shopper.get('/api/cart')).json());
+    expect(cart.map((l) => l.selectedColor)).toEqual(['Forest Green']);
+  });
+
+  test('a product with one size (One Size) gets it without asking', async () => {
+    const productId = await createProduct(t().database.db, { sizes: ['One Size'] });
+    const shopper = t().client();
+    const res = await shopper.post('/api/cart', { productId });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ selectedSize: 'One Size', selectedColor: 'White' });
   });
 
   test('a product without sizes needs none', async () => {
@@ -123,7 +155,7 @@ describeEachDb('cart API', (t) => {
 
   test('size and colour must be offered; size is required when the product has sizes', async () => {
     const db = t().database.db;
-    const productId = await createProduct(db, { name: 'Sized Tee', sizes: ['S', 'M'] });
+    const productId = await createProduct(db, { name: 'Sized Tee', sizes: ['S', 'M'], colors: TWO_COLOURS });
     const shopper = t().client();
     const noSize = await shopper.post('/api/cart', { productId });
     expect(noSize.statusCode).toBe(400);
