@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeEachDb, type TestApp } from '../../tests/support/build-test-app';
 import { sessions } from '../modules/session/session.tables';
+import { FORBIDDEN_KEY_MESSAGE } from './json-body';
 
 // A write endpoint standing in for the real ones: it stores a note in the shopper's session row.
 async function probeRoutes(app: FastifyInstance) {
@@ -57,6 +58,29 @@ describeEachDb(
         expect(res.headers['set-cookie']).toBeUndefined();
       }
       expect(await sessionRows(t())).toBe(before);
+    });
+
+    test('prototype poisoning keys (__proto__, constructor.prototype) are 400 { message } and change nothing', async () => {
+      const before = await sessionRows(t());
+      for (const payload of [
+        '{"note":"x","__proto__":{"isAdmin":true}}',
+        '{"note":"x","nested":{"__proto__":{"isAdmin":true}}}',
+        '{"note":"x","\\u005f_proto__":{"isAdmin":true}}',
+        '{"note":"x","constructor":{"prototype":{"isAdmin":true}}}',
+        '[{"__proto__":{}}]',
+      ]) {
+        const res = await t()
+          .client()
+          .request({ method: 'POST', url: '/api/test/note', payload, headers: { 'content-type': 'application/json' } });
+        expect(res.statusCode, payload).toBe(400);
+        expect(JSON.parse(res.body)).toEqual({ message: FORBIDDEN_KEY_MESSAGE });
+        expect(res.headers['set-cookie']).toBeUndefined();
+      }
+      expect(await sessionRows(t())).toBe(before);
+      // The words themselves are fine as values, and a plain "constructor" key is harmless.
+      for (const body of [{ note: '__proto__ constructor.prototype' }, { note: 'x', constructor: 'y' }]) {
+        expect((await t().client().post('/api/test/note', body)).statusCode).toBe(200);
+      }
     });
 
     test('a body over 1 MB is 413 JSON', async () => {
