@@ -11,8 +11,11 @@ export const serverEntryOut = path.join(root, 'dist', 'server', 'main.js');
 
 export async function buildServer() {
   await build({
-    entryPoints: [path.join(root, 'server', 'main.ts')],
-    outfile: serverEntryOut,
+    entryPoints: { main: path.join(root, 'server', 'main.ts') },
+    outdir: path.dirname(serverEntryOut),
+    // Modules imported with import() (Stripe, S3) become chunks loaded only when used.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import { seedCategories, seedImageJobs, seedProducts } from './catalog-data';
 
 // Stylised flat-illustration packshots for the demo catalogue, drawn as SVG and rasterised
@@ -1018,6 +1017,8 @@ const KEY = /^[a-z0-9][a-z0-9-]{0,120}$/;
 async function writeWidths(svg: string, outDir: string, key: string): Promise<void> {
   if (!KEY.test(key)) throw new Error(`Invalid art key: ${key}`);
   await mkdir(outDir, { recursive: true });
+  // Loaded here, not at import: the server imports the seed module but draws art only on a first start.
+  const sharp = (await import('sharp')).default;
   const { data, info } = await sharp(Buffer.from(svg))
     .removeAlpha()
     .raw()

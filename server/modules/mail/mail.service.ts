@@ -1,7 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import nodemailer from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -15,19 +14,25 @@ export interface Mailer {
 }
 
 /** SMTP when SMTP_URL is set; otherwise each message is an .eml file in DATA_DIR/outbox. */
+// nodemailer is loaded with the first message, not at boot (idle memory: bench/README.md).
+const loadNodemailer = () => import('nodemailer').then((m) => m.default);
+
 export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: string }): Mailer {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    const smtpUrl = opts.smtpUrl;
+    let transport: Promise<import('nodemailer').Transporter> | null = null;
     return {
       async send(message) {
-        await transport.sendMail({ from: opts.from, ...message });
+        transport ??= loadNodemailer().then((n) => n.createTransport(smtpUrl));
+        await (await transport).sendMail({ from: opts.from, ...message });
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let transport: Promise<import('nodemailer').Transporter> | null = null;
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: opts.from, ...message });
+      transport ??= loadNodemailer().then((n) => n.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
+      const info = await (await transport).sendMail({ from: opts.from, ...message });
       await fs.mkdir(opts.outboxDir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(opts.outboxDir, `${stamp}-${crypto.randomBytes(4).toString('hex')}.eml`);

@@ -3,16 +3,19 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { createOfflineGateway } from './offline-gateway';
 import type { PaymentGateway } from './payment-gateway';
-import { createStripeGateway } from './stripe-gateway';
 
-/** Stripe unless PAYMENTS=offline (config: Stripe when STRIPE_SECRET_KEY is set), else the offline test gateway. */
-export function createPaymentGateway(
+/**
+ * Stripe unless PAYMENTS=offline (config: Stripe when STRIPE_SECRET_KEY is set), else the offline test gateway.
+ * The Stripe SDK is imported only when it is used (a separate chunk of the compiled server: idle memory).
+ */
+export async function createPaymentGateway(
   config: Config,
   db: Db,
   log: FastifyBaseLogger,
   runOutside?: <T>(fn: () => Promise<T>) => Promise<T>,
-): PaymentGateway {
+): Promise<PaymentGateway> {
   if (config.PAYMENTS === 'stripe' && config.STRIPE_SECRET_KEY) {
+    const { createStripeGateway } = await import('./stripe-gateway');
     return createStripeGateway(
       {
         secretKey: config.STRIPE_SECRET_KEY,

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import sharp from 'sharp';
 import {
   IMAGE_VARIANT_WIDTHS,
   MAX_IMAGE_PIXELS,
@@ -16,13 +15,16 @@ import { badRequest, HttpError, notFound } from '../../plugins/http-error';
 import { sniffImageType } from './image-type';
 import { LocalObjectStore } from './local-object-store';
 import { INCOMING_PREFIX, type ObjectStore } from './object-store';
-import { S3ObjectStore } from './s3-object-store';
+
+// sharp (libvips) is loaded with the first image, not at boot.
+const loadSharp = () => import('sharp').then((m) => m.default);
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** S3 when S3_BUCKET is set, else local disk under DATA_DIR. */
-export function createObjectStore(config: Config, secret: string): ObjectStore {
+/** S3 when S3_BUCKET is set (the AWS SDK is imported only then), else local disk under DATA_DIR. */
+export async function createObjectStore(config: Config, secret: string): Promise<ObjectStore> {
   if (config.S3_BUCKET) {
+    const { S3ObjectStore } = await import('./s3-object-store');
     return new S3ObjectStore({
       bucket: config.S3_BUCKET,
       region: config.S3_REGION,
@@ -124,14 +126,14 @@ export function createImagesService(store: ObjectStore, log: FastifyBaseLogger) 
     const base = `products/${crypto.randomBytes(12).toString('hex')}`;
     try {
       // Reads the header only, so a huge image is measured without being decoded.
-      const meta = await sharp(raw, { limitInputPixels: false }).metadata();
+      const meta = await (await loadSharp())(raw, { limitInputPixels: false }).metadata();
       if (!meta.width || !meta.height) return await refuse(key, 'The image could not be read');
       if (meta.width * meta.height > MAX_IMAGE_PIXELS)
         return await refuse(key, 'Images can be at most 40 megapixels');
       // One decode (shrink-on-load where the format allows) to at most 1600 wide; the smaller
       // variants are made from those pixels. rotate() applies the EXIF orientation, and no
       // metadata (GPS and all) is copied to the output.
-      const { data, info } = await sharp(raw, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+      const { data, info } = await (await loadSharp())(raw, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
         .rotate()
         .resize({ width: IMAGE_VARIANT_WIDTHS[0], withoutEnlargement: true })
         .raw()
@@ -141,7 +143,7 @@ export function createImagesService(store: ObjectStore, log: FastifyBaseLogger) 
       };
       variants = [];
       for (const v of variantKeys(base)) {
-        const body = await sharp(data, pixels)
+        const body = await (await loadSharp())(data, pixels)
           .resize({ width: v.width, withoutEnlargement: true })
           .webp({ quality: 82 })
           .toBuffer();

@@ -1,0 +1,2 @@
+export const serverEntryOut: string;
+export function buildServer(): Promise<void>;
