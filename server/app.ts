@@ -66,7 +66,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerJsonBody(app);
   await registerSecurity(app, config);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
-  await registerSession(app, { secret: deps.sessionSecret, sessions: services.sessions });
+  await registerSession(app, { secret: deps.sessionSecret, sessions: services.sessions, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
 
   app.get('/healthz', async (_request, reply) => {
     try {

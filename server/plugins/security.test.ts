@@ -137,6 +137,35 @@ describeEachDb(
       expect(read.statusCode).toBe(200);
     });
 
+    test('X-Forwarded-Host from a peer that is not a trusted proxy cannot make a foreign Origin ours', async () => {
+      const before = await sessionRows(t());
+      const spoofed = await t()
+        .client()
+        .request({
+          method: 'POST',
+          url: '/api/test/write',
+          payload: {},
+          remoteAddress: '203.0.113.5',
+          headers: {
+            'content-type': 'application/json',
+            host: 'shop.test',
+            'x-forwarded-host': 'evil.example',
+            origin: 'http://evil.example',
+          },
+        });
+      expect(spoofed.statusCode).toBe(403);
+      expect(await sessionRows(t())).toBe(before);
+      // The trusted proxy (loopback by default) may still tell us the public host.
+      const proxied = await write({ 'x-forwarded-host': 'shop.public', origin: 'http://shop.public' });
+      expect(proxied.statusCode).toBe(200);
+    });
+
+    test('no HSTS without an https PUBLIC_URL (plain-HTTP self-hosting keeps working)', async () => {
+      for (const url of ['/', '/api/products']) {
+        expect((await t().client().get(url)).headers['strict-transport-security'], url).toBeUndefined();
+      }
+    });
+
     test('webhook paths are exempt from the Origin check (they are signed by the caller)', async () => {
       const res = await t()
         .client()
@@ -182,6 +211,18 @@ describeEachDb(
           },
         });
       expect(foreign.statusCode).toBe(403);
+    });
+
+    test('links, canonical, sitemap and robots are built from PUBLIC_URL only, whatever Host says', async () => {
+      const get = (url: string) =>
+        t()
+          .client()
+          .request({ method: 'GET', url, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } });
+      for (const url of ['/sitemap.xml', '/robots.txt', '/']) {
+        const res = await get(url);
+        expect(res.body, url).not.toContain('evil.example');
+        expect(res.body, url).toContain('https://fifty.example');
+      }
     });
   },
   { deps: { extraRoutes: probeRoutes }, seed: false, env: { PUBLIC_URL: 'https://fifty.example' } },

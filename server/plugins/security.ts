@@ -10,9 +10,15 @@ const ORIGIN_EXEMPT = [/^\/api\/webhooks\//];
 function ownOrigins(config: Config, request: FastifyRequest): Set<string> {
   const origins = new Set<string>();
   if (config.PUBLIC_URL) origins.add(new URL(config.PUBLIC_URL).origin);
-  const host = request.headers['x-forwarded-host'] ?? request.headers.host;
+  // request.host honours X-Forwarded-Host only from a TRUST_PROXY peer; anyone else gets their Host.
+  const host = request.host;
   if (host) origins.add(`${request.protocol}://${host}`);
   return origins;
+}
+
+/** HSTS once the owner has said the shop lives on https (PUBLIC_URL): browsers then never try plain HTTP. */
+export function hstsHeader(config: Config): Record<string, string> {
+  return config.PUBLIC_URL?.startsWith('https:') ? { 'strict-transport-security': 'max-age=31536000' } : {};
 }
 
 /** `{ defaultSrc: ["'self'"] }` → `default-src 'self'` */
@@ -48,7 +54,8 @@ export function securityHeaders(config: Config): Record<string, string> {
     'cross-origin-resource-policy': 'same-origin',
     'origin-agent-cluster': '?1',
     'referrer-policy': 'strict-origin-when-cross-origin',
-    // HSTS belongs to the TLS terminator; sending it from plain-HTTP self-hosting breaks setups.
+    // HSTS only when PUBLIC_URL is https: sent from a plain-HTTP self-hosted shop it would break it.
+    ...hstsHeader(config),
     'x-content-type-options': 'nosniff',
     'x-dns-prefetch-control': 'off',
     'x-download-options': 'noopen',
@@ -73,9 +80,10 @@ export const API_SECURITY_HEADERS: Record<string, string> = {
 
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const pageHeaders = securityHeaders(config);
+  const apiHeaders = { ...API_SECURITY_HEADERS, ...hstsHeader(config) };
   // Synchronous hooks: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? API_SECURITY_HEADERS : pageHeaders);
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
     done();
   });
 

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describeEachDb } from '../../tests/support/build-test-app';
 import { sessions } from '../modules/session/session.tables';
+import { customer } from '../../tests/support/shop-fixtures';
 import { SESSION_COOKIE } from './session';
 
 async function probeRoutes(app: FastifyInstance) {
@@ -162,4 +163,80 @@ describeEachDb(
     });
   },
   { deps: { extraRoutes: probeRoutes }, seed: false },
+);
+
+describeEachDb(
+  'session-dependent answers',
+  (t) => {
+    test('every answer that reads the session is cache-control: no-store; shared catalogue answers keep theirs', async () => {
+      const shopper = t().client();
+      const product = (await t().services.catalog.listProducts()).find((p) => p.inStock && p.sizes.length > 0)!;
+      const added = await shopper.post('/api/cart', {
+        productId: product.id,
+        selectedSize: product.sizes[0],
+        selectedColor: product.colors[0]?.name,
+      });
+      expect(added.statusCode, added.body).toBe(200);
+      expect(added.headers['cache-control'], 'POST /api/cart').toBe('no-store');
+      const saved = await shopper.post('/api/customer-info', customer());
+      expect(saved.headers['cache-control'], 'POST /api/customer-info').toBe('no-store');
+      for (const url of ['/api/cart', '/api/customer-info', '/api/orders/latest', '/api/admin/status']) {
+        for (const who of [shopper, t().client()]) {
+          const res = await who.get(url);
+          expect(res.headers['cache-control'], `${url} (${res.statusCode})`).toBe('no-store');
+        }
+      }
+      for (const url of ['/api/products', '/api/categories', `/api/products/${product.id}`]) {
+        expect((await shopper.get(url)).headers['cache-control'], url).not.toBe('no-store');
+      }
+    });
+
+    test('cart and customer-info answers do not carry the raw session id', async () => {
+      const shopper = t().client();
+      const product = (await t().services.catalog.listProducts()).find((p) => p.inStock && p.sizes.length > 0)!;
+      await shopper.post('/api/cart', { productId: product.id, selectedSize: product.sizes[0], selectedColor: product.colors[0]?.name });
+      await shopper.post('/api/customer-info', customer());
+      const sid = shopper.cookies.get(SESSION_COOKIE)!.split('.')[0]!;
+      expect(sid.length).toBeGreaterThan(20);
+      const cart = (await shopper.get('/api/cart')).body;
+      const info = (await shopper.get('/api/customer-info')).body;
+      for (const body of [cart, info]) {
+        expect(body).not.toContain(sid);
+        expect(JSON.parse(body)).toBeTruthy();
+      }
+      // Still a stable per-session value (the spec's field), the same in both answers.
+      const ref = (JSON.parse(cart) as Array<{ sessionId: string }>)[0]!.sessionId;
+      expect((JSON.parse(info) as { sessionId: string }).sessionId).toBe(ref);
+    });
+  },
+  { seed: true },
+);
+
+describeEachDb(
+  'session cookie on an https shop',
+  (t) => {
+    test('with an https PUBLIC_URL the cookie is __Host-: Secure, path /, no Domain, even behind a plain-HTTP proxy hop', async () => {
+      const shopper = t().client();
+      const res = await shopper.post('/api/test/session');
+      const line = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('__Host-fifty_sid='));
+      expect(line).toBeDefined();
+      expect(line).toMatch(/; Secure/i);
+      expect(line).toMatch(/; Path=\//i);
+      expect(line).not.toMatch(/Domain=/i);
+      expect(line).toMatch(/; HttpOnly/i);
+      // The prefixed cookie is the one that is read back; the plain name is ignored.
+      const { sid } = JSON.parse(res.body) as { sid: string };
+      expect(JSON.parse((await shopper.get('/api/test/session')).body).sid).toBe(sid);
+      const plain = t().client();
+      plain.cookies.set(SESSION_COOKIE, shopper.cookies.get('__Host-fifty_sid')!);
+      expect(JSON.parse((await plain.get('/api/test/session')).body).sid).toBeNull();
+    });
+
+    test('HSTS is sent on pages and API answers', async () => {
+      for (const url of ['/', '/api/products']) {
+        expect((await t().client().get(url)).headers['strict-transport-security'], url).toBe('max-age=31536000');
+      }
+    });
+  },
+  { deps: { extraRoutes: probeRoutes }, seed: false, env: { PUBLIC_URL: 'https://fifty.example' } },
 );

@@ -5,6 +5,7 @@ import { unitPriceCents } from '../../../common/domain/pricing';
 import { checkCartQuantity, stockMessages } from '../../../common/domain/stock';
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
+import { publicSessionRef } from '../session/session-ref';
 import {
   addCartLineIfAvailable,
   clearCart,
@@ -20,7 +21,7 @@ import {
 export function toCartItem(row: CartLineRow): CartItem {
   return {
     id: row.id,
-    sessionId: row.sessionId,
+    sessionId: publicSessionRef(row.sessionId),
     productId: row.productId,
     quantity: row.quantity,
     selectedSize: row.selectedSize,

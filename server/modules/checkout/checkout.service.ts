@@ -53,6 +53,7 @@ import {
 } from './checkout.repository';
 import type { CheckoutCustomer, CheckoutLine } from './checkout.tables';
 import { addSoldUnits, moveStock } from './stock.repository';
+import { publicSessionRef } from '../session/session-ref';
 
 export type { CheckoutRow };
 
@@ -77,7 +78,7 @@ export class HoldLostError extends Error {
 function toCustomerInfo(row: CustomerInfoRow): CustomerInfo {
   return {
     id: row.id,
-    sessionId: row.sessionId,
+    sessionId: publicSessionRef(row.sessionId),
     email: row.email,
     firstName: row.firstName,
     lastName: row.lastName,
