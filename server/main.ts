@@ -19,7 +19,7 @@ try {
 
 let app: Awaited<ReturnType<typeof buildApp>> | null = null;
 try {
-  await prepareDatabase(database, config.DATA_DIR);
+  await prepareDatabase(database, config.DATA_DIR, { demoData: config.DEMO_DATA });
   app = await buildApp(config, { database, sessionSecret: resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR) });
   await app.ready();
   for (const hook of bootHooks(app)) await hook();
