@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createJobRunner } from './jobs/job-runner';
+import { createCatalogChangeFeed } from './modules/catalog/catalog-changes';
 import { createCatalogService } from './modules/catalog/catalog.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
 import { createNewsletterService } from './modules/newsletter/newsletter.service';
@@ -33,7 +34,9 @@ export interface ServiceOverrides {
 export function createServices(config: Config, database: Database, log: FastifyBaseLogger, overrides: ServiceOverrides = {}) {
   const { db } = database;
   const settings = createSettingsService(config);
-  const catalog = createCatalogService(db);
+  // Stock and product changes reach other instances sharing the database through LISTEN/NOTIFY.
+  const catalog = createCatalogService(db, { changes: createCatalogChangeFeed({ pool: database.pool, log }) });
+  const onStockChanged = () => catalog.invalidate();
   const sessions = createSessionService(db);
   const mailer =
     overrides.mailer ??
@@ -49,9 +52,9 @@ export function createServices(config: Config, database: Database, log: FastifyB
   const gate = createRequestGate({ concurrency: 10 });
   const gateway = createPaymentGateway(config, db, log, gate.outside);
   const cart = createCartService({ db, catalog });
-  const checkout = createCheckoutService({ db, cart, settings, gateway, log });
+  const checkout = createCheckoutService({ db, cart, settings, gateway, log, onStockChanged });
   const orders = createOrdersService({ db });
-  const fulfilment = createFulfilmentService({ db, gateway, checkout, cart, mailer, settings, log });
+  const fulfilment = createFulfilmentService({ db, gateway, checkout, cart, mailer, settings, log, onStockChanged });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
   const payments = createPaymentsService({ db, gateway, fulfilment, log });
   jobs.every('release-expired-holds', 15_000, () => checkout.releaseExpiredHolds());

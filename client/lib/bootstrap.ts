@@ -1,11 +1,15 @@
 import type { ShopSettings } from '../../common/contracts/settings';
-import type { Category, Product } from '../../common/contracts/catalog';
+import type { Category, HomeData, Product } from '../../common/contracts/catalog';
 
 /** Data the server embedded in the HTML for the first render (no request waterfall). */
 export interface Bootstrap {
   settings?: ShopSettings;
   products?: Product[];
   categories?: Category[];
+  /** On /: the featured strip and the one grid page the URL names (never the whole catalogue). */
+  home?: HomeData;
+  /** On /category/{slug}: that category's products only. */
+  categoryProducts?: { slug: string; products: Product[] };
   product?: Product | null;
   /** On /search?q=: the server's results for the trimmed query. */
   search?: { q: string; results: Product[] };

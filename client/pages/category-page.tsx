@@ -4,7 +4,7 @@ import type { Category } from '../../common/contracts/catalog';
 import { Breadcrumb } from '../components/breadcrumb';
 import { Skeleton } from '../components/ui/skeleton';
 import { ProductGrid } from '../features/catalog/product-grid';
-import { useCategories, useProducts } from '../features/catalog/use-products';
+import { useCategories, useCategoryProducts } from '../features/catalog/use-products';
 import { useShopSettings } from '../features/settings/use-shop-settings';
 import { NotFoundState } from '../features/static-pages/not-found-state';
 import { useDocumentTitle } from '../lib/use-document-title';
@@ -40,10 +40,10 @@ function CategoryHeaderSkeleton() {
 export default function CategoryPage() {
   const { slug = '' } = useParams<{ slug: string }>();
   const category = useCategory(slug);
-  const products = useProducts();
+  const products = useCategoryProducts(slug);
   const { shopName } = useShopSettings();
   const data = category.data;
-  const count = products.data?.filter((p) => p.category === slug).length;
+  const count = products.data?.length;
 
   useDocumentTitle(
     category.isError ? `Category Not Found | ${shopName}` : data ? `${data.name} | ${shopName}` : null,
@@ -87,7 +87,12 @@ export default function CategoryPage() {
         <CategoryHeaderSkeleton />
       )}
       <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14 lg:px-8">
-        <ProductGrid lockedCategory={slug} isLoading={!data || products.isLoading} priorityCount={2} />
+        <ProductGrid
+          lockedCategory={slug}
+          products={products.data}
+          isLoading={!data || products.isLoading}
+          priorityCount={2}
+        />
       </div>
     </div>
   );

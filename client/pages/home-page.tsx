@@ -1,29 +1,68 @@
+import { useEffect, useRef } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { PRODUCT_PAGE_MAX } from '../../common/contracts/catalog';
+import { gridSearch, parseGridQuery, type GridQuery } from '../../common/domain/product-page';
 import { BuiltDifferent } from '../features/home/built-different';
 import { CategoryTiles } from '../features/home/category-tiles';
 import { FeaturedProducts } from '../features/home/featured-products';
 import { HeroCarousel } from '../features/home/hero-carousel';
 import { HomeHero } from '../features/home/home-hero';
 import { Testimonials } from '../features/home/testimonials';
+import { GridPages } from '../features/catalog/grid-pages';
 import { ProductGrid } from '../features/catalog/product-grid';
-import { useProducts } from '../features/catalog/use-products';
+import { useFeaturedProducts, useProductPage } from '../features/catalog/use-products';
 import { NewsletterSection } from '../features/newsletter/newsletter-section';
 
+/** A grid page's own URL (`/?category=hoodies&page=2`), landing on the grid (#shop). */
+function gridHref(q: GridQuery, hash = '#shop'): string {
+  const search = gridSearch(q);
+  return `/${search ? `?${search}` : ''}${hash}`;
+}
+
 export default function HomePage() {
-  const { data: products, isLoading } = useProducts();
+  // The grid's filter and page live in the URL: shareable, and the page links work without script.
+  const query = parseGridQuery(useSearch(), PRODUCT_PAGE_MAX);
+  const [, navigate] = useLocation();
+  const grid = useProductPage(query);
+  const featured = useFeaturedProducts();
+  const sectionRef = useRef<HTMLElement>(null);
+  const shown = grid.data;
+
+  // Another page: bring the top of the grid into view (a filter click keeps the scroll position).
+  const lastPage = useRef(query.page);
+  useEffect(() => {
+    if (lastPage.current === query.page) return;
+    lastPage.current = query.page;
+    sectionRef.current?.scrollIntoView({ block: 'start' });
+  }, [query.page]);
 
   return (
     <>
       <HomeHero />
       <HeroCarousel />
       <CategoryTiles />
-      {products ? <FeaturedProducts products={products} /> : null}
+      {featured.data ? <FeaturedProducts featured={featured.data} /> : null}
       <div className="mx-auto max-w-7xl px-4 py-16 md:px-6 md:py-24">
         <ProductGrid
           id="shop"
+          sectionRef={sectionRef}
           title="Latest Drops"
           subtitle="Our limited edition collection: every design capped at 50 pieces worldwide, made to order and never restocked. When they're gone, they're gone."
-          products={products}
-          isLoading={isLoading}
+          products={shown?.products}
+          isLoading={!shown}
+          filter={query.category ?? 'all'}
+          onFilterChange={(value) => navigate(gridHref({ category: value === 'all' ? null : value, page: 1 }, ''))}
+          footer={
+            shown ? (
+              <GridPages
+                page={shown.page}
+                pageCount={shown.pageCount}
+                pageSize={shown.pageSize}
+                total={shown.total}
+                hrefFor={(n) => gridHref({ category: shown.category, page: n })}
+              />
+            ) : null
+          }
         />
       </div>
       <BuiltDifferent />

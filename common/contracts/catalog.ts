@@ -46,6 +46,42 @@ export const productsQuery = z.object({
   category: z.string().max(100).optional(),
 });
 
+/** Products per page of the home page's grid (its HTML stays small however big the catalogue grows). */
+export const PRODUCT_PAGE_SIZE = 24;
+/** Highest page number asked for; beyond the last page the last page is shown. */
+export const PRODUCT_PAGE_MAX = 10_000;
+
+export const productPageQuery = z.object({
+  category: z
+    .string()
+    .regex(/^[a-z0-9-]{1,100}$/, { message: 'Invalid category' })
+    .optional(),
+  page: z.coerce
+    .number({ message: 'Invalid page' })
+    .int({ message: 'Invalid page' })
+    .min(1, { message: 'Invalid page' })
+    .max(PRODUCT_PAGE_MAX, { message: 'Invalid page' })
+    .optional(),
+});
+
+/** One page of the product grid (GET /api/products/page, and the home page's embedded data). */
+export interface ProductPage {
+  /** Category slug the list is filtered by, or null for every product. */
+  category: string | null;
+  /** 1-based, already clamped to the last page. */
+  page: number;
+  pageCount: number;
+  pageSize: number;
+  total: number;
+  products: Product[];
+}
+
+/** What the home page renders from the catalogue: the featured strip and one page of the grid. */
+export interface HomeData {
+  featured: Product[];
+  grid: ProductPage;
+}
+
 /** Sizes a category's products may have (SPEC §3). */
 export const categorySizes: Record<string, readonly string[]> = {
   tshirts: ['XS', 'S', 'M', 'L', 'XL', 'XXL'],

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -33,11 +34,17 @@ export function negotiateEncoding(header: string | undefined): Encoding {
 export class PrecompressedBody {
   readonly identity: Buffer;
   private readonly encoded = new Map<Exclude<Encoding, 'identity'>, Promise<Buffer>>();
+  /** Finished encodings, so a hit is answered without a promise. */
+  private readonly done = new Map<Exclude<Encoding, 'identity'>, Buffer>();
+  private tag: string | null = null;
 
-  /** `oneOff`: compressed for a single response, so fast settings instead of the smallest output. */
+  /**
+   * `oneOff`: compressed for a single response, so fast settings instead of the smallest output.
+   * `brotliQuality`: for bodies re-made often (pages during a drop) a faster setting than 11.
+   */
   constructor(
     readonly text: string,
-    private readonly opts: { oneOff?: boolean } = {},
+    private readonly opts: { oneOff?: boolean; brotliQuality?: number } = {},
   ) {
     this.identity = Buffer.from(text);
   }
@@ -47,8 +54,26 @@ export class PrecompressedBody {
     return this.identity.length >= 1024;
   }
 
+  /**
+   * A weak validator from the content: equal bytes give equal tags on every instance, and weak
+   * because the br, gzip and identity representations share it (RFC 9110 §8.8.1).
+   */
+  get etag(): string {
+    this.tag ??= `W/"${crypto.createHash('sha1').update(this.identity).digest('base64url').slice(0, 22)}"`;
+    return this.tag;
+  }
+
+  /** Total bytes held (identity plus finished encodings), for caches with a size cap. */
+  get size(): number {
+    let n = this.identity.length;
+    for (const b of this.done.values()) n += b.length;
+    return n;
+  }
+
   bytes(encoding: Encoding): Buffer | Promise<Buffer> {
     if (encoding === 'identity') return this.identity;
+    const ready = this.done.get(encoding);
+    if (ready) return ready;
     let pending = this.encoded.get(encoding);
     if (!pending) {
       const size = this.identity.length;
@@ -56,11 +81,12 @@ export class PrecompressedBody {
         encoding === 'br'
           ? brotli(this.identity, {
               params: {
-                [zlib.constants.BROTLI_PARAM_QUALITY]: this.opts.oneOff ? 4 : 11,
+                [zlib.constants.BROTLI_PARAM_QUALITY]: this.opts.brotliQuality ?? (this.opts.oneOff ? 4 : 11),
                 [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
               },
             })
           : gzip(this.identity, { level: this.opts.oneOff ? 6 : 9 });
+      if (!this.opts.oneOff) void pending.then((b) => this.done.set(encoding, b), () => undefined);
       this.encoded.set(encoding, pending);
     }
     return pending;
@@ -76,14 +102,44 @@ export function createBodyCache(): (text: string) => PrecompressedBody {
   };
 }
 
+/** True when an If-None-Match header names `etag` (weak comparison, as RFC 9110 §13.1.2 asks). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === opaque);
+}
+
+/**
+ * Sends a fixed body in the best encoding the client accepts, with its ETag; 304 without a body
+ * when the client already holds it. Register the route with `compress: false`.
+ */
+export function sendPrecompressed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: PrecompressedBody,
+  contentType: string,
+  opts: { validator?: boolean } = {},
+): Buffer | Promise<Buffer> | undefined {
+  reply.header('vary', 'accept-encoding');
+  // Only a successful answer carries a validator (a 404 page is not revalidated: RFC 9110 §13.2.1).
+  if (opts.validator !== false) reply.header('etag', body.etag);
+  if (opts.validator !== false && etagMatches(request.headers['if-none-match'], body.etag)) {
+    // Sent here; `undefined` tells Fastify there is nothing more to send.
+    void reply.code(304).send();
+    return undefined;
+  }
+  const encoding = body.compressible ? negotiateEncoding(request.headers['accept-encoding']) : 'identity';
+  reply.type(contentType);
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return body.bytes(encoding);
+}
+
 /** Sends a JSON body in the best encoding the client accepts. Register the route with `compress: false`. */
 export function sendPrecompressedJson(
   request: FastifyRequest,
   reply: FastifyReply,
   body: PrecompressedBody,
-): Buffer | Promise<Buffer> {
-  const encoding = body.compressible ? negotiateEncoding(request.headers['accept-encoding']) : 'identity';
-  reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
-  if (encoding !== 'identity') reply.header('content-encoding', encoding);
-  return body.bytes(encoding);
+): Buffer | Promise<Buffer> | undefined {
+  return sendPrecompressed(request, reply, body, 'application/json; charset=utf-8');
 }

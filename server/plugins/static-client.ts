@@ -1,15 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { jsonForScript, type SeoService } from '../modules/seo/seo.service';
+import { createPageCache, type CachedPage, type PageCache, type PageCacheOptions } from '../modules/seo/page-cache';
 import { loadClientAssets } from './client-assets';
+import { PrecompressedBody, sendPrecompressed } from './precompressed';
 import { loadServerRenderer } from './server-render';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The rendered-page cache (its stats are read by tests). */
+    pageCache: PageCache;
+  }
+}
 
 export interface StaticClientOptions {
   clientDir: string;
   uploadsDir: string;
   seo: SeoService;
+  pageCache?: PageCacheOptions;
 }
 
 interface PreloadProduct {
@@ -25,9 +35,8 @@ function lcpImagePreload(pathname: string, bootstrap: Record<string, unknown>): 
     src = (bootstrap.product as PreloadProduct | null | undefined)?.images?.[0];
     sizes = '(min-width: 1024px) 50vw, 100vw';
   } else if (pathname.startsWith('/category/')) {
-    const slug = decodeURIComponent(pathname.split('/')[2] ?? '');
-    const list = (bootstrap.products as PreloadProduct[] | undefined) ?? [];
-    src = list.find((p) => p.category === slug)?.images?.[0];
+    const list = (bootstrap.categoryProducts as { products?: PreloadProduct[] } | undefined)?.products ?? [];
+    src = list[0]?.images?.[0];
     sizes = '(min-width: 1024px) 25vw, 50vw';
   }
   const m = src ? /^(\/uploads\/.+)\.webp$/.exec(src) : null;
@@ -126,18 +135,10 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
   const renderer = await loadServerRenderer(opts.clientDir, app.log);
   if (hasClient && !template.includes(ROOT_DIV)) throw new Error(`${indexPath} has no ${ROOT_DIV}`);
 
-  app.get('/*', async (request, reply) => {
-    const url = requestUrl(request);
-    // The raw path too: `/api/../x` is still a call to the API, not a page.
-    if (isApiPath(url.pathname) || isApiPath(request.url.split('?')[0])) {
-      return reply.status(404).send({ message: `Not found: GET ${url.pathname}` });
-    }
-    if (path.extname(url.pathname) && !url.pathname.endsWith('.html')) {
-      return reply.status(404).type('text/plain').send('Not found');
-    }
+  /** One page as it is sent, rendered for `url` (already reduced to what the page reads). */
+  async function renderPage(url: URL, version: number): Promise<CachedPage> {
     const page = await opts.seo.renderPage(url);
-    if (page.redirect) return reply.redirect(page.redirect, 301);
-    // A function replacement: `$&` or `$'` in product copy must not be read as replacement patterns.
+    if (page.redirect) return { version, status: 301, redirect: page.redirect, body: null };
     const markup = await renderer.render(url, page.bootstrap);
     const scripts = assets.scriptsFor(url.pathname);
     const image = lcpImagePreload(url.pathname, page.bootstrap);
@@ -149,13 +150,49 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
     const head = `${page.head}\n${assets.fontPreloads}\n${scriptPreloads}\n${image}`;
     const root = markup ? `<fieldset id="root" role="none" disabled>${markup}</fieldset>` : ROOT_DIV;
     const data = `${bootstrapTag(page.bootstrap)}${markup ? `\n${jsonTag('fifty-scripts', scripts.map((f) => `/${f}`))}` : ''}`;
+    // A function replacement: `$&` or `$'` in product copy must not be read as replacement patterns.
     const html = (markup ? ssrTemplate : template)
       .replace('<!--app-head-->', () => head)
       .replace(ROOT_DIV, () => `${root}\n${data}`);
-    return reply
-      .status(page.status)
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(html);
+    // Pages are re-made on every stock change during a drop: a fast brotli setting (q11 costs ~20x the CPU for ~5 % less).
+    return { version, status: page.status, body: new PrecompressedBody(html, { brotliQuality: 6 }) };
+  }
+
+  function sendPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {
+    if (page.redirect) return reply.redirect(page.redirect, 301);
+    // Nothing in a page is per shopper (the cart, popup and session live in the browser), so one
+    // copy serves everyone; browsers revalidate it with its ETag on every visit.
+    reply.code(page.status).header('cache-control', 'no-cache');
+    return sendPrecompressed(request, reply, page.body!, 'text/html; charset=utf-8', { validator: page.status === 200 });
+  }
+
+  /**
+   * Rendered pages are cached per catalogue version (see modules/seo/page-cache.ts): a hit is
+   * answered from memory without a promise, as the catalogue JSON is.
+   */
+  const pages = createPageCache(opts.pageCache);
+  app.decorate('pageCache', pages);
+
+  app.get('/*', { compress: false }, (request, reply) => {
+    const url = requestUrl(request);
+    // The raw path too: `/api/../x` is still a call to the API, not a page.
+    if (isApiPath(url.pathname) || isApiPath(request.url.split('?')[0])) {
+      return reply.status(404).send({ message: `Not found: GET ${url.pathname}` });
+    }
+    if (path.extname(url.pathname) && !url.pathname.endsWith('.html')) {
+      return reply.status(404).type('text/plain').send('Not found');
+    }
+    const target = opts.seo.pageUrl(url);
+    const key = target.href;
+    const fresh = opts.seo.freshCatalogVersion();
+    const hit = fresh === null ? null : pages.get(key, fresh);
+    if (hit) return sendPage(request, reply, hit);
+    // Searches, unknown paths and redirects can be minted without end: a small cache of their own.
+    const openEnded = target.pathname.toLowerCase().startsWith('/search');
+    return (async () => {
+      const version = fresh ?? (await opts.seo.catalogVersion());
+      const page = pages.get(key, version) ?? (await pages.render(key, version, () => renderPage(target, version), openEnded));
+      return sendPage(request, reply, page);
+    })();
   });
 }

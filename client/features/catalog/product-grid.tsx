@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { Product } from '../../../common/contracts/catalog';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
@@ -27,6 +27,12 @@ export interface ProductGridProps {
   /** How many leading cards load their image eagerly (the LCP on category pages). */
   priorityCount?: number;
   className?: string;
+  /** Controlled filter (the home page keeps it in the URL): the active value and what a click asks for. */
+  filter?: string;
+  onFilterChange?: (value: string) => void;
+  /** Under the cards, above View All Products (the home page's page links). */
+  footer?: ReactNode;
+  sectionRef?: RefObject<HTMLElement | null>;
 }
 
 export function ProductGrid({
@@ -39,18 +45,25 @@ export function ProductGrid({
   id,
   priorityCount = 0,
   className,
+  filter: controlledFilter,
+  onFilterChange,
+  footer,
+  sectionRef: outerRef,
 }: ProductGridProps) {
-  // Only fetch the catalogue when the caller did not hand the products in (search, category).
-  const query = useProducts({ enabled: products === undefined });
+  // Only fetch the whole catalogue when the caller neither hands the products in nor loads them itself.
+  const query = useProducts({ enabled: products === undefined && isLoading === undefined });
   const list = products ?? query.data ?? [];
   const loading = isLoading ?? (products === undefined && query.isLoading);
-  const [filter, setFilter] = useState<string>(lockedCategory ?? 'all');
+  const [ownFilter, setOwnFilter] = useState<string>(lockedCategory ?? 'all');
+  const filter = controlledFilter ?? ownFilter;
+  const setFilter = onFilterChange ?? setOwnFilter;
   const headingId = useId();
-  const sectionRef = useRef<HTMLElement>(null);
+  const ownRef = useRef<HTMLElement>(null);
+  const sectionRef = outerRef ?? ownRef;
 
   // Locked grids follow their category when the route changes (SPEC §2).
   useEffect(() => {
-    if (lockedCategory) setFilter(lockedCategory);
+    if (lockedCategory) setOwnFilter(lockedCategory);
   }, [lockedCategory]);
 
   const active = lockedCategory ?? filter;
@@ -120,6 +133,8 @@ export function ProductGrid({
           ))}
         </ul>
       )}
+
+      {footer}
 
       {viewAll ? (
         <div className="mt-10 flex justify-center">

@@ -1,5 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import type { Category, Product } from '../../../common/contracts/catalog';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Category, Product, ProductPage } from '../../../common/contracts/catalog';
+import { gridSearch, type GridQuery } from '../../../common/domain/product-page';
+import { apiJson } from '../../lib/api-client';
 import { readBootstrap } from '../../lib/bootstrap';
 
 export const PRODUCTS_KEY = ['/api/products'] as const;
@@ -17,4 +19,44 @@ export function useProducts(opts: { enabled?: boolean } = {}) {
 /** Category list (slug, name, description, image); embedded in the HTML when the server has it. */
 export function useCategories() {
   return useQuery<Category[]>({ queryKey: CATEGORIES_KEY, initialData: readBootstrap().categories });
+}
+
+/** One category's products: the category page embeds exactly these. */
+export function useCategoryProducts(slug: string) {
+  const boot = readBootstrap().categoryProducts;
+  return useQuery<Product[]>({
+    queryKey: ['/api/products', 'category', slug],
+    queryFn: () => apiJson<Product[]>('GET', `/api/products?category=${encodeURIComponent(slug)}`),
+    initialData: boot?.slug === slug ? boot.products : undefined,
+  });
+}
+
+const samePage = (page: ProductPage, q: GridQuery) =>
+  page.category === q.category && (page.page === q.page || (q.page > page.pageCount && page.page === page.pageCount));
+
+/**
+ * One page of the home grid. While another page or filter loads, the previous one stays on screen
+ * (narrowed to the new filter, so a filter click shows at once what it will keep).
+ */
+export function useProductPage(q: GridQuery) {
+  const boot = readBootstrap().home?.grid;
+  const search = gridSearch(q);
+  return useQuery<ProductPage>({
+    queryKey: ['/api/products', 'page', q.category, q.page],
+    queryFn: () => apiJson<ProductPage>('GET', `/api/products/page${search ? `?${search}` : ''}`),
+    initialData: boot && samePage(boot, q) ? boot : undefined,
+    placeholderData: (previous) =>
+      previous && q.category && previous.category !== q.category
+        ? { ...previous, category: q.category, products: previous.products.filter((p) => p.category === q.category) }
+        : keepPreviousData(previous),
+  });
+}
+
+/** The home page's featured strip (picked on the server from the whole catalogue). */
+export function useFeaturedProducts() {
+  return useQuery<Product[]>({
+    queryKey: ['/api/products', 'featured'],
+    queryFn: () => apiJson<Product[]>('GET', '/api/products/featured'),
+    initialData: readBootstrap().home?.featured,
+  });
 }

@@ -1,20 +1,8 @@
 import type { Product } from '../../../common/contracts/catalog';
-import { ProductCard, isSoldOut } from '../catalog/product-card';
+import { ProductCard } from '../catalog/product-card';
 
-const FEATURED_COUNT = 4;
-
-/** New and on-sale pieces that can still be bought lead; the rest of the catalogue fills in. */
-export function pickFeatured(products: readonly Product[], count = FEATURED_COUNT): Product[] {
-  const score = (p: Product) => (isSoldOut(p) ? 0 : (p.isNew ? 2 : 0) + (p.isOnSale ? 1 : 0) + 1);
-  return [...products]
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => score(b.p) - score(a.p) || a.i - b.i)
-    .slice(0, count)
-    .map((x) => x.p);
-}
-
-export function FeaturedProducts({ products }: { products: readonly Product[] }) {
-  const featured = pickFeatured(products);
+/** The strip of pieces the server picked (common/domain/product-page.ts pickFeatured) from the whole catalogue. */
+export function FeaturedProducts({ featured }: { featured: readonly Product[] }) {
   if (featured.length === 0) return null;
   return (
     <section aria-labelledby="featured-title" className="bg-bone py-16 md:py-24">

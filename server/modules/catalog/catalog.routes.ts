@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { categorySlugParams, productIdParams, productsQuery } from '../../../common/contracts/catalog';
+import {
+  categorySlugParams,
+  PRODUCT_PAGE_SIZE,
+  productIdParams,
+  productPageQuery,
+  productsQuery,
+} from '../../../common/contracts/catalog';
+import { pickFeatured, slicePage } from '../../../common/domain/product-page';
 import { notFound } from '../../plugins/http-error';
 import { createBodyCache, PrecompressedBody, sendPrecompressedJson } from '../../plugins/precompressed';
 import type { CatalogService } from './catalog.service';
@@ -8,6 +15,10 @@ import type { CatalogService } from './catalog.service';
 export async function catalogRoutes(app: FastifyInstance, opts: { catalog: CatalogService }): Promise<void> {
   const { catalog } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // Other instances' changes arrive over LISTEN/NOTIFY from the moment the app is ready.
+  app.addHook('onReady', () => catalog.startListening());
+  app.addHook('onClose', () => catalog.stopListening());
 
   // The two hot lists are served from the catalogue's cached JSON, compressed once per change.
   const categoriesBody = createBodyCache();
@@ -40,6 +51,39 @@ export async function catalogRoutes(app: FastifyInstance, opts: { catalog: Catal
     const fresh = catalog.freshSnapshot();
     if (fresh) return sendPrecompressedJson(request, reply, productsBody(fresh.productsJson));
     return catalog.productsJson().then((json) => sendPrecompressedJson(request, reply, productsBody(json)));
+  });
+
+  // Grid pages (the home page's 'Latest Drops' after its first page or a filter click): bodies for
+  // the current snapshot only, at most a few hundred of them.
+  const pageBodies = new Map<string, PrecompressedBody>();
+  let pageBodiesVersion = -1;
+  const cachedBody = (version: number, key: string, make: () => unknown) => {
+    if (version !== pageBodiesVersion) {
+      pageBodies.clear();
+      pageBodiesVersion = version;
+    }
+    let body = pageBodies.get(key);
+    if (!body) {
+      body = new PrecompressedBody(JSON.stringify(make()), { brotliQuality: 6 });
+      if (pageBodies.size < 500) pageBodies.set(key, body);
+    }
+    return body;
+  };
+
+  r.get('/api/products/page', { schema: { querystring: productPageQuery }, compress: false, decompress: false }, async (request, reply) => {
+    const { category, page = 1 } = request.query;
+    const snap = await catalog.current();
+    const body = cachedBody(snap.version, `${category ?? ''} ${page}`, () =>
+      slicePage(snap.products, { category: category ?? null, page }, PRODUCT_PAGE_SIZE),
+    );
+    reply.header('cache-control', 'no-cache');
+    return sendPrecompressedJson(request, reply, body);
+  });
+
+  r.get('/api/products/featured', { compress: false, decompress: false }, async (request, reply) => {
+    const snap = await catalog.current();
+    reply.header('cache-control', 'no-cache');
+    return sendPrecompressedJson(request, reply, cachedBody(snap.version, 'featured', () => pickFeatured(snap.products)));
   });
 
   r.get('/api/products/:id', { schema: { params: productIdParams } }, async (request) => {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import type { Category, Product } from '../../../common/contracts/catalog';
 import { rankBySearch } from '../../../common/domain/search';
+import type { CatalogChangeFeed } from './catalog-changes';
 import {
   findCategoryRow,
   findProductRow,
@@ -38,58 +39,108 @@ export function toCategory(row: CategoryRow): Category {
   return { id: row.id, slug: row.slug, name: row.name, description: row.description, image: row.image };
 }
 
-interface Snapshot {
-  at: number;
+export interface Snapshot {
+  /** Changes only when the catalogue's content does: pages rendered from an equal version are current. */
+  version: number;
+  loadedAt: number;
   products: Product[];
   productsJson: string;
+  byId: Map<string, Product>;
   categories: Category[];
   categoriesJson: string;
 }
 
+/** While other instances' changes arrive by NOTIFY, a snapshot is kept until a change (this bound is a safety net). */
+const LIVE_MAX_AGE_MS = 60_000;
+/** While the change listener is down (or absent), a snapshot is re-read this often. */
+export const FALLBACK_MAX_AGE_MS = 1_000;
+
 /**
  * The catalogue is read far more than it changes: keep one serialised snapshot in memory.
- * Local writes invalidate it at once; a short TTL bounds staleness across several app instances
- * (stock shown on cards may lag by that long; stock is always enforced by the database).
+ * Every local write (admin edits, stock holds, releases, sales, refunds) calls `invalidate()` after it
+ * commits: the snapshot is dropped at once here and the other instances are told through
+ * PostgreSQL NOTIFY (`changes`). Stock is always enforced by the database, never by this copy.
  */
-export function createCatalogService(db: Db, opts: { ttlMs?: number } = {}) {
-  const ttlMs = opts.ttlMs ?? 2000;
+export function createCatalogService(db: Db, opts: { changes?: CatalogChangeFeed; fallbackMaxAgeMs?: number } = {}) {
+  const { changes } = opts;
+  const fallbackMaxAgeMs = opts.fallbackMaxAgeMs ?? FALLBACK_MAX_AGE_MS;
   let snapshot: Snapshot | null = null;
+  let previous: Snapshot | null = null;
   let loading: Promise<Snapshot> | null = null;
   let generation = 0;
+  let lastVersion = 0;
+
+  const maxAge = () => (changes?.live ? LIVE_MAX_AGE_MS : fallbackMaxAgeMs);
 
   async function load(): Promise<Snapshot> {
     const gen = generation;
     const [productRows, categoryRows] = await Promise.all([listProductRows(db), listCategoryRows(db)]);
     const products = productRows.map(toProduct);
     const categories = categoryRows.map(toCategory);
-    const snap = {
-      at: Date.now(),
+    const productsJson = JSON.stringify(products);
+    const categoriesJson = JSON.stringify(categories);
+    const same = previous && previous.productsJson === productsJson && previous.categoriesJson === categoriesJson;
+    const snap: Snapshot = {
+      // A new number for any new content, even from a load that is superseded before it lands.
+      version: same ? previous!.version : ++lastVersion,
+      loadedAt: Date.now(),
       products,
-      productsJson: JSON.stringify(products),
+      productsJson,
+      byId: new Map(products.map((p) => [p.id, p])),
       categories,
-      categoriesJson: JSON.stringify(categories),
+      categoriesJson,
     };
-    if (gen === generation) snapshot = snap;
+    if (gen === generation) {
+      snapshot = snap;
+      previous = snap;
+    }
     return snap;
   }
 
+  /** The snapshot when it is current, without a promise: the hot routes answer synchronously. */
+  function freshSnapshot(): Snapshot | null {
+    return snapshot && Date.now() - snapshot.loadedAt < maxAge() ? snapshot : null;
+  }
+
   async function current(): Promise<Snapshot> {
-    if (snapshot && Date.now() - snapshot.at < ttlMs) return snapshot;
-    if (!loading) loading = load().finally(() => (loading = null));
+    const fresh = freshSnapshot();
+    if (fresh) return fresh;
+    if (!loading) {
+      const pending: Promise<Snapshot> = load().finally(() => {
+        if (loading === pending) loading = null;
+      });
+      loading = pending;
+    }
     return loading;
   }
 
-  /** The snapshot when it is fresh, without a promise: the hot list routes answer synchronously. */
-  function freshSnapshot(): Snapshot | null {
-    return snapshot && Date.now() - snapshot.at < ttlMs ? snapshot : null;
+  /** Forget the snapshot; a load already under way may have read the old rows, so it is not waited for. */
+  function drop(): void {
+    generation++;
+    snapshot = null;
+    loading = null;
   }
+
+  changes?.onRemoteChange(drop);
 
   return {
     current,
     freshSnapshot,
+    /** The catalogue changed here (call after the commit): dropped at once, other instances told. */
     invalidate(): void {
-      generation++;
-      snapshot = null;
+      drop();
+      changes?.publish();
+    },
+    /** Starts listening for other instances' changes (until then snapshots age out quickly). */
+    startListening(): Promise<void> {
+      return changes?.start() ?? Promise.resolve();
+    },
+    stopListening(): Promise<void> {
+      return changes?.stop() ?? Promise.resolve();
+    },
+    /** True while other instances' changes arrive by NOTIFY (false: snapshots age out within a second). */
+    isListening(): boolean {
+      return changes?.live ?? false;
     },
     async listProducts(): Promise<Product[]> {
       return (await current()).products;
@@ -113,8 +164,7 @@ export function createCatalogService(db: Db, opts: { ttlMs?: number } = {}) {
       return row ? toProduct(row) : null;
     },
     async getProduct(id: string): Promise<Product | null> {
-      const snap = await current();
-      return snap.products.find((p) => p.id === id) ?? null;
+      return (await current()).byId.get(id) ?? null;
     },
     async search(q: string): Promise<Product[]> {
       const snap = await current();

@@ -156,10 +156,13 @@ interface CheckoutDeps {
   settings: SettingsService;
   gateway: PaymentGateway;
   log: FastifyBaseLogger;
+  /** Called after a commit that moved stock (the catalogue shown to shoppers must follow at once). */
+  onStockChanged?: () => void;
 }
 
 export function createCheckoutService(deps: CheckoutDeps) {
   const { db, cart, settings, gateway, log } = deps;
+  const stockChanged = () => deps.onStockChanged?.();
 
   function totalsFor(
     lines: readonly PricedCartLine[],
@@ -231,10 +234,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
   }
 
   async function releaseOne(id: string, to: 'cancelled' | 'expired'): Promise<void> {
-    await db.transaction(async (tx) => {
+    const released = await db.transaction(async (tx) => {
       const locked = await lockCheckout(tx, id);
-      if (locked) await releaseInTransaction(tx, [locked], to);
+      return locked ? releaseInTransaction(tx, [locked], to) : 0;
     });
+    if (released > 0) stockChanged();
   }
 
   /**
@@ -355,6 +359,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     });
 
     const { checkout } = outcome;
+    if (outcome.kind === 'new') stockChanged();
     if (outcome.kind === 'reuse') {
       const intent = await gateway.retrieveIntent(checkout.paymentIntentId!);
       if (intent?.clientSecret && intent.status !== 'canceled' && intent.status !== 'succeeded') {
@@ -453,6 +458,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         if (ids.length < 100) break;
       }
       if (total > 0) {
+        stockChanged();
         log.info({ released: total }, 'released expired stock holds');
       }
       return total;
@@ -530,6 +536,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         if (row.status === 'open') await releaseInTransaction(tx, [row], 'expired');
         return transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'refunded');
       });
+      if (changed) stockChanged();
       return changed;
     },
 

@@ -78,7 +78,7 @@ async function api<T>(t: TestApp, url: string): Promise<T> {
 describeEachDb(
   'SEO: pages, sitemap, robots',
   (t) => {
-    test('home: title, description, canonical, social tags, Organization + WebSite JSON-LD, bootstrap catalogue', async () => {
+    test('home: title, description, canonical, social tags, Organization + WebSite JSON-LD, bootstrap of what it shows', async () => {
       const p = await page(t(), '/');
       expect(p.status).toBe(200);
       expect(p.title).toMatch(/^FIFTY/);
@@ -97,9 +97,30 @@ describeEachDb(
 
       const products = await api<Product[]>(t(), '/api/products');
       const categories = await api<Category[]>(t(), '/api/categories');
-      expect(p.bootstrap.products).toEqual(products);
+      // Only what the page shows: the featured strip and the first grid page (the demo fits on one).
+      expect(p.bootstrap.products).toBeUndefined();
+      expect(p.bootstrap.home).toEqual({
+        featured: await api(t(), '/api/products/featured'),
+        grid: { category: null, page: 1, pageCount: 1, pageSize: 24, total: products.length, products },
+      });
       expect(p.bootstrap.categories).toEqual(categories);
       expect(p.bootstrap.settings).toEqual(await api(t(), '/api/settings'));
+    });
+
+    test('home grid pages and filters: ?page= and ?category= pick what is embedded; the canonical names the page', async () => {
+      const hoodies = await api<Product[]>(t(), '/api/products?category=hoodies');
+      const p = await page(t(), '/?category=Hoodies&utm_source=x');
+      expect(p.status).toBe(200);
+      expect(p.canonical).toBe(`${BASE}/?category=hoodies`);
+      expect(p.bootstrap.home).toMatchObject({
+        grid: { category: 'hoodies', page: 1, total: hoodies.length, products: hoodies },
+      });
+      // Past the end, or nonsense: the nearest real page, never an error.
+      const far = await page(t(), '/?page=99');
+      expect(far.status).toBe(200);
+      expect(far.canonical).toBe(`${BASE}/`);
+      expect((await page(t(), '/?page=abc')).canonical).toBe(`${BASE}/`);
+      expect(await api(t(), '/api/products/page?category=hoodies')).toEqual((p.bootstrap.home as { grid: unknown }).grid);
     });
 
     test('product page: name in the title, first sentence in the description, Product JSON-LD, bootstrap product', async () => {
@@ -176,7 +197,7 @@ describeEachDb(
       }
     });
 
-    test('category page: name and description, category image, CollectionPage, bootstrap categories + products', async () => {
+    test('category page: name and description, category image, CollectionPage, bootstrap categories + its products', async () => {
       const categories = await api<Category[]>(t(), '/api/categories');
       const products = await api<Product[]>(t(), '/api/products');
       for (const c of categories) {
@@ -193,7 +214,9 @@ describeEachDb(
           url: `${BASE}/category/${c.slug}`,
         });
         expect(p.bootstrap.categories).toEqual(categories);
-        expect(p.bootstrap.products).toEqual(products);
+        // Only this category's products.
+        expect(p.bootstrap.products).toBeUndefined();
+        expect(p.bootstrap.categoryProducts).toEqual({ slug: c.slug, products: products.filter((x) => x.category === c.slug) });
       }
       const missing = await page(t(), '/category/no-such-thing');
       expect(missing.status).toBe(404);

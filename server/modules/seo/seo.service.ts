@@ -1,5 +1,13 @@
-import { SEARCH_QUERY_MAX, type Category, type Product } from '../../../common/contracts/catalog';
+import {
+  PRODUCT_PAGE_MAX,
+  PRODUCT_PAGE_SIZE,
+  SEARCH_QUERY_MAX,
+  type Category,
+  type HomeData,
+  type Product,
+} from '../../../common/contracts/catalog';
 import { formatUsd } from '../../../common/domain/money';
+import { gridSearch, parseGridQuery, pickFeatured, slicePage } from '../../../common/domain/product-page';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { SettingsService } from '../settings/settings.service';
 
@@ -148,7 +156,7 @@ export function createSeoService(deps: {
 
   function renderHead(base: string, meta: PageMeta): string {
     const url = `${base}${meta.path}`;
-    const fullTitle = meta.path === '/' ? meta.title : `${meta.title} | ${shop}`;
+    const fullTitle = meta.path === '/' || meta.path.startsWith('/?') ? meta.title : `${meta.title} | ${shop}`;
     const image = absolute(base, meta.image);
     const lines = [
       `<title>${escapeHtml(fullTitle)}</title>`,
@@ -219,14 +227,22 @@ export function createSeoService(deps: {
     return { title, description, path, status: 404, robots: NOINDEX, bootstrap };
   }
 
-  async function homePage(base: string): Promise<PageMeta> {
-    const [products, categories] = await Promise.all([catalog.listProducts(), catalog.listCategories()]);
-    const lead = products.find((p) => p.images.length > 0);
+  /** The home page's catalogue data: the featured strip and the one grid page the URL asks for. */
+  async function homeData(search: URLSearchParams): Promise<HomeData> {
+    const products = await catalog.listProducts();
+    const grid = slicePage(products, parseGridQuery(search, PRODUCT_PAGE_MAX), PRODUCT_PAGE_SIZE);
+    return { featured: pickFeatured(products), grid };
+  }
+
+  async function homePage(base: string, search: URLSearchParams): Promise<PageMeta> {
+    const [home, categories] = await Promise.all([homeData(search), catalog.listCategories()]);
+    const lead = [...home.featured, ...home.grid.products].find((p) => p.images.length > 0);
+    const query = gridSearch(home.grid);
     return {
-      title: `${shop} — Limited-Edition Sustainable Streetwear`,
+      title: `${shop} — Limited-Edition Sustainable Streetwear${home.grid.page > 1 ? ` — Page ${home.grid.page}` : ''}`,
       description:
         'Limited-edition, sustainable streetwear: t-shirts, hoodies and accessories. Every design is capped at 50 pieces worldwide, made to order and never reproduced once sold out.',
-      path: '/',
+      path: query ? `/?${query}` : '/',
       image: lead?.images[0] ?? categories.find((c) => c.image)?.image ?? null,
       imageAlt: lead?.name,
       jsonLd: [
@@ -249,7 +265,8 @@ export function createSeoService(deps: {
           },
         },
       ],
-      bootstrap: { products, categories },
+      // Only what the page shows: its grid page and the featured strip, never the whole catalogue.
+      bootstrap: { home, categories },
     };
   }
 
@@ -289,17 +306,18 @@ export function createSeoService(deps: {
   }
 
   async function categoryPage(base: string, slug: string | undefined): Promise<PageMeta> {
-    const [categories, products] = await Promise.all([catalog.listCategories(), catalog.listProducts()]);
+    const [categories, all] = await Promise.all([catalog.listCategories(), catalog.listProducts()]);
     const category: Category | undefined = categories.find((c) => c.slug === slug);
     if (!category) {
       return notFoundPage(
         'Category Not Found',
         "The category you're looking for doesn't exist.",
         `/category/${encodeURIComponent(slug ?? '')}`,
-        { categories, products },
+        { categories },
       );
     }
-    const lead = products.find((p) => p.category === category.slug && p.images.length > 0);
+    const products = all.filter((p) => p.category === category.slug);
+    const lead = products.find((p) => p.images.length > 0);
     return {
       title: category.name,
       description: `${category.name}: ${category.description}`,
@@ -315,7 +333,8 @@ export function createSeoService(deps: {
           url: `${base}/category/${encodeURIComponent(category.slug)}`,
         },
       ],
-      bootstrap: { categories, products },
+      // Only this category's products: the page never shows the others.
+      bootstrap: { categories, categoryProducts: { slug: category.slug, products } },
     };
   }
 
@@ -341,7 +360,7 @@ export function createSeoService(deps: {
     if (!segments) return notFoundPage('Page Not Found', 'The page you are looking for does not exist.', '/');
     const [first = '', second] = segments;
     const head = first.toLowerCase();
-    if (segments.length === 0) return homePage(base);
+    if (segments.length === 0) return homePage(base, url.searchParams);
     if ((head === 'product' || head === 'products') && segments.length === 2)
       return productPage(base, second);
     if (head === 'category' && segments.length === 2) return categoryPage(base, second);
@@ -360,8 +379,37 @@ export function createSeoService(deps: {
     return notFoundPage('Page Not Found', 'The page you are looking for does not exist.', url.pathname);
   }
 
+  /**
+   * The URL a page is rendered (and cached) for: only the query parameters that page reads are
+   * kept (`?utm_source=…` does not make a new page), in one spelling.
+   */
+  function pageUrl(url: URL): URL {
+    const out = new URL(url.href);
+    out.search = '';
+    out.hash = '';
+    const segments = decodeSegments(url.pathname);
+    if (segments?.length === 0) {
+      out.search = gridSearch(parseGridQuery(url.searchParams, PRODUCT_PAGE_MAX));
+    } else if (segments?.length === 1 && segments[0]!.toLowerCase() === 'search') {
+      const q = (url.searchParams.get('q') ?? '').trim();
+      if (q) out.search = `q=${encodeURIComponent(q)}`;
+    } else if (segments?.[0]?.toLowerCase() === 'categories') {
+      out.search = url.search; // kept on the redirect
+    }
+    return out;
+  }
+
   return {
     baseUrl,
+    pageUrl,
+    homeData,
+    /** Version of the catalogue pages are rendered from; null when it must be re-read first. */
+    freshCatalogVersion(): number | null {
+      return catalog.freshSnapshot()?.version ?? null;
+    },
+    async catalogVersion(): Promise<number> {
+      return (await catalog.current()).version;
+    },
 
     async renderPage(url: URL): Promise<PageHead> {
       const base = baseUrl(url.origin);
