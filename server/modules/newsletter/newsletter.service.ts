@@ -62,7 +62,7 @@ export function createNewsletterService(deps: {
         );
       } catch (err) {
         // The signup and code stand; the owner can resend from the admin list.
-        log.error({ err, email }, 'newsletter welcome e-mail failed');
+        log.error({ err }, 'newsletter welcome e-mail failed');
       }
       return toSubscription(row);
     },
