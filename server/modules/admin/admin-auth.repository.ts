@@ -93,6 +93,14 @@ export async function waitFor(db: DbOrTx, key: string): Promise<number> {
   return row ? Number(row.wait) : 0;
 }
 
+/** A successful login is no guess: it gives back the global attempt it reserved. */
+export async function refundGlobalAttempt(db: DbOrTx): Promise<void> {
+  await db
+    .update(adminLoginThrottle)
+    .set({ attempts: sql`greatest(${adminLoginThrottle.attempts} - 1, 0)` })
+    .where(eq(adminLoginThrottle.key, GLOBAL_THROTTLE_KEY));
+}
+
 /** A successful login from an address clears its slow-down. */
 export async function clearThrottle(db: DbOrTx, key: string): Promise<void> {
   await db.delete(adminLoginThrottle).where(eq(adminLoginThrottle.key, key));

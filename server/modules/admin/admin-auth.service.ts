@@ -13,6 +13,7 @@ import {
   insertSettingIfAbsent,
   moveShopperRows,
   readSetting,
+  refundGlobalAttempt,
   reserveLoginAttempt,
   revokeAdminSessions,
   waitFor,
@@ -46,8 +47,9 @@ async function safeVerify(stored: string, password: string): Promise<boolean> {
  * Login slow-down (issue 11). Per client address: 5 attempts back to back, then a wait of 1 s that
  * doubles with every further attempt up to 15 minutes (about 100 guesses a day from one address); the
  * right password is never refused for good, and a device that has logged in before skips this part.
- * Globally, for every address and device: after 30 attempts without a 15-minute pause, one attempt
- * per second for the whole shop, which bounds a botnet without locking the owner out.
+ * Globally, for every address and device: after 30 failed attempts without a 15-minute pause, one
+ * attempt per second for the whole shop, which bounds a botnet without locking the owner out
+ * (a successful login gives its global attempt back).
  */
 export const ADDRESS_THROTTLE: ThrottlePolicy = {
   freeAttempts: 5,
@@ -188,6 +190,7 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
       const ok = stored !== null && (await safeVerify(stored, password));
       log.info({ success: ok, knownDevice }, 'admin login attempt');
       if (!ok) throw unauthorized(INVALID_PASSWORD);
+      await refundGlobalAttempt(db);
       if (!knownDevice) await clearThrottle(db, addressKey);
     },
 
