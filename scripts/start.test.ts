@@ -1,6 +1,7 @@
 // The shop as an operator runs it: a real process on the embedded PostgreSQL in DATA_DIR, stopped by
 // signals and killed with -9. (Issue 9: the embedded default; issue 12: stop cleanly, one owner per data dir.)
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -14,7 +15,7 @@ function tempDataDir() {
   dirs.push(dir);
   return dir;
 }
-async function start(dataDir: string, via: 'tsx' | 'start' = 'tsx') {
+async function start(dataDir: string, via: 'tsx' | 'npm' = 'tsx') {
   const shop = await spawnShop({ dataDir, via });
   shops.push(shop);
   return shop;
@@ -22,7 +23,9 @@ async function start(dataDir: string, via: 'tsx' | 'start' = 'tsx') {
 /** The postmaster of a data dir, or null when none runs. */
 function postmasterPid(dataDir: string): number | null {
   try {
-    const pid = Number(fs.readFileSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const pid = Number(
+      fs.readFileSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid'), 'utf8').split('\n')[0],
+    );
     process.kill(pid, 0);
     return pid;
   } catch {
@@ -32,7 +35,10 @@ function postmasterPid(dataDir: string): number | null {
 async function countOrders(dataDir: string, orderNumber: string): Promise<number> {
   const db = await openDatabase({ dataDir, embeddedMode: 'shared', poolSize: 1 });
   try {
-    const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from orders where order_number = $1', [orderNumber]);
+    const { rows } = await db.pool.query<{ n: number }>(
+      'select count(*)::int as n from orders where order_number = $1',
+      [orderNumber],
+    );
     return rows[0].n;
   } finally {
     await db.close();
@@ -40,10 +46,16 @@ async function countOrders(dataDir: string, orderNumber: string): Promise<number
 }
 
 afterAll(async () => {
-  for (const s of shops) if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
+  for (const s of shops)
+    if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
   // A shop killed with -9 leaves its PostgreSQL behind: stop it through the same code path.
   for (const dir of dirs) {
-    if (postmasterPid(dir)) await (await openDatabase({ dataDir: dir, embeddedMode: 'shared', poolSize: 1 })).close().catch(() => undefined);
+    if (postmasterPid(dir))
+      await (
+        await openDatabase({ dataDir: dir, embeddedMode: 'shared', poolSize: 1 })
+      )
+        .close()
+        .catch(() => undefined);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -105,16 +117,66 @@ describe('the shop process on its embedded PostgreSQL', () => {
     expect((await first.exited).code).toBe(0);
   });
 
-  test('npm start (scripts/start.mjs, compiled server): SIGTERM reaches the server, which exits 0 and stops PostgreSQL', async () => {
+  test('npm start: SIGTERM to npm (as docker stop or systemd send it) reaches the server, which exits 0 and stops PostgreSQL', async () => {
     const dataDir = tempDataDir();
-    const shop = await start(dataDir, 'start');
+    const shop = await start(dataDir, 'npm');
     await waitHealthy(shop, 120_000);
-    // One process: the start script runs the compiled server in itself (no child to orphan).
-    expect(fs.readFileSync(`/proc/${shop.child.pid}/cmdline`, 'utf8')).toContain('start.mjs');
     const sent = Date.now();
     shop.child.kill('SIGTERM');
+    await shop.exited;
+    // The server (start.mjs runs it in its own process, exec'd by npm's shell) is gone too, not orphaned…
+    for (
+      let i = 0;
+      i < 30 &&
+      (await fetch(`${shop.base}/healthz`).then(
+        () => true,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 100));
+    expect(
+      await fetch(`${shop.base}/healthz`).then(
+        () => 'answering',
+        () => 'gone',
+      ),
+    ).toBe('gone');
+    // …within a few seconds, having stopped its database.
+    for (let i = 0; i < 50 && postmasterPid(dataDir); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(postmasterPid(dataDir)).toBeNull();
+    expect(Date.now() - sent).toBeLessThan(3000);
+  });
+
+  test('SIGTERM with 100 keep-alive clients: every request in flight is answered, exit 0 within 3 s', async () => {
+    const dataDir = tempDataDir();
+    const shop = await start(dataDir);
+    await waitHealthy(shop);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
+    const get = (url: string) =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get(`${shop.base}${url}`, { agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          })
+          .on('error', reject);
+      });
+    // 100 connections, then idle in the agent's pool (keep-alive)…
+    const warm = await Promise.all(Array.from({ length: 100 }, () => get('/api/products')));
+    expect(warm.every((s) => s === 200)).toBe(true);
+    // …half of them busy again when the signal lands.
+    const inFlight = Array.from({ length: 50 }, () =>
+      get('/api/cart').then(
+        (s) => s,
+        (e: Error) => `error ${e.message}`,
+      ),
+    );
+    const sent = Date.now();
+    shop.child.kill('SIGTERM');
+    const answers = await Promise.all(inFlight);
+    expect(answers.filter((a) => typeof a !== 'number')).toEqual([]);
     expect(await shop.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - sent).toBeLessThan(3000);
-    expect(postmasterPid(dataDir)).toBeNull();
+    agent.destroy();
   });
 });

@@ -59,7 +59,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const services = createServices(config, deps.database, app.log, deps);
+  const services = await createServices(config, deps.database, app.log, deps);
   app.decorate('services', services);
 
   registerErrorHandler(app);

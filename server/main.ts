@@ -2,6 +2,7 @@ import { loadConfigOrExit } from './config';
 import { openDatabase, type Database } from './db/client';
 import { DataDirInUseError } from './db/embedded-postgres';
 import { prepareDatabase } from './db/prepare';
+import { secureDataDir } from './lib/data-dir';
 import { buildApp } from './app';
 import { resolveSessionSecret } from './session-secret';
 
@@ -19,6 +20,9 @@ try {
 
 let app: Awaited<ReturnType<typeof buildApp>> | null = null;
 try {
+  // DATA_DIR is the owner's alone (0700; 0710 for the embedded database's group when running as root).
+  const { fixed } = secureDataDir(config.DATA_DIR, { traverseGid: database.embedded?.traverseGid });
+  if (fixed.length) console.log(`Made ${fixed.length} file(s) in DATA_DIR private to the shop's user.`);
   await prepareDatabase(database, config.DATA_DIR, { demoData: config.DEMO_DATA });
   app = await buildApp(config, { database, sessionSecret: resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR) });
   await app.ready();

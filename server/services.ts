@@ -31,7 +31,7 @@ export interface ServiceOverrides {
 }
 
 /** Wires every capability's service once; modules reach each other only through these. */
-export function createServices(config: Config, database: Database, log: FastifyBaseLogger, overrides: ServiceOverrides = {}) {
+export async function createServices(config: Config, database: Database, log: FastifyBaseLogger, overrides: ServiceOverrides = {}) {
   const { db } = database;
   const settings = createSettingsService(config);
   // Stock and product changes reach other instances sharing the database through LISTEN/NOTIFY.
@@ -50,7 +50,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   // Buying path (issue #4): cart → checkout (holds) → gateway → fulfil → order.
   // One request per pooled connection.
   const gate = createRequestGate({ concurrency: 10 });
-  const gateway = createPaymentGateway(config, db, log, gate.outside);
+  const gateway = await createPaymentGateway(config, db, log, gate.outside);
   const cart = createCartService({ db, catalog });
   const checkout = createCheckoutService({ db, cart, settings, gateway, log, onStockChanged });
   const orders = createOrdersService({ db });
@@ -61,7 +61,7 @@ export function createServices(config: Config, database: Database, log: FastifyB
   jobs.every('reconcile-payments', 30_000, () => fulfilment.reconcile());
 
   const images = createImagesService(
-    overrides.objectStore ?? createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex')),
+    overrides.objectStore ?? (await createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'))),
     log,
   );
   const admin = createAdminService({
@@ -79,4 +79,4 @@ export function createServices(config: Config, database: Database, log: FastifyB
   return { config, database, db, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, cart, checkout, orders, fulfilment, payments };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Services = Awaited<ReturnType<typeof createServices>>;

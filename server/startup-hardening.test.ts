@@ -118,9 +118,7 @@ describe('a production start', () => {
     expect(login.status).toBe(200);
   });
 
-  // Skipped until server/main.ts calls secureDataDir at boot (the lead wires it with the embedded
-  // PostgreSQL's traverse group); the modes themselves are tested in server/lib/data-dir.test.ts.
-  test.skip('DATA_DIR and what is in it are private to the shop user', () => {
+  test('DATA_DIR and what is in it are private to the shop user', () => {
     expect(modeOf(dataDir) & 0o077).toBe(0);
     expect(modeOf(path.join(dataDir, 'outbox'))).toBe(0o700);
     expect(modeOf(path.join(dataDir, 'outbox', 'old.eml'))).toBe(0o600);

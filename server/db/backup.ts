@@ -98,7 +98,7 @@ export async function backupShop(pool: pg.Pool, outFile: string, opts: { uploads
   const client = await pool.connect();
   let rows = 0;
   let files = 0;
-  let tables: string[] = [];
+  let tables: string[];
   try {
     await client.query('begin isolation level repeatable read read only');
     tables = await tablesInDependencyOrder(client);

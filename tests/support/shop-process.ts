@@ -28,16 +28,18 @@ export interface ShopProcess {
 export interface StartShopOptions {
   dataDir: string;
   env?: Record<string, string>;
-  /** 'tsx' runs server/main.ts from source; 'start' runs scripts/start.mjs (the compiled server). */
-  via?: 'tsx' | 'start';
+  /** 'tsx' runs server/main.ts from source; 'npm' runs `npm start` (scripts/start.mjs, the compiled server). */
+  via?: 'tsx' | 'npm';
   port?: number;
 }
 
 export async function spawnShop(opts: StartShopOptions): Promise<ShopProcess> {
   const port = opts.port ?? (await freePort());
-  const args =
-    (opts.via ?? 'tsx') === 'tsx' ? ['--import', 'tsx', path.join('server', 'main.ts')] : [path.join('scripts', 'start.mjs')];
-  const child = spawn(process.execPath, args, {
+  const [cmd, args] =
+    (opts.via ?? 'tsx') === 'tsx'
+      ? [process.execPath, ['--import', 'tsx', path.join('server', 'main.ts')]]
+      : ['npm', ['start', '--silent']];
+  const child = spawn(cmd, args, {
     cwd: projectRoot,
     env: {
       PATH: process.env.PATH,
