@@ -52,6 +52,12 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('FIFTY <orders@fifty.local>'),
   SHOP_NAME: z.string().min(1).default('FIFTY'),
+  /** The support inbox shown on every page (Contact, policies, size guide). */
+  SUPPORT_EMAIL: z.string().email('SUPPORT_EMAIL must be an e-mail address').default('support@fifty.local'),
+  /** Social profile links in the footer; each is hidden when unset. */
+  SOCIAL_INSTAGRAM_URL: httpUrl.optional(),
+  SOCIAL_TIKTOK_URL: httpUrl.optional(),
+  SOCIAL_X_URL: httpUrl.optional(),
   PUBLIC_URL: httpUrl.optional(),
   FREE_SHIPPING_THRESHOLD: money.default(6000),
   TAX_RATE: z.coerce.number().min(0).max(1).default(0),

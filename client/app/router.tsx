@@ -38,6 +38,8 @@ const RefundPolicyPage = lazyPage(() => import('../pages/refund-policy-page'));
 const SizeGuidePage = lazyPage(() => import('../pages/size-guide-page'));
 const MissionPage = lazyPage(() => import('../pages/mission-page'));
 const ShippingPage = lazyPage(() => import('../pages/shipping-page'));
+const PrivacyPolicyPage = lazyPage(() => import('../pages/privacy-policy-page'));
+const TermsOfServicePage = lazyPage(() => import('../pages/terms-of-service-page'));
 const NotFoundPage = lazyPage(() => import('../pages/not-found-page'));
 
 /** Every route of SPEC §2; each screen is its own chunk. */
@@ -54,6 +56,8 @@ export const routes: Array<{ path: string; component: PreloadablePage }> = [
   { path: '/size-guide', component: SizeGuidePage },
   { path: '/mission', component: MissionPage },
   { path: '/shipping', component: ShippingPage },
+  { path: '/privacy-policy', component: PrivacyPolicyPage },
+  { path: '/terms-of-service', component: TermsOfServicePage },
 ];
 
 /**

@@ -14,12 +14,6 @@ export function footerRateLine(rate: ShippingRate): string {
 
 const RATE_ORDER = ['express', 'standard', 'international'] as const;
 
-const SOCIALS = [
-  { label: 'Instagram', href: 'https://www.instagram.com/' },
-  { label: 'TikTok', href: 'https://www.tiktok.com/' },
-  { label: 'X', href: 'https://x.com/' },
-] as const;
-
 function Column({ title, children }: { title: string; children: ReactNode }) {
   return (
     <div>
@@ -40,7 +34,8 @@ function FooterLink({ href, children }: { href: string; children: ReactNode }) {
 }
 
 export function SiteFooter() {
-  const { shopName, freeShippingThreshold, shippingRates } = useShopSettings();
+  const { shopName, freeShippingThreshold, shippingRates, supportEmail, socialLinks, season } =
+    useShopSettings();
   const rates = RATE_ORDER.map((id) => shippingRates.find((r) => r.id === id)).filter(
     (r): r is ShippingRate => Boolean(r),
   );
@@ -55,8 +50,9 @@ export function SiteFooter() {
               Limited-edition streetwear made to order. Every design is capped at 50 pieces worldwide and
               never reproduced once it sells out. Sustainable materials, no overstock, no compromises.
             </p>
+            {socialLinks.length > 0 && (
             <ul className="mt-6 flex gap-2" aria-label="Social media">
-              {SOCIALS.map((s) => (
+              {socialLinks.map((s) => (
                 <li key={s.label}>
                   <a
                     href={s.href}
@@ -70,6 +66,7 @@ export function SiteFooter() {
                 </li>
               ))}
             </ul>
+            )}
           </div>
 
           <div className="grid grid-cols-2 gap-10 sm:grid-cols-3 lg:col-span-3 lg:grid-cols-[1fr_1.2fr_1fr]">
@@ -92,19 +89,31 @@ export function SiteFooter() {
               <FooterLink href="/shipping">Shipping</FooterLink>
               <FooterLink href="/refund-policy">Refund Policy</FooterLink>
               <FooterLink href="/refund-policy">Returns</FooterLink>
-              <li>Contact</li>
+              <li>
+                <a href={`mailto:${supportEmail}`} className="underline-offset-4 hover:text-paper hover:underline">
+                  Contact
+                </a>
+              </li>
             </Column>
           </div>
         </div>
 
         <div className="mt-16 flex flex-col gap-4 border-t border-paper/20 pt-6 text-xs text-neutral-400 sm:flex-row sm:items-center sm:justify-between">
-          {/* The server's clock and the shopper's may disagree about the year on New Year's Eve. */}
-          <p suppressHydrationWarning>
-            © {new Date().getFullYear()} {shopName}. 50 pieces per design. Never restocked.
+          {/* The year comes from the shop's settings, like the season in the home page's copy. */}
+          <p>
+            © {season.year} {shopName}. 50 pieces per design. Never restocked.
           </p>
           <ul className="flex gap-6">
-            <li>Privacy Policy</li>
-            <li>Terms of Service</li>
+            <li>
+              <Link href="/privacy-policy" className="underline-offset-4 hover:text-paper hover:underline">
+                Privacy Policy
+              </Link>
+            </li>
+            <li>
+              <Link href="/terms-of-service" className="underline-offset-4 hover:text-paper hover:underline">
+                Terms of Service
+              </Link>
+            </li>
           </ul>
         </div>
       </div>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { Menu, Search, ShoppingBag, X } from 'lucide-react';
 import { cartDrawer } from '../features/cart/cart-drawer-store';
 import { useCartCount } from '../features/cart/use-cart';
@@ -28,9 +28,15 @@ function SearchForm({
   inputClassName?: string;
   label: string;
 }) {
-  const [, navigate] = useLocation();
-  const [value, setValue] = useState('');
+  const [location, navigate] = useLocation();
+  const search = useSearch();
+  // On the search page the box shows what was searched for; elsewhere it starts empty.
+  const query = location === '/search' ? (new URLSearchParams(search).get('q') ?? '') : '';
+  const [value, setValue] = useState(query);
   const inputId = useId();
+  useEffect(() => {
+    setValue(query);
+  }, [query]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -92,14 +98,16 @@ export function SiteHeader() {
   const isActive = (href: string) => location === href;
 
   return (
-    <header className="z-40 bg-paper md:sticky md:top-0">
+    // Sticky at every width; on phones the promo bar (h-8) slides under the top edge so the logo,
+    // menu and cart stay on screen without taking more of it than needed.
+    <header className="sticky -top-8 z-40 bg-paper md:top-0">
       <a
         href="#main-content"
         className="sr-only left-3 top-3 z-50 bg-ink px-4 py-3 text-sm font-semibold uppercase tracking-wide text-paper focus:not-sr-only focus:absolute"
       >
         Skip to content
       </a>
-      <div className="bg-ink px-3 py-2 text-center text-[11px] font-semibold uppercase tracking-[0.12em] text-paper sm:text-sm sm:tracking-[0.2em]">
+      <div className="flex h-8 items-center justify-center overflow-hidden whitespace-nowrap bg-ink px-3 text-center text-[11px] font-semibold uppercase tracking-[0.12em] text-paper sm:h-auto sm:py-2 sm:text-sm sm:tracking-[0.2em]">
         <p>
           <span className="hidden sm:inline">Fall drop: </span>
           <span className="text-accent">15% off</span> everything with code{' '}

@@ -2,7 +2,8 @@ import { Crown, Hash, Users } from 'lucide-react';
 import { Link } from 'wouter';
 import { buttonVariants } from '../components/ui/button';
 import { useShopSettings } from '../features/settings/use-shop-settings';
-import { SUPPORT_EMAIL, SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
+import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
+import { SupportEmailLink } from '../features/static-pages/support-email-link';
 import {
   ContactBlock,
   PageSection,
@@ -41,14 +42,7 @@ const elite = [
 export default function MissionPage() {
   const { shopName } = useShopSettings();
   useDocumentTitle(`Our Mission | ${shopName}`);
-  const mail = (
-    <a
-      href={`mailto:${SUPPORT_EMAIL}`}
-      className="font-semibold underline underline-offset-4 hover:no-underline"
-    >
-      {SUPPORT_EMAIL}
-    </a>
-  );
+  const mail = <SupportEmailLink />;
 
   return (
     <StaticPageLayout

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { Check } from 'lucide-react';
+import { Check, PackageSearch } from 'lucide-react';
 import { buttonVariants } from '../components/ui/button';
 import { Skeleton } from '../components/ui/skeleton';
 import { CART_KEY } from '../features/cart/use-cart';
@@ -14,26 +14,80 @@ import { useDocumentTitle } from '../lib/use-document-title';
 /** /order-success (SPEC §2): confirmation with edition numbers; the cart is emptied on load. */
 export default function OrderSuccessPage() {
   const { shopName } = useShopSettings();
-  useDocumentTitle(`Order Confirmed | ${shopName}`);
   const qc = useQueryClient();
   const order = useLatestOrder();
+  const noOrder = !order.isPending && !order.data;
+  useDocumentTitle(order.isPending ? null : noOrder ? `No recent order | ${shopName}` : `Order Confirmed | ${shopName}`);
+  const headingRef = useRef<HTMLHeadingElement>(null);
 
   const cleared = useRef(false);
   useEffect(() => {
-    if (cleared.current) return;
+    // Only a confirmed order empties the cart: a stray visit must not throw away what the shopper chose.
+    if (cleared.current || !order.data) return;
     cleared.current = true;
     // The server already empties the cart when it makes the order; this covers any leftovers.
     apiRequest('DELETE', '/api/cart')
       .catch(() => undefined)
       .finally(() => void qc.invalidateQueries({ queryKey: CART_KEY }));
-  }, [qc]);
+  }, [qc, order.data]);
+
+  // Keyboard and screen-reader users land on what the page says, once it knows.
+  useEffect(() => {
+    if (!order.isPending) headingRef.current?.focus();
+  }, [order.isPending]);
+
+  if (order.isPending) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-12 sm:py-16" role="status">
+        <span className="sr-only">Loading your order</span>
+        <Skeleton className="mx-auto h-20 w-20 rounded-full" />
+        <Skeleton className="mt-6 h-14 w-full" />
+        <Skeleton className="mt-10 h-64 w-full" />
+      </div>
+    );
+  }
+
+  if (noOrder) {
+    return (
+      <div className="mx-auto max-w-3xl px-4 py-12 text-center sm:py-16">
+        <div className="mx-auto flex h-20 w-20 items-center justify-center rounded-full border-2 border-ink bg-bone">
+          <PackageSearch className="h-10 w-10" aria-hidden="true" />
+        </div>
+        <h1
+          ref={headingRef}
+          tabIndex={-1}
+          className="mt-6 font-display text-5xl uppercase leading-none focus:outline-none sm:text-6xl"
+        >
+          No recent order
+        </h1>
+        <p className="mx-auto mt-4 max-w-xl text-muted">
+          We couldn't find an order placed from this browser. If you have just paid, check your e-mail for
+          the confirmation; your cart is still waiting for you.
+        </p>
+        <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
+          <Link href="/" className={buttonVariants({ size: 'lg' })}>
+            Continue Shopping
+          </Link>
+          <Link href="/checkout" className={buttonVariants({ variant: 'outline', size: 'lg' })}>
+            Go to Checkout
+          </Link>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 text-center sm:py-16">
       <div className="mx-auto flex h-20 w-20 items-center justify-center rounded-full border-2 border-ink bg-accent">
         <Check className="h-10 w-10" strokeWidth={3} aria-hidden="true" />
       </div>
-      <h1 className="mt-6 font-display text-5xl uppercase leading-none sm:text-6xl">Payment Successful!</h1>
+      <h1
+        ref={headingRef}
+        tabIndex={-1}
+        className="mt-6 font-display text-5xl uppercase leading-none focus:outline-none sm:text-6xl"
+      >
+        Payment Successful!
+      </h1>
       <p className="mx-auto mt-4 max-w-xl text-muted">
         Thank you for your order
         {order.data ? `, ${order.data.customerFirstName}` : ''}. Your limited-edition pieces are now yours —
@@ -41,14 +95,7 @@ export default function OrderSuccessPage() {
       </p>
 
       <div className="mt-10">
-        {order.isPending ? (
-          <div role="status">
-            <span className="sr-only">Loading your order</span>
-            <Skeleton className="h-64 w-full" />
-          </div>
-        ) : order.data ? (
-          <OrderConfirmation order={order.data} />
-        ) : null}
+        {order.data ? <OrderConfirmation order={order.data} /> : null}
       </div>
 
       <section

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'wouter';
 import type { Category, Product } from '../../common/contracts/catalog';
 import { toast } from '../components/ui/use-toast';
-import { useAddToCart, useCart } from '../features/cart/use-cart';
+import { toastAddedToCart, useAddToCart, useCart } from '../features/cart/use-cart';
 import { PRODUCTS_KEY, useCategories } from '../features/catalog/use-products';
 import { ProductDetail, type AddToCartRequest } from '../features/product-detail/product-detail';
 import { ProductDetailSkeleton } from '../features/product-detail/product-detail-skeleton';
@@ -63,7 +63,10 @@ export default function ProductPage() {
     const wasEmpty = (cart.data ?? []).length === 0;
     addToCart.mutate(req, {
       onSuccess: () => {
-        if (!wasEmpty) toast({ title: 'Success', description: `${data.name} added to your cart.` });
+        if (!wasEmpty) {
+          const options = [req.selectedSize, req.selectedColor].filter(Boolean).join(', ');
+          toastAddedToCart(`${data.name}${options ? ` (${options})` : ''} added to your cart.`);
+        }
       },
       onError: (err) => {
         toast({

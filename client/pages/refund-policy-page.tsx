@@ -4,18 +4,12 @@ import {
   StaticPageLayout,
   StatList,
 } from '../features/static-pages/static-page-layout';
-import { SUPPORT_EMAIL, SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
+import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
+import { SupportEmailLink } from '../features/static-pages/support-email-link';
 import { useShopSettings } from '../features/settings/use-shop-settings';
 import { useDocumentTitle } from '../lib/use-document-title';
 
-const mail = (
-  <a
-    href={`mailto:${SUPPORT_EMAIL}`}
-    className="font-semibold underline underline-offset-4 hover:no-underline"
-  >
-    {SUPPORT_EMAIL}
-  </a>
-);
+const mail = <SupportEmailLink />;
 
 /** SPEC §2 Refund policy: every term written out, with the figures of §9. */
 export default function RefundPolicyPage() {

@@ -2,7 +2,8 @@ import { Clock, Globe, Package, PackageCheck, ShieldAlert, Truck } from 'lucide-
 import type { ShippingRate } from '../../common/contracts/settings';
 import { displayPrice } from '../../common/domain/money';
 import { useShopSettings } from '../features/settings/use-shop-settings';
-import { SUPPORT_EMAIL, SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
+import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
+import { SupportEmailLink } from '../features/static-pages/support-email-link';
 import { PageSection, StaticPageLayout } from '../features/static-pages/static-page-layout';
 import { useDocumentTitle } from '../lib/use-document-title';
 
@@ -29,14 +30,7 @@ export default function ShippingPage() {
   const threshold = wholeDollars(settings.freeShippingThreshold);
   const domestic = settings.shippingRates.filter((r) => r.id !== 'international');
   const international = settings.shippingRates.find((r) => r.id === 'international');
-  const mail = (
-    <a
-      href={`mailto:${SUPPORT_EMAIL}`}
-      className="font-semibold underline underline-offset-4 hover:no-underline"
-    >
-      {SUPPORT_EMAIL}
-    </a>
-  );
+  const mail = <SupportEmailLink />;
 
   return (
     <StaticPageLayout

@@ -1,7 +1,8 @@
 import { Ruler } from 'lucide-react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
 import { useShopSettings } from '../features/settings/use-shop-settings';
-import { SUPPORT_EMAIL, SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
+import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
+import { SupportEmailLink } from '../features/static-pages/support-email-link';
 import { bags, headwear, hoodieSizes, teeSizes, type GarmentSize } from '../features/static-pages/size-chart';
 import { SizeTable } from '../features/static-pages/size-table';
 import { ContactBlock, PageSection, StaticPageLayout } from '../features/static-pages/static-page-layout';
@@ -33,14 +34,7 @@ const measurements = [
 export default function SizeGuidePage() {
   const { shopName } = useShopSettings();
   useDocumentTitle(`Size Guide | ${shopName}`);
-  const mail = (
-    <a
-      href={`mailto:${SUPPORT_EMAIL}`}
-      className="font-semibold underline underline-offset-4 hover:no-underline"
-    >
-      {SUPPORT_EMAIL}
-    </a>
-  );
+  const mail = <SupportEmailLink />;
 
   return (
     <StaticPageLayout

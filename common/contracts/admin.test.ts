@@ -12,6 +12,15 @@ const base: ProductPayloadInput = {
 };
 
 describe('productPayloadSchema', () => {
+  test("an empty price reads 'Price is required' (not 'must be a number')", () => {
+    const result = productPayloadSchema.safeParse({ ...base, price: '' });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((i) => i.message)).toEqual(['Price is required']);
+    expect(productPayloadSchema.safeParse({ ...base, price: '  ' }).error!.issues[0]!.message).toBe(
+      'Price is required',
+    );
+  });
+
   test('normalises money and stock, fills defaults and drops unknown fields', () => {
     const parsed = productPayloadSchema.parse({ ...base, salePrice: '', subcategory: ' ', extra: true });
     expect(parsed).toEqual({

@@ -59,6 +59,10 @@ export const adminColorPalette: ReadonlyArray<{ name: string; value: string }> =
 function moneyInput(label: string) {
   return z.union([z.string(), z.number()], { message: `${label} must be a number` }).transform((raw, ctx) => {
     const text = typeof raw === 'number' ? String(raw) : raw.trim();
+    if (text === '') {
+      ctx.addIssue({ code: 'custom', message: `${label} is required` });
+      return z.NEVER;
+    }
     if (!/^[-+]?\d+(\.\d+)?$/.test(text)) {
       ctx.addIssue({ code: 'custom', message: `${label} must be a number` });
       return z.NEVER;

@@ -22,5 +22,10 @@ export const shopSettingsSchema = z.object({
     provider: z.enum(['offline', 'stripe']),
     stripePublishableKey: z.string().nullable(),
   }),
+  supportEmail: z.string(),
+  /** Only the profiles the owner configured. */
+  socialLinks: z.array(z.object({ label: z.string(), href: z.string() })),
+  /** The one source of dates in copy: the current collection ('Fall 2026') and the copyright year. */
+  season: z.object({ name: z.string(), year: z.number().int() }),
 });
 export type ShopSettings = z.infer<typeof shopSettingsSchema>;

@@ -125,7 +125,14 @@ test('footer: every column, figures from the server settings', async ({ page }) 
   ]) {
     await expect(footer.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
   }
-  for (const text of ['Sale Items', 'Contact', 'Privacy Policy', 'Terms of Service']) {
+  // Issue 10 item 20: Contact mails support; the policies are real pages.
+  await expect(footer.getByRole('link', { name: 'Contact', exact: true })).toHaveAttribute(
+    'href',
+    /^mailto:.+@.+/,
+  );
+  await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
+  await expect(footer.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms-of-service');
+  for (const text of ['Sale Items']) {
     await expect(footer.getByText(text, { exact: true })).toBeVisible();
     await expect(footer.getByRole('link', { name: text })).toHaveCount(0);
   }

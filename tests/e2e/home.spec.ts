@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import { seasonLabel, seasonOf } from '../../common/domain/season';
 import { markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // Home screen of SPEC §2/§4: hero, carousel, category tiles, product grid and card, testimonials.
@@ -69,7 +70,7 @@ test('carousel: 7 slides, next/previous wrap both ways, dots, CTA scrolls to #sh
 
   const titles = [
     'Free Shipping',
-    'Fall 2025',
+    seasonLabel(seasonOf(new Date())),
     'Limited Edition',
     'Hoodies',
     'Shop Now',
@@ -210,11 +211,18 @@ test('Add to Cart on a card with sizes opens a size picker; one tap adds one uni
   await expect(page.getByRole('button', { name: /^Shopping cart, 1 item/ })).toBeVisible();
 });
 
-test('a one-size card adds at once; a refused add shows the server message in a toast', async ({ page }) => {
+test('a one-size card in several colours asks for the colour only; a refused add shows the server message in a toast', async ({
+  page,
+}) => {
   await page.goto('/');
   const cap = page.locator('#shop').getByRole('article', { name: 'Corner Store Cap' });
   await cap.getByRole('button', { name: 'Add to Cart' }).click();
-  await expect(cap.getByRole('group')).toHaveCount(0);
+  const colours = cap.getByRole('group', { name: 'Choose a colour for Corner Store Cap' });
+  for (const name of ['Black', 'Navy', 'Sunset Orange'])
+    await expect(colours.getByRole('button', { name, exact: true })).toBeVisible();
+  await expect(colours.getByRole('button', { name: 'Close colour picker' })).toBeVisible();
+  await colours.getByRole('button', { name: 'Black' }).click();
+  await expect(colours).toHaveCount(0);
   const drawer = page.getByRole('dialog', { name: 'Shopping Cart' });
   await expect(drawer).toContainText('Corner Store Cap');
   await drawer.getByRole('button', { name: 'Close cart' }).click();
@@ -231,6 +239,7 @@ test('a one-size card adds at once; a refused add shows the server message in a 
   );
   const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.status() === 409);
   await cap.getByRole('button', { name: 'Add to Cart' }).click();
+  await colours.getByRole('button', { name: 'Navy' }).click();
   await refused;
   const toast = page.getByRole('status').filter({ hasText: 'Only 2 left in stock' });
   await expect(toast).toBeVisible();

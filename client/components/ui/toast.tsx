@@ -55,6 +55,21 @@ export const ToastDescription = forwardRef<
 ));
 ToastDescription.displayName = 'ToastDescription';
 
+export const ToastAction = forwardRef<
+  ElementRef<typeof ToastPrimitive.Action>,
+  ComponentPropsWithoutRef<typeof ToastPrimitive.Action>
+>(({ className, ...props }, ref) => (
+  <ToastPrimitive.Action
+    ref={ref}
+    className={cn(
+      'shrink-0 self-center border-2 border-current px-3 py-1.5 text-sm font-bold uppercase tracking-wide hover:bg-ink hover:text-paper focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
+      className,
+    )}
+    {...props}
+  />
+));
+ToastAction.displayName = 'ToastAction';
+
 export const ToastClose = forwardRef<
   ElementRef<typeof ToastPrimitive.Close>,
   ComponentPropsWithoutRef<typeof ToastPrimitive.Close>

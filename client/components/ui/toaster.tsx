@@ -1,4 +1,4 @@
-import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
+import { Toast, ToastAction, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
 import { dismissToast, TOAST_DURATION_MS, useToasts } from './use-toast';
 
 export function Toaster() {
@@ -13,6 +13,11 @@ export function Toaster() {
             <ToastTitle>{t.title}</ToastTitle>
             {t.description && <ToastDescription>{t.description}</ToastDescription>}
           </div>
+          {t.action && (
+            <ToastAction altText={t.action.label} onClick={t.action.onClick}>
+              {t.action.label}
+            </ToastAction>
+          )}
           <ToastClose />
         </Toast>
       ))}

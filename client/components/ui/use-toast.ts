@@ -7,6 +7,8 @@ export interface ToastInput {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
+  /** One follow-up the toast offers, e.g. 'View cart'. */
+  action?: { label: string; onClick: () => void };
 }
 export interface ToastItem extends ToastInput {
   id: number;

@@ -3,7 +3,7 @@ import { Lock } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { useAdminLogin } from './use-admin-session';
+import { adminErrorMessage, useAdminLogin } from './use-admin-session';
 
 /** SPEC §2 'Admin Access' card; §5: blank or whitespace-only never submitted, field cleared after submit. */
 export function AdminLoginCard() {
@@ -12,6 +12,9 @@ export function AdminLoginCard() {
   const fieldId = useId();
   const titleId = useId();
   const blank = password.trim() === '';
+  const errorId = useId();
+  // The server's refusal stays under the field (announced, linked to it) until the next try.
+  const error = login.isError ? adminErrorMessage(login.error) : null;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -47,7 +50,14 @@ export function AdminLoginCard() {
             required
             value={password}
             onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
           />
+          {error && (
+            <p id={errorId} role="alert" className="text-sm font-medium text-red-700">
+              {error}
+            </p>
+          )}
         </div>
         <Button type="submit" disabled={blank || login.isPending} aria-busy={login.isPending}>
           Login

@@ -20,7 +20,8 @@ export function AdminProductCard({
   onDelete,
   deleting,
 }: AdminProductCardProps) {
-  const lowStock = product.stock <= LOW_STOCK_THRESHOLD;
+  const soldOut = product.stock <= 0;
+  const lowStock = !soldOut && product.stock <= LOW_STOCK_THRESHOLD;
   const image = product.images[0];
   return (
     <article className="flex flex-col border-2 border-ink bg-white" aria-label={product.name}>
@@ -66,10 +67,21 @@ export function AdminProductCard({
       </div>
       <dl className="grid grid-cols-2 gap-x-3 gap-y-1 border-t border-neutral-200 px-3 py-2 text-sm">
         <dt className="text-muted">Stock</dt>
-        <dd className={cn('flex items-center justify-end gap-1 font-semibold', lowStock && 'text-red-700')}>
-          {lowStock && <AlertTriangle className="h-4 w-4" aria-hidden="true" />}
-          {product.stock}
-          {lowStock && <span className="text-xs font-bold uppercase">Low stock</span>}
+        <dd
+          className={cn(
+            'flex items-center justify-end gap-1 font-semibold',
+            (lowStock || soldOut) && 'text-red-700',
+          )}
+        >
+          {(lowStock || soldOut) && <AlertTriangle className="h-4 w-4" aria-hidden="true" />}
+          {soldOut ? (
+            'Sold out'
+          ) : (
+            <>
+              {product.stock}
+              {lowStock && <span className="text-xs font-bold uppercase">Low stock</span>}
+            </>
+          )}
         </dd>
         <dt className="text-muted">Status</dt>
         <dd className="text-right">

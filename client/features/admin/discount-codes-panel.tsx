@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Plus, TicketPercent } from 'lucide-react';
 import { discountCodeCreateBody, type DiscountCode } from '../../../common/contracts/admin';
@@ -7,6 +7,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
+import { WELCOME_PREFIX } from '../../../common/domain/welcome-code';
 import { PanelEmpty, PanelError, PanelLoading } from './panel-parts';
 import { useCreateDiscountCode, useSetDiscountCodeActive } from './use-admin-data';
 import { adminErrorMessage } from './use-admin-session';
@@ -24,9 +25,18 @@ const expiryFormat = new Intl.DateTimeFormat('en-US', {
   timeZone: 'UTC',
 });
 
-export function DiscountCodesPanel({ codes, isLoading, isError }: DiscountCodesPanelProps) {
+type CodeKind = 'shop' | 'welcome';
+
+/** Welcome codes are made one per newsletter subscriber; the owner's own codes are everything else. */
+const kindOf = (c: DiscountCode): CodeKind => (c.code.startsWith(WELCOME_PREFIX) ? 'welcome' : 'shop');
+
+export function DiscountCodesPanel({ codes: allCodes, isLoading, isError }: DiscountCodesPanelProps) {
   const setActive = useSetDiscountCodeActive();
   const now = Date.now();
+  const [kind, setKind] = useState<CodeKind>('shop');
+  const counts = { shop: 0, welcome: 0 };
+  for (const c of allCodes ?? []) counts[kindOf(c)]++;
+  const codes = allCodes?.filter((c) => kindOf(c) === kind);
 
   const toggle = (code: DiscountCode) => {
     const isActive = !code.isActive;
@@ -53,97 +63,129 @@ export function DiscountCodesPanel({ codes, isLoading, isError }: DiscountCodesP
       <h2 className="font-display text-2xl uppercase tracking-wide">Discount Codes</h2>
       <CreateDiscountCodeForm />
 
+      <div role="group" aria-label="Show codes" className="flex flex-wrap gap-2">
+        {(
+          [
+            ['shop', 'Shop codes'],
+            ['welcome', 'Welcome codes'],
+          ] as const
+        ).map(([value, label]) => (
+          <Button
+            key={value}
+            type="button"
+            size="sm"
+            variant={kind === value ? 'default' : 'outline'}
+            aria-pressed={kind === value}
+            onClick={() => setKind(value)}
+          >
+            {label} ({counts[value]})
+          </Button>
+        ))}
+      </div>
+      {kind === 'welcome' && (
+        <p className="-mt-3 text-sm text-muted">
+          Single-use 10% codes, one e-mailed to each new newsletter subscriber.
+        </p>
+      )}
+
       {isLoading ? (
         <PanelLoading>Loading discount codes...</PanelLoading>
       ) : isError ? (
         <PanelError what="discount codes" />
       ) : !codes || codes.length === 0 ? (
         <PanelEmpty icon={TicketPercent}>
-          <p className="font-semibold">No discount codes yet</p>
+          <p className="font-semibold">
+            {kind === 'shop' ? 'No discount codes yet' : 'No welcome codes yet'}
+          </p>
         </PanelEmpty>
       ) : (
-        <div
-          className="relative overflow-x-auto border-2 border-ink bg-white"
-          role="region"
-          aria-label="Discount codes table"
-          tabIndex={0}
-        >
-          <table className="w-full min-w-[40rem] text-left text-sm">
-            <caption className="sr-only">Discount codes</caption>
-            <thead className="border-b-2 border-ink bg-bone text-xs uppercase tracking-wide">
-              <tr>
-                <th scope="col" className="px-4 py-2.5">
-                  Code
-                </th>
-                <th scope="col" className="px-4 py-2.5">
-                  Discount
-                </th>
-                <th scope="col" className="px-4 py-2.5">
-                  Uses
-                </th>
-                <th scope="col" className="px-4 py-2.5">
-                  Expires
-                </th>
-                <th scope="col" className="px-4 py-2.5">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-2.5">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-neutral-200">
-              {codes.map((c) => {
-                const expired = c.expiresAt !== null && Date.parse(c.expiresAt) < now;
-                const usedUp = c.maxUsage !== null && c.usageCount >= c.maxUsage;
-                return (
-                  <tr key={c.id}>
-                    <th scope="row" className="px-4 py-2.5 font-mono font-bold">
-                      {c.code}
-                    </th>
-                    <td className="px-4 py-2.5">{c.discountPercent}%</td>
-                    <td className="whitespace-nowrap px-4 py-2.5">
-                      {c.usageCount} / {c.maxUsage ?? 'unlimited'}
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-2.5">
-                      {c.expiresAt ? (
-                        <time dateTime={c.expiresAt} className={cn(expired && 'text-red-700')}>
-                          {expiryFormat.format(new Date(c.expiresAt))}
-                          {expired && ' (expired)'}
-                        </time>
-                      ) : (
-                        'Never'
-                      )}
-                    </td>
-                    <td className="px-4 py-2.5">
-                      <span
-                        className={cn(
-                          'inline-block px-2 py-0.5 text-xs font-bold',
-                          c.isActive && !expired && !usedUp
-                            ? 'bg-green-100 text-green-900'
-                            : 'bg-neutral-200 text-neutral-900',
+        <>
+          <p className="-mb-4 text-xs font-semibold text-muted sm:hidden" aria-hidden="true">
+            Scroll sideways for more columns →
+          </p>
+          <div
+            className="relative overflow-x-auto border-2 border-ink bg-white"
+            role="region"
+            aria-label="Discount codes table"
+            tabIndex={0}
+          >
+            <table className="w-full min-w-[40rem] text-left text-sm">
+              <caption className="sr-only">Discount codes</caption>
+              <thead className="border-b-2 border-ink bg-bone text-xs uppercase tracking-wide">
+                <tr>
+                  <th scope="col" className="px-4 py-2.5">
+                    Code
+                  </th>
+                  <th scope="col" className="px-4 py-2.5">
+                    Discount
+                  </th>
+                  <th scope="col" className="px-4 py-2.5">
+                    Uses
+                  </th>
+                  <th scope="col" className="px-4 py-2.5">
+                    Expires
+                  </th>
+                  <th scope="col" className="px-4 py-2.5">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-2.5">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-neutral-200">
+                {codes.map((c) => {
+                  const expired = c.expiresAt !== null && Date.parse(c.expiresAt) < now;
+                  const usedUp = c.maxUsage !== null && c.usageCount >= c.maxUsage;
+                  return (
+                    <tr key={c.id}>
+                      <th scope="row" className="px-4 py-2.5 font-mono font-bold">
+                        {c.code}
+                      </th>
+                      <td className="px-4 py-2.5">{c.discountPercent}%</td>
+                      <td className="whitespace-nowrap px-4 py-2.5">
+                        {c.usageCount} / {c.maxUsage ?? 'unlimited'}
+                      </td>
+                      <td className="whitespace-nowrap px-4 py-2.5">
+                        {c.expiresAt ? (
+                          <time dateTime={c.expiresAt} className={cn(expired && 'text-red-700')}>
+                            {expiryFormat.format(new Date(c.expiresAt))}
+                            {expired && ' (expired)'}
+                          </time>
+                        ) : (
+                          'Never'
                         )}
-                      >
-                        {!c.isActive ? 'Inactive' : expired ? 'Expired' : usedUp ? 'Used up' : 'Active'}
-                      </span>
-                    </td>
-                    <td className="px-4 py-2.5 text-right">
-                      <Button
-                        size="sm"
-                        variant={c.isActive ? 'outline' : 'default'}
-                        onClick={() => toggle(c)}
-                        disabled={setActive.isPending && setActive.variables?.id === c.id}
-                        aria-label={`${c.isActive ? 'Deactivate' : 'Activate'} ${c.code}`}
-                      >
-                        {c.isActive ? 'Deactivate' : 'Activate'}
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                      </td>
+                      <td className="px-4 py-2.5">
+                        <span
+                          className={cn(
+                            'inline-block px-2 py-0.5 text-xs font-bold',
+                            c.isActive && !expired && !usedUp
+                              ? 'bg-green-100 text-green-900'
+                              : 'bg-neutral-200 text-neutral-900',
+                          )}
+                        >
+                          {!c.isActive ? 'Inactive' : expired ? 'Expired' : usedUp ? 'Used up' : 'Active'}
+                        </span>
+                      </td>
+                      <td className="px-4 py-2.5 text-right">
+                        <Button
+                          size="sm"
+                          variant={c.isActive ? 'outline' : 'default'}
+                          onClick={() => toggle(c)}
+                          disabled={setActive.isPending && setActive.variables?.id === c.id}
+                          aria-label={`${c.isActive ? 'Deactivate' : 'Activate'} ${c.code}`}
+                        >
+                          {c.isActive ? 'Deactivate' : 'Activate'}
+                        </Button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
     </div>
   );

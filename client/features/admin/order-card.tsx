@@ -1,11 +1,11 @@
 import type { AdminOrder } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
+import { formatEditionNumbers } from '../../../common/domain/stock';
 import { ORDER_STATUSES } from '../../../common/domain/order-status';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import {
-  formatEditionNumbers,
   formatOrderDate,
   formatShipping,
   orderStatusBadgeClass,
@@ -44,11 +44,28 @@ export function OrderCard({ order }: { order: AdminOrder }) {
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <span className={cn('border px-2 py-1 text-xs font-bold', orderStatusBadgeClass(order.status))}>
-            {orderStatusLabel(order.status)}
+          {order.isTest && (
+            <span
+              className="border border-amber-700 bg-amber-100 px-2 py-1 text-xs font-bold text-amber-900"
+              title="Paid with the offline test gateway: no money was taken"
+            >
+              Test order
+            </span>
+          )}
+          {/* Two different things: the payment (every order exists because its payment succeeded)
+              and the fulfilment, which the owner moves on with the dropdown (coloured as its badge). */}
+          <span className="border border-green-800 bg-green-100 px-2 py-1 text-xs font-bold text-green-900">
+            <span className="sr-only">Payment: </span>
+            Paid
+          </span>
+          <span className="text-xs font-bold uppercase tracking-wide text-muted" aria-hidden="true">
+            Fulfilment
           </span>
           <Select value={order.status} onValueChange={onStatus} disabled={update.isPending}>
-            <SelectTrigger aria-label={`Order status for ${order.orderNumber}`} className="h-9 w-40 text-sm">
+            <SelectTrigger
+              aria-label={`Order status for ${order.orderNumber}`}
+              className={cn('h-9 w-40 text-sm font-bold', orderStatusBadgeClass(order.status))}
+            >
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
@@ -136,7 +153,7 @@ export function OrderCard({ order }: { order: AdminOrder }) {
                         .filter(Boolean)
                         .join(' · ')}
                     </p>
-                    {edition && <p className="text-xs font-semibold uppercase tracking-wide">{edition}</p>}
+                    {edition && <p className="text-xs font-semibold tracking-wide">{edition}</p>}
                   </div>
                   <p className="text-right">
                     {usd(item.productPrice)}

@@ -1,4 +1,4 @@
-import { useCallback, useId, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { Controller, useForm, type FieldErrors, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -102,13 +102,39 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
     resolver: zodResolver(productPayloadSchema),
     defaultValues: toFormValues(product),
   });
-  const { register, control, handleSubmit, setValue, watch, getValues, formState } = form;
+  const { register, control, handleSubmit, setValue, setError, watch, getValues, formState } = form;
   const errors = formState.errors;
   const sizes = watch('sizes') ?? [];
   const colours = (watch('colors') ?? []) as ProductColor[];
   const images = watch('images') ?? [];
+  const salePrice = watch('salePrice');
+  const isOnSale = watch('isOnSale');
+  // One on-sale control: entering a sale price puts the product on sale; unticking On Sale
+  // clears the sale price. The two never disagree.
+  const hasSalePrice = salePrice !== null && salePrice !== undefined && String(salePrice).trim() !== '';
+  useEffect(() => {
+    if (hasSalePrice && !getValues('isOnSale')) setValue('isOnSale', true, { shouldDirty: true });
+  }, [hasSalePrice, getValues, setValue]);
+  const onSaleField = register('isOnSale');
+  // Images uploaded in this visit: Cancel asks before throwing them away.
+  const originalImages = product?.images ?? [];
+  const newUploads = images.filter((src) => !originalImages.includes(src)).length;
+  const cancel = () => {
+    if (
+      newUploads > 0 &&
+      !window.confirm(
+        `Discard the ${newUploads === 1 ? 'image' : `${newUploads} images`} you uploaded? They are not saved until you ${product ? 'update' : 'create'} the product.`,
+      )
+    )
+      return;
+    onDone();
+  };
 
   const onValid = (payload: ProductPayload) => {
+    if (isOnSale && payload.salePrice === null) {
+      setError('salePrice', { message: 'Enter a sale price, or untick On Sale' }, { shouldFocus: true });
+      return;
+    }
     save.mutate(
       { id: product?.id ?? null, payload },
       {
@@ -324,7 +350,16 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
           <div className="flex flex-wrap gap-x-6 gap-y-2">
             <Checkbox id={id('inStock')} label="In Stock" {...register('inStock')} />
             <Checkbox id={id('isNew')} label="New" {...register('isNew')} />
-            <Checkbox id={id('isOnSale')} label="On Sale" {...register('isOnSale')} />
+            <Checkbox
+              id={id('isOnSale')}
+              label="On Sale"
+              {...onSaleField}
+              onChange={async (e) => {
+                await onSaleField.onChange(e);
+                if (!e.target.checked) setValue('salePrice', '', { shouldDirty: true });
+                else document.getElementById(id('salePrice'))?.focus();
+              }}
+            />
           </div>
         </fieldset>
 
@@ -443,7 +478,7 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
         <Button type="submit" disabled={save.isPending || uploading} aria-busy={save.isPending}>
           {product ? 'Update Product' : 'Create Product'}
         </Button>
-        <Button type="button" variant="outline" onClick={onDone}>
+        <Button type="button" variant="outline" onClick={cancel}>
           Cancel
         </Button>
         {uploading && (

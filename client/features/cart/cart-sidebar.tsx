@@ -1,7 +1,8 @@
 import { Minus, Plus, ShoppingBag } from 'lucide-react';
 import { useLocation } from 'wouter';
 import type { CartItem } from '../../../common/contracts/cart';
-import { formatUsd } from '../../../common/domain/money';
+import { formatUsd, parseMoney } from '../../../common/domain/money';
+import { amountToFreeShipping } from '../../../common/domain/shipping';
 import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
 import { Sheet, SheetContent, SheetTitle } from '../../components/ui/sheet';
@@ -149,6 +150,10 @@ function CartFooter({ lines }: { lines: CartItem[] }) {
   const clear = useClearCart();
   const settings = useShopSettings();
   const count = cartItemCount(lines);
+  const total = cartTotalCents(lines);
+  const threshold = parseMoney(settings.freeShippingThreshold);
+  // Before any discount code: the checkout recalculates, this is the nudge towards the threshold.
+  const toFree = amountToFreeShipping(total, threshold);
 
   const checkout = () => {
     cartDrawer.close();
@@ -165,7 +170,21 @@ function CartFooter({ lines }: { lines: CartItem[] }) {
       </div>
       <div className="flex items-baseline justify-between">
         <span className="font-display text-2xl uppercase tracking-wide">Total</span>
-        <span className="font-display text-3xl tabular-nums">{formatUsd(cartTotalCents(lines))}</span>
+        <span className="font-display text-3xl tabular-nums">{formatUsd(total)}</span>
+      </div>
+      <div className="-mt-2 space-y-2 text-sm">
+        <p className="text-muted">Shipping calculated at checkout</p>
+        <p className="font-semibold">
+          {toFree > 0 ? `Add ${formatUsd(toFree)} for free shipping` : 'Free shipping unlocked'}
+        </p>
+        {threshold > 0 && (
+          <div className="h-1.5 w-full bg-black/10" aria-hidden="true">
+            <div
+              className="h-full bg-ink"
+              style={{ width: `${Math.min(100, Math.round((total / threshold) * 100))}%` }}
+            />
+          </div>
+        )}
       </div>
       <Button variant="accent" size="lg" className="w-full" onClick={checkout}>
         Checkout

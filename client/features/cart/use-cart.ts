@@ -95,3 +95,11 @@ export function useClearCart() {
     () => [],
   );
 }
+
+/**
+ * After an add to a cart that already had lines (the drawer opens by itself on the first one):
+ * say what went in and offer the cart, so the shopper is one tap from checking out.
+ */
+export function toastAddedToCart(description: string) {
+  toast({ title: 'Success', description, action: { label: 'View cart', onClick: cartDrawer.open } });
+}

@@ -10,7 +10,7 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
 import { queryClient } from '../../lib/query-client';
 import { ApiError } from '../../lib/api-client';
-import { CART_KEY, useAddToCart } from '../cart/use-cart';
+import { CART_KEY, toastAddedToCart, useAddToCart } from '../cart/use-cart';
 import { cn } from '../../lib/cn';
 
 const MAX_SWATCHES = 3;
@@ -66,29 +66,31 @@ export interface ProductCardProps {
 export function ProductCard({ product, priority = false, className, headingLevel = 'h3' }: ProductCardProps) {
   const addToCart = useAddToCart();
   const [pickerOpen, setPickerOpen] = useState(false);
+  // The card's picture shows the first colour: it is the one picked unless the shopper changes it.
+  const [colour, setColour] = useState<string | null>(product.colors[0]?.name ?? null);
   const nameId = useId();
   const pickerId = useId();
   const addButtonRef = useRef<HTMLButtonElement>(null);
   const soldOut = isSoldOut(product);
-  const hasSizes = product.sizes.length > 0;
-  const needsPicker = product.sizes.length > 1;
+  const severalSizes = product.sizes.length > 1;
+  const severalColours = product.colors.length > 1;
+  // An order line says what to make: ask for whatever has more than one option.
+  const needsPicker = severalSizes || severalColours;
   const image = product.images[0];
   const Heading = headingLevel;
   const extraColours = product.colors.length - MAX_SWATCHES;
 
-  const add = (selectedSize: string | null) => {
+  const add = (selectedSize: string | null, selectedColor: string | null) => {
     const cartWasEmpty = (queryClient.getQueryData<CartItem[]>(CART_KEY) ?? []).length === 0;
     addToCart.mutate(
-      { productId: product.id, quantity: 1, selectedSize, selectedColor: null },
+      { productId: product.id, quantity: 1, selectedSize, selectedColor },
       {
         onSuccess: () => {
           if (pickerOpen) closePicker();
           // The drawer opens by itself when the cart was empty; otherwise confirm with a toast.
           if (!cartWasEmpty) {
-            toast({
-              title: 'Success',
-              description: `${product.name}${selectedSize ? ` (${selectedSize})` : ''} added to your cart.`,
-            });
+            const options = [selectedSize, selectedColor].filter(Boolean).join(', ');
+            toastAddedToCart(`${product.name}${options ? ` (${options})` : ''} added to your cart.`);
           }
         },
         onError: (err) => toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' }),
@@ -96,10 +98,11 @@ export function ProductCard({ product, priority = false, className, headingLevel
     );
   };
 
-  // A single size (e.g. "One Size") needs no choice: add it at once, still carrying the size.
+  // A single size (e.g. "One Size") and a single colour need no choice: add at once, carrying them.
+  const onlySize = product.sizes.length === 1 ? product.sizes[0]! : null;
+  const onlyColour = product.colors.length === 1 ? product.colors[0]!.name : null;
   const onAddClick = () => {
-    if (!hasSizes) add(null);
-    else if (product.sizes.length === 1) add(product.sizes[0]);
+    if (!needsPicker) add(onlySize, onlyColour);
     else setPickerOpen((o) => !o);
   };
 
@@ -192,36 +195,79 @@ export function ProductCard({ product, priority = false, className, headingLevel
                 <div
                   id={pickerId}
                   role="group"
-                  aria-label={`Choose a size for ${product.name}`}
+                  aria-label={`Choose ${severalSizes ? 'a size' : 'a colour'} for ${product.name}`}
                   className="absolute inset-x-0 bottom-full mb-2 border-2 border-ink bg-paper p-2 shadow-lg"
                   onKeyDown={(e) => {
                     if (e.key === 'Escape') closePicker();
                   }}
                 >
                   <div className="mb-2 flex items-center justify-between">
-                    <span className="text-xs font-bold uppercase tracking-widest">Select size</span>
+                    <span className="text-xs font-bold uppercase tracking-widest">
+                      {severalSizes ? 'Select size' : 'Select colour'}
+                    </span>
                     <button
                       type="button"
                       onClick={closePicker}
-                      aria-label="Close size picker"
+                      aria-label={severalSizes ? 'Close size picker' : 'Close colour picker'}
                       className="grid h-8 w-8 place-items-center hover:bg-black/5"
                     >
                       <X className="h-4 w-4" aria-hidden="true" />
                     </button>
                   </div>
+                  {severalSizes && severalColours ? (
+                    // Colour first (preselected as pictured), then one tap on a size adds.
+                    <div role="radiogroup" aria-label="Colour" className="mb-2 flex flex-wrap gap-2">
+                      {product.colors.map((c) => (
+                        <label key={c.name} className="relative cursor-pointer" title={c.name}>
+                          <input
+                            type="radio"
+                            name={pickerId}
+                            value={c.name}
+                            checked={colour === c.name}
+                            onChange={() => setColour(c.name)}
+                            className="peer absolute inset-0 z-10 m-0 h-full w-full cursor-pointer appearance-none rounded-full opacity-0"
+                            aria-label={c.name}
+                          />
+                          <span
+                            aria-hidden="true"
+                            className="block h-7 w-7 rounded-full border border-black/25 ring-offset-2 ring-offset-paper peer-checked:ring-2 peer-checked:ring-ink peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-600"
+                            style={{ backgroundColor: c.value }}
+                          />
+                        </label>
+                      ))}
+                    </div>
+                  ) : null}
                   <div className="flex flex-wrap gap-1.5">
-                    {product.sizes.map((size, i) => (
-                      <button
-                        key={size}
-                        type="button"
-                        autoFocus={i === 0}
-                        disabled={addToCart.isPending}
-                        onClick={() => add(size)}
-                        className="h-9 min-w-11 border border-ink bg-white px-2 text-sm font-semibold hover:bg-ink hover:text-paper disabled:opacity-50"
-                      >
-                        {size}
-                      </button>
-                    ))}
+                    {severalSizes
+                      ? product.sizes.map((size, i) => (
+                          <button
+                            key={size}
+                            type="button"
+                            autoFocus={i === 0}
+                            disabled={addToCart.isPending}
+                            onClick={() => add(size, colour)}
+                            className="h-9 min-w-11 border border-ink bg-white px-2 text-sm font-semibold hover:bg-ink hover:text-paper disabled:opacity-50"
+                          >
+                            {size}
+                          </button>
+                        ))
+                      : product.colors.map((c, i) => (
+                          <button
+                            key={c.name}
+                            type="button"
+                            autoFocus={i === 0}
+                            disabled={addToCart.isPending}
+                            onClick={() => add(onlySize, c.name)}
+                            className="flex h-9 items-center gap-1.5 border border-ink bg-white px-2 text-sm font-semibold hover:bg-ink hover:text-paper disabled:opacity-50"
+                          >
+                            <span
+                              aria-hidden="true"
+                              className="block h-4 w-4 shrink-0 rounded-full border border-black/25"
+                              style={{ backgroundColor: c.value }}
+                            />
+                            {c.name}
+                          </button>
+                        ))}
                   </div>
                 </div>
               ) : null}

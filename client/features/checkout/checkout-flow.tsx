@@ -1,5 +1,7 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { ArrowLeft } from 'lucide-react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { ArrowLeft, ChevronDown } from 'lucide-react';
+import { displayPrice } from '../../../common/domain/money';
+import { cn } from '../../lib/cn';
 import type { CartItem } from '../../../common/contracts/cart';
 import type { DiscountResult } from '../../../common/contracts/checkout';
 import type { ShippingMethod } from '../../../common/contracts/settings';
@@ -90,9 +92,9 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
   }
 
   const summary = (
-    <div className="lg:sticky lg:top-6">
+    <CollapsibleSummary total={totals.data?.total}>
       <OrderSummary items={items} totals={totals.data} loading={totals.isFetching} />
-    </div>
+    </CollapsibleSummary>
   );
 
   return (
@@ -101,19 +103,21 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
         <CheckoutProgress step={step} />
       </div>
       {step === 'info' ? (
-        <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-12">
-          <div className="border-2 border-ink bg-white p-5 sm:p-8">
+        // On phones the summary comes first, folded to one line with the total.
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-12">
+          <div className="lg:col-start-2 lg:row-start-1">{summary}</div>
+          <div className="border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-1">
             <CustomerInfoForm
               saved={saved}
               onSaved={() => setChosenStep('payment')}
               onSkip={() => setChosenStep('payment')}
             />
           </div>
-          <div>{summary}</div>
         </div>
       ) : (
-        // DOM order on phones: choices, then the summary, then the card form (review before paying).
+        // On phones the folded summary comes first, then the choices, then the card form.
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-x-12 lg:gap-y-6">
+          <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">{summary}</div>
           <div className="space-y-8 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-1">
             <div className="space-y-2">
               <h2
@@ -136,9 +140,9 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
               country={country}
               value={shippingMethod}
               onChange={setChosenMethod}
+              freeShipping={totals.data?.freeShippingEligible ?? false}
             />
           </div>
-          <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">{summary}</div>
           <div className="space-y-6 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-2">
             <PaymentSection
               intent={intent.data}
@@ -159,6 +163,35 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
         </div>
       )}
     </>
+  );
+}
+
+/**
+ * The order summary: always open beside the form on wide screens; on phones a one-line toggle with
+ * the total at the top of the page, so the shopper can check the order without scrolling past the form.
+ */
+function CollapsibleSummary({ total, children }: { total: string | undefined; children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  return (
+    <div className="lg:sticky lg:top-32">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+        className="flex w-full items-center justify-between gap-3 border-2 border-ink bg-white px-4 py-3 text-left font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600 lg:hidden"
+      >
+        <span className="flex items-center gap-2">
+          {open ? 'Hide order summary' : 'Show order summary'}
+          <ChevronDown className={cn('h-4 w-4 transition-transform', open && 'rotate-180')} aria-hidden="true" />
+        </span>
+        {total !== undefined && <span className="font-display text-xl tabular-nums">{displayPrice(total)}</span>}
+      </button>
+      <div id={panelId} className={cn(open ? 'mt-3 block' : 'hidden', 'lg:mt-0 lg:block')}>
+        {children}
+      </div>
+    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Tag } from 'lucide-react';
 import type { DiscountResult } from '../../../common/contracts/checkout';
 import { Button } from '../../components/ui/button';
@@ -21,6 +21,7 @@ export function DiscountBox({
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
 
   const apply = async (event: FormEvent) => {
     event.preventDefault();
@@ -37,15 +38,15 @@ export function DiscountBox({
       setCode('');
       toast({ title: 'Discount Applied!', description: `${result.discountPercent}% off` });
     } catch (err) {
+      // The reason also stays under the field (announced, linked to it), not only in a passing toast.
       if (err instanceof ApiError && err.status < 500) {
         const message = err.serverMessage;
-        toast({
-          title: 'Invalid Code',
-          description:
-            message && !message.startsWith(`${err.status}:`) ? message : 'This discount code is not valid',
-          variant: 'destructive',
-        });
+        const reason =
+          message && !message.startsWith(`${err.status}:`) ? message : 'This discount code is not valid';
+        setError(reason);
+        toast({ title: 'Invalid Code', description: reason, variant: 'destructive' });
       } else {
+        setError('Failed to validate discount code. Please try again.');
         toast({
           title: 'Error',
           description: 'Failed to validate discount code. Please try again.',
@@ -54,6 +55,8 @@ export function DiscountBox({
       }
     } finally {
       setChecking(false);
+      // Keyboard users stay where they were typing, whichever button they used.
+      inputRef.current?.focus();
     }
   };
 
@@ -65,7 +68,38 @@ export function DiscountBox({
   return (
     <div className="space-y-3">
       <h3 className="font-display text-xl uppercase tracking-wide">Discount Code</h3>
-      {applied ? (
+      <form onSubmit={apply} noValidate className="space-y-1.5">
+        <Label htmlFor="discount-code" className="sr-only">
+          Discount code
+        </Label>
+        <div className="flex gap-2">
+          <Input
+            ref={inputRef}
+            id="discount-code"
+            value={code}
+            onChange={(e) => {
+              setCode(e.target.value.toUpperCase());
+              if (error) setError(null);
+            }}
+            placeholder={applied ? 'Use another code' : 'Enter code'}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            aria-invalid={Boolean(error)}
+            aria-describedby={error ? 'discount-code-error' : undefined}
+            className="uppercase"
+          />
+          <Button type="submit" variant="default" disabled={checking}>
+            {checking ? 'Checking...' : 'Apply'}
+          </Button>
+        </div>
+        {error && (
+          <p id="discount-code-error" role="alert" className="text-sm font-medium text-red-700">
+            {error}
+          </p>
+        )}
+      </form>
+      {applied && (
         <div className="flex items-center justify-between gap-3 border-2 border-ink bg-accent px-4 py-3">
           <p className="flex items-center gap-2 font-semibold">
             <Tag className="h-4 w-4" aria-hidden="true" />
@@ -78,37 +112,6 @@ export function DiscountBox({
             Remove
           </Button>
         </div>
-      ) : (
-        <form onSubmit={apply} noValidate className="space-y-1.5">
-          <Label htmlFor="discount-code" className="sr-only">
-            Discount code
-          </Label>
-          <div className="flex gap-2">
-            <Input
-              id="discount-code"
-              value={code}
-              onChange={(e) => {
-                setCode(e.target.value.toUpperCase());
-                if (error) setError(null);
-              }}
-              placeholder="Enter code"
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellCheck={false}
-              aria-invalid={Boolean(error)}
-              aria-describedby={error ? 'discount-code-error' : undefined}
-              className="uppercase"
-            />
-            <Button type="submit" variant="default" disabled={checking}>
-              {checking ? 'Checking...' : 'Apply'}
-            </Button>
-          </div>
-          {error && (
-            <p id="discount-code-error" role="alert" className="text-sm font-medium text-red-700">
-              {error}
-            </p>
-          )}
-        </form>
       )}
     </div>
   );

@@ -6,7 +6,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { cardDigits, formatCardNumber, formatExpiry } from './card-input';
 import { confirmOfflinePayment } from './checkout-api';
-import { paymentFailed } from './payment-messages';
+import { paymentFailed, paymentFailureMessage } from './payment-messages';
 
 type CardField = 'cardNumber' | 'expiry' | 'cvc';
 
@@ -26,6 +26,8 @@ export function OfflineCardForm({
   const [card, setCard] = useState({ cardNumber: '', expiry: '', cvc: '' });
   const [errors, setErrors] = useState<Partial<Record<CardField, string>>>({});
   const [processing, setProcessing] = useState(false);
+  // The gateway's refusal ('Your card was declined.'), kept beside the card number until it changes.
+  const [declined, setDeclined] = useState<string | null>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -34,6 +36,7 @@ export function OfflineCardForm({
     if (!/^\d{2}\/\d{2}$/.test(card.expiry)) found.expiry = 'Please enter the expiry date as MM/YY';
     if (!/^\d{3,4}$/.test(card.cvc)) found.cvc = 'Please enter the CVC';
     setErrors(found);
+    setDeclined(null);
     if (Object.keys(found).length > 0) {
       document.getElementById(`card-${Object.keys(found)[0]}`)?.focus();
       return;
@@ -48,7 +51,9 @@ export function OfflineCardForm({
       });
     } catch (err) {
       paymentFailed(err);
+      setDeclined(paymentFailureMessage(err));
       setProcessing(false);
+      document.getElementById('card-cardNumber')?.focus();
       return;
     }
     try {
@@ -58,11 +63,16 @@ export function OfflineCardForm({
     }
   };
 
-  const field = (name: CardField) => ({
-    id: `card-${name}`,
-    'aria-invalid': Boolean(errors[name]),
-    'aria-describedby': errors[name] ? `card-${name}-error` : undefined,
-  });
+  const field = (name: CardField) => {
+    const refused = name === 'cardNumber' && declined !== null;
+    return {
+      id: `card-${name}`,
+      'aria-invalid': Boolean(errors[name]) || refused,
+      'aria-describedby':
+        [errors[name] && `card-${name}-error`, refused && 'card-declined'].filter(Boolean).join(' ') ||
+        undefined,
+    };
+  };
   const error = (name: CardField) =>
     errors[name] && (
       <p id={`card-${name}-error`} className="text-sm font-medium text-red-700">
@@ -80,9 +90,17 @@ export function OfflineCardForm({
           autoComplete="cc-number"
           placeholder="1234 1234 1234 1234"
           value={card.cardNumber}
-          onChange={(e) => setCard((c) => ({ ...c, cardNumber: formatCardNumber(e.target.value) }))}
+          onChange={(e) => {
+            setCard((c) => ({ ...c, cardNumber: formatCardNumber(e.target.value) }));
+            setDeclined(null);
+          }}
         />
         {error('cardNumber')}
+        {declined && (
+          <p id="card-declined" role="alert" className="text-sm font-medium text-red-700">
+            {declined}
+          </p>
+        )}
       </div>
       <div className="grid grid-cols-2 gap-4">
         <div className="space-y-1.5">

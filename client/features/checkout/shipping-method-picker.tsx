@@ -12,11 +12,14 @@ export function ShippingMethodPicker({
   country,
   value,
   onChange,
+  freeShipping = false,
 }: {
   rates: ShippingRate[];
   country: string;
   value: ShippingMethod;
   onChange: (method: ShippingMethod) => void;
+  /** The order qualifies: standard and international cost nothing (express stays a paid upgrade). */
+  freeShipping?: boolean;
 }) {
   const allowed = methodsForCountry(country);
   const options = rates.filter((r) => allowed.includes(r.id));
@@ -46,7 +49,17 @@ export function ShippingMethodPicker({
                 <span className="font-semibold">{rate.label}</span>
                 <span className="block text-sm text-muted">{rate.days}</span>
               </span>
-              <span className="font-semibold tabular-nums">{displayPrice(rate.price)}</span>
+              {freeShipping && rate.id !== 'express' ? (
+                <span className="font-semibold tabular-nums">
+                  <s className="mr-2 font-normal text-muted">
+                    <span className="sr-only">was </span>
+                    {displayPrice(rate.price)}
+                  </s>
+                  FREE
+                </span>
+              ) : (
+                <span className="font-semibold tabular-nums">{displayPrice(rate.price)}</span>
+              )}
             </span>
           </label>
         );

@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight, Pause, Play } from 'lucide-react';
 import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
+import { seasonLabel } from '../../../common/domain/season';
 import { formatThresholdUsd } from '../cart/cart-totals';
 import { useShopSettings } from '../settings/use-shop-settings';
 import { wrapIndex } from './carousel-index';
@@ -35,7 +36,7 @@ const TONES: Record<HeroSlide['tone'], { panel: string; eyebrow: string; button:
  * focus, the pause button and prefers-reduced-motion), APG carousel semantics.
  */
 export function HeroCarousel() {
-  const { freeShippingThreshold } = useShopSettings();
+  const { freeShippingThreshold, season } = useShopSettings();
   const threshold = formatThresholdUsd(freeShippingThreshold);
   const [index, setIndex] = useState(0);
   const [hovered, setHovered] = useState(false);
@@ -65,7 +66,8 @@ export function HeroCarousel() {
     return () => window.clearTimeout(t);
   }, [rotating, index, count]);
 
-  const fill = (s: string) => s.replaceAll('{threshold}', threshold);
+  const fill = (s: string) =>
+    s.replaceAll('{threshold}', threshold).replaceAll('{season}', seasonLabel(season));
 
   return (
     <section
@@ -119,7 +121,8 @@ export function HeroCarousel() {
               </div>
               <div
                 className={cn(
-                  'relative order-first aspect-[2/1] overflow-hidden transition-opacity duration-700 motion-reduce:transition-none md:order-none md:aspect-auto md:min-h-[26rem]',
+                  // Phones: a 4:3 picture (the product, not a strip); side by side from md.
+                  'relative order-first aspect-[4/3] overflow-hidden transition-opacity duration-700 motion-reduce:transition-none md:order-none md:aspect-auto md:min-h-[26rem]',
                   active ? 'opacity-100' : 'opacity-0',
                 )}
               >

@@ -1,5 +1,5 @@
 // SPEC §3 hard-coded display data: hero slide (id, title, description, image, cta label).
-// Images are the demo catalogue's art; `{threshold}` is filled from the server's settings.
+// Images are the demo catalogue's art; `{threshold}` and `{season}` are filled from the server's settings.
 
 export interface HeroSlide {
   id: string;
@@ -29,9 +29,9 @@ export const HERO_SLIDES: readonly HeroSlide[] = [
     tone: 'accent',
   },
   {
-    id: 'fall-2025',
+    id: 'season',
     eyebrow: 'New season',
-    title: 'Fall 2025 Collection',
+    title: '{season} Collection',
     description: 'Heavy cottons, muted earth tones and loud graphics for shorter days and longer nights.',
     image: '/uploads/seed/category-tshirts.webp',
     width: 1600,

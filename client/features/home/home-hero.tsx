@@ -2,19 +2,22 @@ import { Link } from 'wouter';
 import { ArrowDown } from 'lucide-react';
 import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
+import { seasonLabel } from '../../../common/domain/season';
+import { useShopSettings } from '../settings/use-shop-settings';
 import { scrollToShop } from './scroll-to-shop';
 
 /** The LCP image: eager, high fetch priority, served at the width the layout needs. */
 export const HERO_IMAGE = { src: '/uploads/seed/category-hoodies.webp', width: 1600, height: 1000 } as const;
 
 export function HomeHero() {
+  const { season } = useShopSettings();
   return (
     <section aria-labelledby="home-hero-title" className="relative overflow-hidden bg-ink text-paper">
       <div className="mx-auto grid max-w-[1440px] lg:min-h-[36rem] lg:grid-cols-[1.05fr_1fr]">
-        <div className="relative z-10 flex flex-col justify-center gap-6 px-4 py-12 sm:px-8 md:py-16 lg:px-12 lg:py-16">
+        <div className="relative z-10 flex flex-col justify-center gap-6 px-4 py-8 sm:px-8 md:py-16 lg:px-12 lg:py-16">
           <p className="flex items-center gap-3 text-xs font-bold uppercase tracking-[0.3em] text-accent">
             <span aria-hidden="true" className="inline-block h-0.5 w-8 bg-accent" />
-            Fall 2025 · Limited drop
+            {seasonLabel(season)} · Limited drop
           </p>
           <h1
             id="home-hero-title"
@@ -57,7 +60,8 @@ export function HomeHero() {
             </div>
           </dl>
         </div>
-        <div className="relative aspect-[16/10] lg:aspect-auto">
+        {/* Phones see the product first: the picture leads, the words follow. */}
+        <div className="relative order-first aspect-[16/10] lg:order-none lg:aspect-auto">
           <ProductImage
             src={HERO_IMAGE.src}
             alt="Three limited-edition hoodies from the fall drop: grey, black and orange"

@@ -11,7 +11,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { useShopSettings } from '../settings/use-shop-settings';
-import { useSubscribe } from './use-subscribe';
+import { knownSubscribeFailure, useSubscribe } from './use-subscribe';
 
 /** The popup itself (lazy chunk). Any close calls onClose, which stores the seen flag. */
 export default function NewsletterDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -33,10 +33,10 @@ export default function NewsletterDialog({ open, onClose }: { open: boolean; onC
         });
         onClose();
       },
-      onError: () => {
+      onError: (err) => {
         toast({
           title: 'Subscription Failed',
-          description: 'Something went wrong. Please try again.',
+          description: knownSubscribeFailure(err) ?? 'Something went wrong. Please try again.',
           variant: 'destructive',
         });
       },
@@ -56,16 +56,16 @@ export default function NewsletterDialog({ open, onClose }: { open: boolean; onC
       >
         <div className="bg-ink px-6 pb-6 pt-8 text-paper">
           <p className="text-xs font-bold uppercase tracking-[0.3em] text-accent">Members only</p>
-          <p aria-hidden="true" className="mt-2 font-display text-7xl uppercase leading-none text-accent">
-            10% Off
+          <p aria-hidden="true" className="mt-2 font-display text-6xl uppercase leading-none text-accent">
+            First dibs
           </p>
         </div>
         <div className="flex flex-col gap-4 p-6">
           <DialogHeader>
             <DialogTitle className="text-3xl leading-tight">Get 10% off your first order</DialogTitle>
             <DialogDescription className="text-base">
-              Join the {shopName} list for early access to every drop — 50 pieces per design, never restocked
-              — and a one-time 10% code for your first order.
+              Join the {shopName} list for early access to every drop: 50 pieces per design, never
+              restocked. Your code arrives by e-mail.
             </DialogDescription>
           </DialogHeader>
           <form onSubmit={submit} className="flex flex-col gap-3">

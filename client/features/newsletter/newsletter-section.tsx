@@ -1,9 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
-import { ApiError } from '../../lib/api-client';
 import { markNewsletterSeen } from './seen-flag';
-import { useSubscribe } from './use-subscribe';
+import { knownSubscribeFailure, useSubscribe } from './use-subscribe';
 
 /** Home 'Join the Community' signup (SPEC §2, §4, §8). */
 export function NewsletterSection() {
@@ -23,10 +22,9 @@ export function NewsletterSection() {
         toast({ title: 'Successfully subscribed!', description: 'Thank you for joining the revolution.' });
       },
       onError: (err) => {
-        const message = err instanceof ApiError ? err.serverMessage : err.message;
         toast({
           title: 'Subscription failed',
-          description: message || 'Please try again later.',
+          description: knownSubscribeFailure(err) ?? 'Please try again later.',
           variant: 'destructive',
         });
       },

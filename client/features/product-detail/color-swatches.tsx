@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { ProductColor } from '../../../common/contracts/catalog';
 import { cn } from '../../lib/cn';
 
-/** Colour choice as a native radio group: arrow keys move between colours for free. Optional (SPEC §4). */
+/** Colour choice as a native radio group: arrow keys move between colours for free. */
 export function ColorSwatches({
   colors,
   value,
@@ -28,7 +28,8 @@ export function ColorSwatches({
               value={c.name}
               checked={value === c.name}
               onChange={() => onChange(c.name)}
-              className="peer sr-only"
+              // Laid over the swatch (not clipped away), so a pointer or a test clicks the radio itself.
+              className="peer absolute inset-0 z-10 m-0 h-full w-full cursor-pointer appearance-none rounded-full opacity-0"
               aria-label={c.name}
             />
             <span

@@ -75,8 +75,10 @@ export function ProductDetail({
   adding,
 }: ProductDetailProps) {
   const [imageIndex, setImageIndex] = useState(0);
-  const [size, setSize] = useState<string | null>(null);
-  const [color, setColor] = useState<string | null>(null);
+  // One size ('One Size') is chosen for the shopper; so is the pictured (first) colour, so an
+  // order line always says what to make.
+  const [size, setSize] = useState<string | null>(product.sizes.length === 1 ? product.sizes[0]! : null);
+  const [color, setColor] = useState<string | null>(product.colors[0]?.name ?? null);
   const [quantity, setQuantity] = useState(1);
   const [wishlisted, setWishlisted] = useState(false);
 
@@ -104,7 +106,8 @@ export function ProductDetail({
   };
 
   return (
-    <div className="mx-auto max-w-7xl px-4 py-6 sm:px-6 lg:px-8 lg:py-10">
+    // Bottom padding on phones: room for the fixed purchase bar.
+    <div className="mx-auto max-w-7xl px-4 pt-6 pb-28 sm:px-6 lg:px-8 lg:py-10">
       <Breadcrumb
         className="mb-6"
         items={[
@@ -138,6 +141,11 @@ export function ProductDetail({
             <h1 className="font-display text-4xl leading-none uppercase sm:text-5xl lg:text-6xl">
               {product.name}
             </h1>
+            {!purchasable && (
+              <p className="mt-3">
+                <Badge className="bg-ink text-paper">Sold out</Badge>
+              </p>
+            )}
             <div className="mt-4 flex flex-wrap items-center gap-3">
               {product.salePrice !== null ? (
                 <>
@@ -181,23 +189,38 @@ export function ProductDetail({
             {product.colors.length > 0 && (
               <ColorSwatches colors={product.colors} value={color} onChange={chooseColor} />
             )}
-            {product.sizes.length > 0 && <SizeSelect sizes={product.sizes} value={size} onChange={setSize} />}
+            {product.sizes.length > 0 && (
+              <SizeSelect sizes={product.sizes} value={size} onChange={setSize} disabled={!purchasable} />
+            )}
             <QuantityStepper value={quantity} onChange={setQuantity} disabled={!purchasable} />
 
-            <Button
-              size="lg"
-              variant="default"
-              className="w-full"
-              disabled={!enabled}
-              aria-describedby={purchasable && product.sizes.length > 0 && !size ? 'size-hint' : undefined}
-              onClick={() =>
-                onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
-              }
+            {/* The one Add to Cart button: on phones it rides in a bar fixed to the bottom of the
+                screen with the price, so it stays reachable while the shopper reads or scrolls. */}
+            <div
+              data-testid="purchase-bar"
+              className="fixed inset-x-0 bottom-0 z-30 flex items-center gap-3 border-t-2 border-ink bg-paper px-4 py-3 shadow-[0_-4px_16px_rgba(0,0,0,0.08)] lg:static lg:z-auto lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none"
             >
-              {addToCartLabel(product, quantity)}
-            </Button>
+              <p className="min-w-0 shrink-0 text-sm leading-tight lg:hidden" aria-hidden="true">
+                <span className="block max-w-28 truncate font-semibold">{product.name}</span>
+                <span className={cn('font-bold', product.salePrice !== null && 'text-sale')}>
+                  {displayPrice(product.salePrice ?? product.price)}
+                </span>
+              </p>
+              <Button
+                size="lg"
+                variant="default"
+                className="min-w-0 flex-1 px-3 lg:w-full"
+                disabled={!enabled}
+                aria-describedby={purchasable && product.sizes.length > 0 && !size ? 'size-hint' : undefined}
+                onClick={() =>
+                  onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
+                }
+              >
+                {addToCartLabel(product, quantity)}
+              </Button>
+            </div>
             {purchasable && product.sizes.length > 0 && !size && (
-              <p id="size-hint" className="-mt-3 text-sm text-muted">
+              <p id="size-hint" className="text-sm text-muted lg:-mt-3">
                 Choose a size to add this piece to your cart.
               </p>
             )}

@@ -1,28 +1,40 @@
 import { ChevronDown } from 'lucide-react';
 import { useId } from 'react';
+import { Link } from 'wouter';
 
 /** Native select: labelled 'Size', placeholder 'Select a size' (SPEC §2), robust on every device. */
 export function SizeSelect({
   sizes,
   value,
   onChange,
+  disabled = false,
 }: {
   sizes: readonly string[];
   value: string | null;
   onChange: (size: string | null) => void;
+  disabled?: boolean;
 }) {
   const id = useId();
   return (
     <div className="flex flex-col gap-2">
-      <label htmlFor={id} className="text-sm font-semibold">
-        Size
-      </label>
+      <div className="flex items-baseline justify-between gap-3">
+        <label htmlFor={id} className="text-sm font-semibold">
+          Size
+        </label>
+        <Link
+          href="/size-guide"
+          className="text-sm font-semibold underline underline-offset-4 hover:no-underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        >
+          Size guide
+        </Link>
+      </div>
       <div className="relative">
         <select
           id={id}
           value={value ?? ''}
+          disabled={disabled}
           onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
-          className="h-12 w-full cursor-pointer appearance-none border-2 border-ink bg-paper pr-10 pl-4 text-base font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          className="h-12 w-full cursor-pointer appearance-none border-2 disabled:cursor-not-allowed disabled:opacity-50 border-ink bg-paper pr-10 pl-4 text-base font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
           <option value="">Select a size</option>
           {sizes.map((s) => (

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ShopSettings } from '../../../common/contracts/settings';
+import { seasonOf } from '../../../common/domain/season';
 import { readBootstrap } from '../../lib/bootstrap';
 
 const fallback: ShopSettings = {
@@ -13,6 +14,9 @@ const fallback: ShopSettings = {
     { id: 'international', label: 'International Shipping', price: '24.99', days: '7-14 business days' },
   ],
   payments: { provider: 'offline', stripePublishableKey: null },
+  supportEmail: 'support@fifty.local',
+  socialLinks: [],
+  season: seasonOf(new Date()),
 };
 
 /** The server's one settings source (threshold, rates, shop name); embedded in the HTML. */

@@ -74,7 +74,8 @@ export function StatList({
         <div
           key={s.label}
           className={cn(
-            'flex flex-col-reverse gap-2 p-5 sm:p-6',
+            // column-reverse starts at the bottom: justify-end keeps every figure on the top line.
+            'flex flex-col-reverse justify-end gap-2 p-5 sm:p-6',
             tone === 'dark' ? 'bg-ink text-paper' : 'bg-paper',
           )}
         >

@@ -341,7 +341,9 @@ describeEachDb(
       const categories = await api<Category[]>(t(), '/api/categories');
       const expected = [
         `${BASE}/`,
-        ...['/refund-policy', '/size-guide', '/mission', '/shipping'].map((p) => `${BASE}${p}`),
+        ...['/refund-policy', '/size-guide', '/mission', '/shipping', '/privacy-policy', '/terms-of-service'].map(
+          (p) => `${BASE}${p}`,
+        ),
         ...categories.map((c) => `${BASE}/category/${c.slug}`),
         ...products.map((p) => `${BASE}/product/${p.id}`),
       ];

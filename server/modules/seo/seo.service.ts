@@ -107,6 +107,14 @@ const staticPages: Record<string, StaticPage> = {
     description: () =>
       'Ultra-exclusive, limited-edition streetwear for an underground community: every design is capped at 50 pieces worldwide and never reproduced.',
   },
+  '/privacy-policy': {
+    title: 'Privacy Policy',
+    description: () => 'What we collect when you order or subscribe, why, who we share it with and how to have it deleted.',
+  },
+  '/terms-of-service': {
+    title: 'Terms of Service',
+    description: () => 'The terms of buying limited, made-to-order pieces: orders, stock holds, prices, payment and returns.',
+  },
   '/shipping': {
     title: 'Shipping Information',
     description: (s) => {

@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import type { ShippingMethod, ShopSettings } from '../../../common/contracts/settings';
 import { formatMoney, type Cents } from '../../../common/domain/money';
+import { seasonOf } from '../../../common/domain/season';
 
 export interface ShippingRateCents {
   id: ShippingMethod;
@@ -9,8 +10,11 @@ export interface ShippingRateCents {
   days: string;
 }
 
-/** The one source of shop figures: free-shipping threshold, shipping rates, tax, shop name. */
-export function createSettingsService(config: Config) {
+/**
+ * The one source of shop figures: free-shipping threshold, shipping rates, tax, shop name, support
+ * address, social links and the season/year every date in the copy is written from.
+ */
+export function createSettingsService(config: Config, now: Date = new Date()) {
   const rates: ShippingRateCents[] = [
     { id: 'standard', label: 'Standard Shipping', cents: config.SHIPPING_STANDARD, days: '3-5 business days' },
     { id: 'express', label: 'Express Shipping', cents: config.SHIPPING_EXPRESS, days: '1-2 business days' },
@@ -26,6 +30,13 @@ export function createSettingsService(config: Config) {
       provider: config.PAYMENTS,
       stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY ?? null,
     },
+    supportEmail: config.SUPPORT_EMAIL,
+    socialLinks: [
+      { label: 'Instagram', href: config.SOCIAL_INSTAGRAM_URL },
+      { label: 'TikTok', href: config.SOCIAL_TIKTOK_URL },
+      { label: 'X', href: config.SOCIAL_X_URL },
+    ].filter((l): l is { label: string; href: string } => Boolean(l.href)),
+    season: seasonOf(now),
   };
   return {
     publicSettings,
