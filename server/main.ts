@@ -36,6 +36,12 @@ try {
   process.exit(1);
 }
 
+const DRAIN_MS = 750;
+let draining = false;
+app!.server.on('request', (_req, res) => {
+  if (draining) res.setHeader('connection', 'close');
+});
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -45,9 +51,14 @@ async function shutdown(signal: string) {
     app!.log.error('shutdown took over 10 s; exiting anyway');
     process.exit(1);
   }, 10_000).unref();
+  // Drain first: for a moment every answer says `Connection: close`, so keep-alive clients (a proxy, a load
+  // balancer) that already sent their next request get it answered and their sockets close cleanly;
+  // closing idle sockets at once would reset requests written to them but not yet read.
+  draining = true;
+  await new Promise((r) => setTimeout(r, DRAIN_MS));
   let code = 0;
   try {
-    // Stops listening, closes idle keep-alive sockets, answers in-flight requests, stops the jobs.
+    // Stops listening, closes the (now few) idle keep-alive sockets, answers in-flight requests, stops the jobs.
     await app!.close();
   } catch (err) {
     app!.log.error({ err }, 'closing the server failed');
