@@ -7,6 +7,8 @@ const port = Number(process.env.E2E_PORT ?? 3199);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-e2e-'));
 // Each run builds into its own folder so parallel runs never clobber each other's assets.
 const clientDir = process.env.E2E_CLIENT_DIR ?? path.join(dataDir, 'client');
+// Workers load this file again: they must find the same build (a spec may start a server of its own on it).
+process.env.E2E_CLIENT_DIR = clientDir;
 
 export default defineConfig({
   testDir: 'tests/e2e',
