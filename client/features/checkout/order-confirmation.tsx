@@ -45,9 +45,12 @@ export function OrderConfirmation({ order }: { order: Order }) {
                   .join(' · ')}
               </p>
               {item.editionNumbers.length > 0 && (
-                <p className="w-fit border-2 border-ink bg-accent px-2 py-0.5 text-xs font-bold tracking-wide">
-                  {formatEditionNumbers(item.editionNumbers, item.editionSize)}
-                </p>
+                // One label per line, in the words the e-mail, admin and CSV use ('Nos. 44, 45 of 50').
+                <ul className="flex flex-wrap gap-2 pt-1" aria-label="Edition numbers">
+                  <li className="border-2 border-ink bg-accent px-2 py-0.5 text-xs font-bold tracking-wide">
+                    {formatEditionNumbers(item.editionNumbers, item.editionSize)}
+                  </li>
+                </ul>
               )}
             </div>
           </li>

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { ProductPayload } from '../../../common/contracts/admin';
 import { products } from '../catalog/catalog.tables';
@@ -23,8 +23,33 @@ export async function updateProductRow(
   const [row] = await db
     .update(products)
     .set({ ...payload, updatedAt: sql`now()` })
-    .where(eq(products.id, id))
+    // Every piece is accounted for: sold + held in open checkouts + left never exceeds the edition.
+    .where(
+      and(
+        eq(products.id, id),
+        sql`${products.soldCount} + ${heldUnits} + ${payload.stock} <= ${products.editionSize}`,
+      ),
+    )
     .returning();
+  return row ?? null;
+}
+
+/** Units of the product (the row being updated) held by open checkouts. */
+const heldUnits = sql`(select coalesce(sum(h.quantity), 0) from stock_holds h where h.product_id = ${products.id} and h.status = 'held')`;
+
+/** How many more units the product could be given: edition size less sold and held units. */
+export async function findEditionRoom(
+  db: DbOrTx,
+  id: string,
+): Promise<{ editionSize: number; sold: number; held: number } | null> {
+  const [row] = await db
+    .select({
+      editionSize: products.editionSize,
+      sold: products.soldCount,
+      held: sql<number>`${heldUnits}::int`,
+    })
+    .from(products)
+    .where(eq(products.id, id));
   return row ?? null;
 }
 

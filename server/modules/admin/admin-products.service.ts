@@ -1,10 +1,12 @@
 import { isUuid, type AdminProduct, type ProductPayload } from '../../../common/contracts/admin';
 import type { Db } from '../../db/client';
+import { EDITION_SIZE } from '../../../common/domain/stock';
 import { badRequest, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
 import { toProduct } from '../catalog/catalog.service';
 import {
   deleteProductRow,
+  findEditionRoom,
   insertProductRow,
   listAllProductRows,
   updateProductRow,
@@ -35,6 +37,8 @@ export function createAdminProductsService(deps: {
 
     async createProduct(payload: ProductPayload): Promise<AdminProduct> {
       await assertStorable(payload);
+      if (payload.stock > EDITION_SIZE)
+        throw badRequest(`Stock can be at most ${EDITION_SIZE}: every design is limited to ${EDITION_SIZE} pieces`);
       const row = await insertProductRow(db, payload);
       catalog.invalidate();
       return toProduct(row);
@@ -44,7 +48,14 @@ export function createAdminProductsService(deps: {
       if (!isUuid(id)) throw notFound(PRODUCT_NOT_FOUND);
       await assertStorable(payload);
       const row = await updateProductRow(db, id, payload);
-      if (!row) throw notFound(PRODUCT_NOT_FOUND);
+      if (!row) {
+        const room = await findEditionRoom(db, id);
+        if (!room) throw notFound(PRODUCT_NOT_FOUND);
+        const max = Math.max(0, room.editionSize - room.sold - room.held);
+        throw badRequest(
+          `Stock can be at most ${max}: ${room.sold} of ${room.editionSize} are sold${room.held ? ` and ${room.held} held in checkouts` : ''}`,
+        );
+      }
       catalog.invalidate();
       return toProduct(row);
     },
