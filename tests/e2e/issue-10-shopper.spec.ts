@@ -279,3 +279,43 @@ test('item 18: the not-found page has no developer hint in a production build', 
   await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
   await expect(page.getByText(/router/i)).toHaveCount(0);
 });
+
+test('item 7: focus lands on the heading of the step that opens', async ({ page }) => {
+  const tee = await productNamed(page, 'Fifty Standard Tee');
+  await page.request.post('/api/cart', { data: { productId: tee.id, selectedSize: 'XS', selectedColor: 'Grey' } });
+  await page.goto('/checkout');
+  const values: Record<string, string> = {
+    Email: 'focus@example.com',
+    'First Name': 'Ada',
+    'Last Name': 'Lovelace',
+    Address: '12 Analytical Way',
+    City: 'Brooklyn',
+    State: 'NY',
+    'ZIP Code': '11201',
+  };
+  for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment', exact: true })).toBeFocused();
+  await page.getByRole('button', { name: 'Back to Info' }).click();
+  await expect(page.getByRole('heading', { name: 'Shipping Information' })).toBeFocused();
+});
+
+test('item 19: the popup says its offer once and words a known refusal like the home form', async ({ browser }) => {
+  // A visitor who has not seen the popup yet.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const email = `popup-${Date.now()}@example.com`;
+  expect((await page.request.post('/api/newsletter', { data: { email } })).ok()).toBe(true);
+  await page.goto('/');
+  const dialog = page.getByRole('dialog', { name: /10% off/i });
+  await expect(dialog).toBeVisible({ timeout: 10_000 });
+  await expect(dialog.getByText('10% Off', { exact: true })).toHaveCount(0);
+  await expect(dialog.getByRole('heading')).toHaveText('Get 10% off your first order');
+  await dialog.getByLabel('Email address').fill(email);
+  await dialog.getByRole('button', { name: 'Claim 10% Off' }).click();
+  await expect(toastText(page, 'Subscription Failed')).toBeVisible();
+  await expect(toastText(page, 'This email is already subscribed to our newsletter.')).toBeVisible();
+  await expect(page.getByText('Something went wrong')).toHaveCount(0);
+  await expect(dialog).toBeVisible();
+  await context.close();
+});
