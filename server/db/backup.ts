@@ -143,7 +143,6 @@ export class BackupError extends Error {}
  * migrated to the same migrations the backup was taken at. Uploaded files are written after commit.
  */
 export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploadsDir?: string } = {}): Promise<BackupResult> {
-  const lines = readline.createInterface({ input: fs.createReadStream(inFile).pipe(zlib.createGunzip()), crlfDelay: Infinity });
   const client = await pool.connect();
   let header: Header | null = null;
   let rows = 0;
@@ -151,6 +150,8 @@ export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploads
   const files: Array<{ file: string; data: string }> = [];
   try {
     await client.query('begin');
+    // Created right before it is iterated: lines read while nobody iterates would be lost.
+    const lines = readline.createInterface({ input: fs.createReadStream(inFile).pipe(zlib.createGunzip()), crlfDelay: Infinity });
     for await (const text of lines) {
       if (!text) continue;
       const line = JSON.parse(text) as Line;

@@ -5,11 +5,42 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import pg from 'pg';
+import { openDatabase } from '../../server/db/client';
 import { startEmbeddedPostgres } from '../../server/db/embedded-postgres';
+import { migrateDatabase } from '../../server/db/migrate';
+
+/** Creates and migrates this run's template database on the server at `baseUrl`. */
+async function createTemplate(baseUrl: string): Promise<string> {
+  const name = `fifty_template_${process.pid}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name}`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
+  try {
+    await migrateDatabase(database);
+  } finally {
+    await database.close();
+  }
+  return name;
+}
+
+async function dropTemplate(baseUrl: string, name: string) {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`).catch(() => undefined);
+  await admin.end();
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
     testDatabaseUrl: string;
+    /** A database migrated once per run: every suite's database is a copy of it (CREATE DATABASE … TEMPLATE). */
+    testTemplateDatabase: string;
   }
 }
 
@@ -18,15 +49,18 @@ export default async function setup(project: TestProject) {
   if (external) {
     console.log(`Database tests run on the PostgreSQL at TEST_DATABASE_URL (${new URL(external).host}).`);
     project.provide('testDatabaseUrl', external);
-    return;
+    const template = await createTemplate(external);
+    project.provide('testTemplateDatabase', template);
+    return () => dropTemplate(external, template);
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-test-pg-'));
   const started = Date.now();
-  const pg = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), durable: false });
+  const server = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), durable: false });
   console.log(`Database tests run on an embedded PostgreSQL started for this run in ${Date.now() - started} ms (${dir}).`);
-  project.provide('testDatabaseUrl', pg.urlFor('postgres'));
+  project.provide('testDatabaseUrl', server.urlFor('postgres'));
+  project.provide('testTemplateDatabase', await createTemplate(server.urlFor('postgres')));
   return async () => {
-    await pg.stop();
+    await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   };
 }
