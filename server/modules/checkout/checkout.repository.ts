@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { CustomerInfoBody } from '../../../common/contracts/checkout';
 import { orders } from '../orders/orders.tables';
@@ -146,7 +146,7 @@ export async function transitionCheckout(
   id: string,
   from: readonly string[],
   to: string,
-  extra: Partial<Pick<CheckoutRow, 'discountClaimed'>> = {},
+  extra: Partial<Pick<CheckoutRow, 'discountClaimed' | 'paymentCheckAt'>> = {},
 ): Promise<boolean> {
   const rows = await tx
     .update(checkouts)
@@ -156,41 +156,84 @@ export async function transitionCheckout(
   return rows.length > 0;
 }
 
-export async function listExpiredOpenCheckoutIds(db: DbOrTx, now: Date, limit: number): Promise<string[]> {
-  const rows = await db
-    .select({ id: checkouts.id })
-    .from(checkouts)
-    .where(and(eq(checkouts.status, 'open'), lt(checkouts.holdExpiresAt, now)))
-    .orderBy(asc(checkouts.holdExpiresAt))
-    .limit(limit);
-  return rows.map((r) => r.id);
-}
-
-/** Checkouts with an intent but no order yet: candidates for reconciliation. */
-export async function listUnfulfilledIntents(
+/** Expired open checkouts, oldest first, after `cursor` (keyset: a kept hold never blocks the rest). */
+export async function listExpiredOpenCheckouts(
   db: DbOrTx,
-  opts: { createdBefore: Date; createdAfter: Date; limit: number },
-): Promise<string[]> {
-  const rows = await db
-    .select({ intentId: checkouts.paymentIntentId })
+  now: Date,
+  limit: number,
+  cursor: { holdExpiresAt: Date; id: string } | null,
+): Promise<Array<{ id: string; paymentIntentId: string | null; holdExpiresAt: Date }>> {
+  return db
+    .select({ id: checkouts.id, paymentIntentId: checkouts.paymentIntentId, holdExpiresAt: checkouts.holdExpiresAt })
     .from(checkouts)
     .where(
       and(
-        inArray(checkouts.status, ['open', 'expired', 'cancelled']),
-        isNotNull(checkouts.paymentIntentId),
-        lt(checkouts.createdAt, opts.createdBefore),
-        gt(checkouts.createdAt, opts.createdAfter),
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(orders)
-            .where(eq(orders.stripePaymentIntentId, checkouts.paymentIntentId)),
-        ),
+        eq(checkouts.status, 'open'),
+        lt(checkouts.holdExpiresAt, now),
+        cursor
+          ? sql`(${checkouts.holdExpiresAt}, ${checkouts.id}) > (${cursor.holdExpiresAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`
+          : undefined,
       ),
     )
-    .orderBy(desc(checkouts.createdAt))
+    .orderBy(asc(checkouts.holdExpiresAt), asc(checkouts.id))
+    .limit(limit);
+}
+
+export interface PaymentCheck {
+  id: string;
+  intentId: string;
+  status: string;
+  holdExpiresAt: Date;
+}
+
+/**
+ * Checkouts whose intent may be paid without an order and are due for a look at the gateway, by
+ * payment state (partial index checkouts_payment_check_idx): abandoned checkouts cannot push a paid one
+ * out of a window, and each one checked moves on (deferPaymentChecks) or leaves the set (settled).
+ */
+export async function listDuePaymentChecks(
+  db: DbOrTx,
+  opts: { now: Date; createdBefore: Date; limit: number },
+): Promise<PaymentCheck[]> {
+  const rows = await db
+    .select({
+      id: checkouts.id,
+      intentId: checkouts.paymentIntentId,
+      status: checkouts.status,
+      holdExpiresAt: checkouts.holdExpiresAt,
+    })
+    .from(checkouts)
+    .where(
+      and(
+        isNotNull(checkouts.paymentCheckAt),
+        isNotNull(checkouts.paymentIntentId),
+        lte(checkouts.paymentCheckAt, opts.now),
+        lt(checkouts.createdAt, opts.createdBefore),
+        inArray(checkouts.status, ['open', 'expired', 'cancelled']),
+      ),
+    )
+    .orderBy(asc(checkouts.paymentCheckAt), asc(checkouts.id))
     .limit(opts.limit);
-  return rows.map((r) => r.intentId!);
+  return rows.map((r) => ({ ...r, intentId: r.intentId! }));
+}
+
+/**
+ * The next look at an unpaid intent comes after a quarter of the checkout's age (30 s to 30 min):
+ * a fresh attempt is asked about every 30 s, a day-old abandoned one a few times an hour.
+ */
+export async function deferPaymentChecks(db: DbOrTx, ids: readonly string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(checkouts)
+    .set({
+      paymentCheckAt: sql`now() + least(interval '30 minutes', greatest(interval '30 seconds', (now() - ${checkouts.createdAt}) / 4))`,
+    })
+    .where(and(inArray(checkouts.id, [...ids]), lte(checkouts.paymentCheckAt, now)));
+}
+
+/** Sets (at = a date: due then) or clears (at = null: settled, never asked about again) the next payment check. */
+export async function setPaymentCheck(db: DbOrTx, id: string, at: Date | null): Promise<void> {
+  await db.update(checkouts).set({ paymentCheckAt: at }).where(eq(checkouts.id, id));
 }
 
 // ---- stock holds ------------------------------------------------------------------------------

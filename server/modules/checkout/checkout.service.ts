@@ -40,22 +40,29 @@ import {
   finishHolds,
   insertCheckout,
   insertHolds,
-  listExpiredOpenCheckoutIds,
-  listUnfulfilledIntents,
+  deferPaymentChecks,
+  listDuePaymentChecks,
+  listExpiredOpenCheckouts,
   lockCheckout,
   lockOpenCheckouts,
   releaseDiscountUsage,
   setCheckoutIntent,
+  setPaymentCheck,
   transitionCheckout,
   upsertCustomerInfo,
   type CheckoutRow,
   type CustomerInfoRow,
+  type PaymentCheck,
 } from './checkout.repository';
 import type { CheckoutCustomer, CheckoutLine } from './checkout.tables';
 import { addSoldUnits, moveStock } from './stock.repository';
 import { publicSessionRef } from '../session/session-ref';
+import { mapLimit } from '../../lib/map-limit';
 
-export type { CheckoutRow };
+export type { CheckoutRow, PaymentCheck };
+
+/** Gateway states in which the money is, or may still become, the shop's: such a hold is never released. */
+const PAID_OR_PAYING = new Set(['succeeded', 'processing', 'requires_capture']);
 
 export const CHECKOUT_MESSAGES = {
   emptyCart: 'Your cart is empty',
@@ -442,21 +449,46 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
     createPaymentIntent,
 
-    /** Background job: holds past their time go back to stock (and their code usages back to the code). */
+    /**
+     * Background job: holds past their time go back to stock (and their code usages back to the code).
+     * The gateway is asked first: a hold whose payment succeeded (or is still processing) is kept and
+     * handed to reconciliation, so a paid piece is never released and resold under its buyer. When the
+     * gateway cannot be asked, the hold is kept until it can.
+     */
     async releaseExpiredHolds(now = new Date()): Promise<number> {
       let total = 0;
+      let kept = 0;
+      let cursor: { holdExpiresAt: Date; id: string } | null = null;
       for (;;) {
-        const ids = await listExpiredOpenCheckoutIds(db, now, 100);
-        if (ids.length === 0) break;
-        for (const id of ids) {
+        const rows = await listExpiredOpenCheckouts(db, now, 100, cursor);
+        if (rows.length === 0) break;
+        cursor = rows[rows.length - 1]!;
+        const verdicts = await mapLimit(rows, 5, async (row) => {
+          if (!row.paymentIntentId) return 'release' as const;
+          try {
+            const intent = await gateway.retrieveIntent(row.paymentIntentId);
+            return intent && PAID_OR_PAYING.has(intent.status) ? ('keep' as const) : ('release' as const);
+          } catch (err) {
+            log.warn({ err, checkoutId: row.id }, 'hold expiry: the payment gateway could not be asked; hold kept');
+            return 'keep' as const;
+          }
+        });
+        for (const [i, row] of rows.entries()) {
+          if (verdicts[i] === 'keep') {
+            kept++;
+            // Reconciliation looks at it on its next run, whatever its back-off said.
+            await setPaymentCheck(db, row.id, new Date(0));
+            continue;
+          }
           total += await db.transaction(async (tx) => {
-            const row = await lockCheckout(tx, id);
-            if (!row || row.status !== 'open' || row.holdExpiresAt >= now) return 0;
-            return releaseInTransaction(tx, [row], 'expired');
+            const locked = await lockCheckout(tx, row.id);
+            if (!locked || locked.status !== 'open' || locked.holdExpiresAt >= now) return 0;
+            return releaseInTransaction(tx, [locked], 'expired');
           });
         }
-        if (ids.length < 100) break;
+        if (rows.length < 100) break;
       }
+      if (kept > 0) log.info({ kept }, 'expired holds kept: their payment succeeded or is in progress');
       if (total > 0) {
         stockChanged();
         log.info({ released: total }, 'released expired stock holds');
@@ -525,7 +557,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     },
 
     async markFulfilled(tx: Tx, id: string): Promise<void> {
-      await transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'fulfilled');
+      await transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'fulfilled', { paymentCheckAt: null });
     },
 
     /** A late payment that could not be honoured ends its checkout; false when another caller already did. */
@@ -534,24 +566,31 @@ export function createCheckoutService(deps: CheckoutDeps) {
         const row = await lockCheckout(tx, id);
         if (!row || row.status === 'fulfilled' || row.status === 'refunded') return false;
         if (row.status === 'open') await releaseInTransaction(tx, [row], 'expired');
-        return transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'refunded');
+        return transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'refunded', { paymentCheckAt: null });
       });
       if (changed) stockChanged();
       return changed;
     },
 
-    /** Intents of unfinished checkouts created in the window, with no order yet. */
-    listReconcileCandidates(opts: {
-      olderThanMs: number;
-      withinMs: number;
-      limit: number;
-    }): Promise<string[]> {
-      const now = Date.now();
-      return listUnfulfilledIntents(db, {
-        createdBefore: new Date(now - opts.olderThanMs),
-        createdAfter: new Date(now - opts.withinMs),
-        limit: opts.limit,
-      });
+    /** The database's clock, rounded up to the millisecond (a Date cannot hold its microseconds). */
+    async databaseNow(): Promise<Date> {
+      const { rows } = await db.execute<{ ms: number }>(sql`select extract(epoch from now())::float8 * 1000 as ms`);
+      return new Date(Math.ceil(Number(rows[0]!.ms)));
+    },
+
+    /** Reconciliation: checkouts whose intent may be paid without an order, due for a look (no window). */
+    listDuePayments(opts: { now: Date; createdBefore: Date; limit: number }): Promise<PaymentCheck[]> {
+      return listDuePaymentChecks(db, opts);
+    },
+
+    /** The checked ones that are still unsettled come back later (see deferPaymentChecks). */
+    deferPaymentChecks(ids: readonly string[], now: Date): Promise<void> {
+      return deferPaymentChecks(db, ids, now);
+    },
+
+    /** The intent can never be paid (canceled, or unknown to the gateway): never asked about again. */
+    settlePayment(id: string): Promise<void> {
+      return setPaymentCheck(db, id, null);
     },
   };
 }

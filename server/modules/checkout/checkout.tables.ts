@@ -94,12 +94,21 @@ export const checkouts = pgTable(
     /** Whether this checkout holds a claim on a usage of its discount code. */
     discountClaimed: boolean('discount_claimed').notNull().default(false),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }).notNull(),
+    /**
+     * When reconciliation should next ask the gateway about this checkout's intent; null once its payment
+     * is settled (an order, a refund, or an intent that can never be paid). Indexed while set, so finding
+     * every paid-without-order payment never depends on how many abandoned checkouts there are.
+     */
+    paymentCheckAt: timestamp('payment_check_at', { withTimezone: true }).defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('checkouts_session_idx').on(t.sessionId),
     index('checkouts_status_hold_idx').on(t.status, t.holdExpiresAt),
+    index('checkouts_payment_check_idx')
+      .on(t.paymentCheckAt)
+      .where(sql`${t.paymentCheckAt} is not null and ${t.paymentIntentId} is not null`),
   ],
 );
 

@@ -11,6 +11,7 @@ import type { GatewayIntent, PaymentGateway } from '../payments/payment-gateway'
 import type { SettingsService } from '../settings/settings.service';
 import { renderOrderConfirmation, renderRefundNotice } from './order-email';
 import { findOrderByIntent, insertOrder, insertOrderItems } from './orders.repository';
+import { mapLimit } from '../../lib/map-limit';
 import { toOrder } from './orders.service';
 
 export type FulfilResult =
@@ -209,20 +210,64 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
       }
     },
 
-    /** Background job: paid intents whose order was never made (tab closed, lost webhook, crash). */
-    async reconcile(opts: { olderThanMs?: number; withinMs?: number; limit?: number } = {}): Promise<number> {
-      const ids = await checkout.listReconcileCandidates({
-        olderThanMs: opts.olderThanMs ?? 60_000,
-        withinMs: opts.withinMs ?? 24 * 60 * 60 * 1000,
-        limit: opts.limit ?? 100,
-      });
-      if (ids.length === 0) return 0;
+    /**
+     * Background job: paid intents whose order was never made (tab closed, lost webhook, an instance
+     * killed mid-drop). Every checkout whose intent may be paid without an order and is due for a look is
+     * asked about, however many there are, by payment state (never a window of the newest N): paid →
+     * order (or refund); canceled or unknown → settled; unpaid → asked again later (back-off by age);
+     * abandoned for `closeAfterMs` after its hold ended → its intent is canceled at the gateway, then settled.
+     */
+    async reconcile(opts: { olderThanMs?: number; closeAfterMs?: number } = {}): Promise<number> {
+      // The database's clock: check times and creation times were written by it (instances may drift).
+      const startedAt = await checkout.databaseNow();
+      const createdBefore = new Date(startedAt.getTime() - (opts.olderThanMs ?? 60_000));
+      const closeBefore = startedAt.getTime() - (opts.closeAfterMs ?? 24 * 60 * 60 * 1000);
       let made = 0;
-      for (const id of await gateway.listSucceeded(ids)) {
-        const result = await fulfil(id);
-        if (result.kind === 'ok' && result.created) made++;
+      let checked = 0;
+      for (;;) {
+        const due = await checkout.listDuePayments({ now: startedAt, createdBefore, limit: 100 });
+        if (due.length === 0) break;
+        checked += due.length;
+        const intents = await mapLimit(due, 5, (c) =>
+          gateway.retrieveIntent(c.intentId).then(
+            (intent) => ({ ok: true as const, intent }),
+            (err: unknown) => ({ ok: false as const, err }),
+          ),
+        );
+        for (const [i, c] of due.entries()) {
+          const looked = intents[i]!;
+          try {
+            if (!looked.ok) throw looked.err;
+            let intent = looked.intent;
+            if (
+              intent &&
+              c.status !== 'open' &&
+              c.holdExpiresAt.getTime() < closeBefore &&
+              intent.status !== 'succeeded' &&
+              intent.status !== 'processing' &&
+              intent.status !== 'canceled'
+            ) {
+              // Abandoned long ago: make sure it can never be paid, then stop asking.
+              await gateway.cancelIntent(c.intentId);
+              intent = await gateway.retrieveIntent(c.intentId);
+            }
+            if (!intent || intent.status === 'canceled') {
+              await checkout.settlePayment(c.id);
+            } else if (intent.status === 'succeeded') {
+              const result = await fulfil(c.intentId, { intent });
+              if (result.kind === 'ok' && result.created) made++;
+            }
+          } catch (err) {
+            log.error({ err, checkoutId: c.id }, 'reconciliation: checking a payment failed; retried later');
+          }
+        }
+        // Whatever is still unsettled (unpaid, failed, mismatched) comes back later: the loop always ends.
+        await checkout.deferPaymentChecks(
+          due.map((c) => c.id),
+          startedAt,
+        );
       }
-      if (made > 0) log.info({ made }, 'reconciliation made orders for paid intents');
+      if (made > 0) log.info({ made, checked }, 'reconciliation made orders for paid intents');
       return made;
     },
 
