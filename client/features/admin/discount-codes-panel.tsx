@@ -8,7 +8,7 @@ import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { WELCOME_PREFIX } from '../../../common/domain/welcome-code';
-import { PanelEmpty, PanelError, PanelLoading } from './panel-parts';
+import { PanelEmpty, PanelError, PanelLoading, ScrollCue } from './panel-parts';
 import { useCreateDiscountCode, useSetDiscountCodeActive } from './use-admin-data';
 import { adminErrorMessage } from './use-admin-session';
 
@@ -100,9 +100,7 @@ export function DiscountCodesPanel({ codes: allCodes, isLoading, isError }: Disc
         </PanelEmpty>
       ) : (
         <>
-          <p className="-mb-4 text-xs font-semibold text-muted sm:hidden" aria-hidden="true">
-            Scroll sideways for more columns →
-          </p>
+          <ScrollCue />
           <div
             className="relative overflow-x-auto border-2 border-ink bg-white"
             role="region"

@@ -41,3 +41,12 @@ export function PanelEmpty({ icon: Icon, children }: { icon: LucideIcon; childre
     </div>
   );
 }
+
+/** Above a table wider than a phone: says the table scrolls sideways (hidden from sm up, where it fits). */
+export function ScrollCue() {
+  return (
+    <p className="-mb-4 text-xs font-semibold text-muted sm:hidden" aria-hidden="true">
+      Scroll sideways for more columns →
+    </p>
+  );
+}
