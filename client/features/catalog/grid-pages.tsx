@@ -23,10 +23,10 @@ export function GridPages({ page, pageCount, pageSize, total, hrefFor }: GridPag
       <p className="text-sm text-muted">
         Showing {first}–{last} of {total}
       </p>
-      <ul className="flex flex-wrap items-center justify-center gap-2">
+      <ul className="flex flex-wrap items-center justify-center gap-1.5 sm:gap-2">
         {page > 1 ? (
           <li>
-            <Link href={hrefFor(page - 1)} rel="prev" className={cn(step, 'h-11 px-4')}>
+            <Link href={hrefFor(page - 1)} rel="prev" className={cn(step, 'h-11 px-3 sm:px-4')}>
               Previous
             </Link>
           </li>
@@ -54,7 +54,7 @@ export function GridPages({ page, pageCount, pageSize, total, hrefFor }: GridPag
         )}
         {page < pageCount ? (
           <li>
-            <Link href={hrefFor(page + 1)} rel="next" className={cn(step, 'h-11 px-4')}>
+            <Link href={hrefFor(page + 1)} rel="next" className={cn(step, 'h-11 px-3 sm:px-4')}>
               Next
             </Link>
           </li>

@@ -76,7 +76,7 @@ export function ProductGrid({
       ref={sectionRef}
       aria-labelledby={title ? headingId : undefined}
       aria-label={title ? undefined : 'Products'}
-      className={cn('scroll-mt-6 focus:outline-none md:scroll-mt-36', className)}
+      className={cn('scroll-mt-32 focus:outline-none md:scroll-mt-36', className)}
     >
       {title || subtitle ? (
         <div className="mb-6 flex flex-col gap-2 md:mb-8">
