@@ -147,7 +147,7 @@ export function OrderCard({ order }: { order: AdminOrder }) {
                     <p className="text-muted">
                       {[
                         item.selectedSize && `Size: ${item.selectedSize}`,
-                        item.selectedColor && `Colour: ${item.selectedColor}`,
+                        item.selectedColor && `Color: ${item.selectedColor}`,
                         `Qty: ${item.quantity}`,
                       ]
                         .filter(Boolean)

@@ -49,6 +49,8 @@ describe('order confirmation e-mail', () => {
       expect(body).toContain('FIFTY-7K3Q-9XZ2');
       expect(body).toContain('Static Tee');
       expect(body).toContain('Nos. 17, 18 of 50');
+      // What to make, in the words of the cart, order page and admin.
+      expect(body).toContain('Size: M · Color: Black');
       expect(body).toContain('$90.00');
       expect(body).toContain('-$13.50');
       expect(body).toContain('FREE');

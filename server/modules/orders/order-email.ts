@@ -6,8 +6,11 @@ import type { MailMessage } from '../mail/mail.service';
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** "Size: M · Color: Black": the words the cart, order page and admin use. */
 function variant(item: Order['items'][number]): string {
-  return [item.selectedSize && `Size ${item.selectedSize}`, item.selectedColor].filter(Boolean).join(' · ');
+  return [item.selectedSize && `Size: ${item.selectedSize}`, item.selectedColor && `Color: ${item.selectedColor}`]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 function summaryRows(order: Order): Array<[string, string]> {
