@@ -51,21 +51,21 @@ export function SiteFooter() {
               never reproduced once it sells out. Sustainable materials, no overstock, no compromises.
             </p>
             {socialLinks.length > 0 && (
-            <ul className="mt-6 flex gap-2" aria-label="Social media">
-              {socialLinks.map((s) => (
-                <li key={s.label}>
-                  <a
-                    href={s.href}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    className="inline-flex h-10 items-center border border-paper/30 px-3 text-xs font-bold uppercase tracking-widest hover:border-accent hover:text-accent"
-                  >
-                    {s.label}
-                    <span className="sr-only"> (opens in a new tab)</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
+              <ul className="mt-6 flex gap-2" aria-label="Social media">
+                {socialLinks.map((s) => (
+                  <li key={s.label}>
+                    <a
+                      href={s.href}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="inline-flex h-10 items-center border border-paper/30 px-3 text-xs font-bold uppercase tracking-widest hover:border-accent hover:text-accent"
+                    >
+                      {s.label}
+                      <span className="sr-only"> (opens in a new tab)</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
             )}
           </div>
 
@@ -90,7 +90,10 @@ export function SiteFooter() {
               <FooterLink href="/refund-policy">Refund Policy</FooterLink>
               <FooterLink href="/refund-policy">Returns</FooterLink>
               <li>
-                <a href={`mailto:${supportEmail}`} className="underline-offset-4 hover:text-paper hover:underline">
+                <a
+                  href={`mailto:${supportEmail}`}
+                  className="underline-offset-4 hover:text-paper hover:underline"
+                >
                   Contact
                 </a>
               </li>

@@ -17,7 +17,9 @@ export default function OrderSuccessPage() {
   const qc = useQueryClient();
   const order = useLatestOrder();
   const noOrder = !order.isPending && !order.data;
-  useDocumentTitle(order.isPending ? null : noOrder ? `No recent order | ${shopName}` : `Order Confirmed | ${shopName}`);
+  useDocumentTitle(
+    order.isPending ? null : noOrder ? `No recent order | ${shopName}` : `Order Confirmed | ${shopName}`,
+  );
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   const cleared = useRef(false);
@@ -61,8 +63,8 @@ export default function OrderSuccessPage() {
           No recent order
         </h1>
         <p className="mx-auto mt-4 max-w-xl text-muted">
-          We couldn't find an order placed from this browser. If you have just paid, check your e-mail for
-          the confirmation; your cart is still waiting for you.
+          We couldn't find an order placed from this browser. If you have just paid, check your e-mail for the
+          confirmation; your cart is still waiting for you.
         </p>
         <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
           <Link href="/" className={buttonVariants({ size: 'lg' })}>
@@ -94,9 +96,7 @@ export default function OrderSuccessPage() {
         numbered and never reproduced.
       </p>
 
-      <div className="mt-10">
-        {order.data ? <OrderConfirmation order={order.data} /> : null}
-      </div>
+      <div className="mt-10">{order.data ? <OrderConfirmation order={order.data} /> : null}</div>
 
       <section
         aria-labelledby="whats-next-heading"

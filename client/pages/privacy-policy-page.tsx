@@ -18,16 +18,16 @@ export default function PrivacyPolicyPage() {
       eyebrow="Your data"
       intro={
         <p>
-          {shopName} collects only what it needs to make and deliver your order and to answer you. We never sell
-          your data, and you can ask us to delete it at any time.
+          {shopName} collects only what it needs to make and deliver your order and to answer you. We never
+          sell your data, and you can ask us to delete it at any time.
         </p>
       }
     >
       <div className="grid gap-12 lg:grid-cols-2 lg:gap-x-16">
         <PageSection id="what-we-collect" title="What we collect">
           <p>
-            When you order: your name, e-mail address, phone number (if you give one) and shipping address, and
-            the items you bought. When you join the newsletter: your e-mail address.
+            When you order: your name, e-mail address, phone number (if you give one) and shipping address,
+            and the items you bought. When you join the newsletter: your e-mail address.
           </p>
           <p>
             Card details go straight to our payment provider and never reach our servers; we keep only the
@@ -36,8 +36,8 @@ export default function PrivacyPolicyPage() {
         </PageSection>
         <PageSection id="why-we-use-it" title="Why we use it">
           <p>
-            To make, ship and support your order; to send your order confirmation, shipping updates and, if you
-            signed up, our newsletter and your welcome code. Nothing else.
+            To make, ship and support your order; to send your order confirmation, shipping updates and, if
+            you signed up, our newsletter and your welcome code. Nothing else.
           </p>
         </PageSection>
         <PageSection id="cookies" title="Cookies">
@@ -48,8 +48,8 @@ export default function PrivacyPolicyPage() {
         </PageSection>
         <PageSection id="sharing" title="Who we share it with">
           <p>
-            Only the services that deliver your order: our payment provider, our e-mail provider and the carrier
-            that ships your parcel. Each receives just what it needs for that job.
+            Only the services that deliver your order: our payment provider, our e-mail provider and the
+            carrier that ships your parcel. Each receives just what it needs for that job.
           </p>
         </PageSection>
         <PageSection id="retention" title="How long we keep it">
@@ -60,8 +60,8 @@ export default function PrivacyPolicyPage() {
         </PageSection>
         <PageSection id="your-rights" title="Your rights">
           <p>
-            You can ask for a copy of your data, for corrections or for deletion. E-mail {mail} and we'll reply
-            within {SUPPORT_REPLY_HOURS} hours.
+            You can ask for a copy of your data, for corrections or for deletion. E-mail {mail} and we'll
+            reply within {SUPPORT_REPLY_HOURS} hours.
           </p>
         </PageSection>
       </div>

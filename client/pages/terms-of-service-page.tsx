@@ -19,11 +19,7 @@ export default function TermsOfServicePage() {
     <StaticPageLayout
       title="Terms of Service"
       eyebrow="The small print, in plain words"
-      intro={
-        <p>
-          These terms apply when you buy from {shopName}. By placing an order you accept them.
-        </p>
-      }
+      intro={<p>These terms apply when you buy from {shopName}. By placing an order you accept them.</p>}
     >
       <div className="grid gap-12 lg:grid-cols-2 lg:gap-x-16">
         <PageSection id="orders" title="Orders and stock">
@@ -35,8 +31,8 @@ export default function TermsOfServicePage() {
         </PageSection>
         <PageSection id="prices" title="Prices and payment">
           <p>
-            Prices are in US dollars. Shipping, any tax and any discount are shown before you pay. If a payment
-            arrives after the last piece was sold, it is refunded in full.
+            Prices are in US dollars. Shipping, any tax and any discount are shown before you pay. If a
+            payment arrives after the last piece was sold, it is refunded in full.
           </p>
         </PageSection>
         <PageSection id="made-to-order" title="Made to order">

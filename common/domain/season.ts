@@ -9,8 +9,18 @@ export interface Season {
 }
 
 const BY_MONTH: readonly SeasonName[] = [
-  'Winter', 'Winter', 'Spring', 'Spring', 'Spring', 'Summer',
-  'Summer', 'Summer', 'Fall', 'Fall', 'Fall', 'Winter',
+  'Winter',
+  'Winter',
+  'Spring',
+  'Spring',
+  'Spring',
+  'Summer',
+  'Summer',
+  'Summer',
+  'Fall',
+  'Fall',
+  'Fall',
+  'Winter',
 ];
 
 /** Northern-hemisphere retail seasons by calendar month (UTC). */

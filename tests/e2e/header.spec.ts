@@ -130,8 +130,14 @@ test('footer: every column, figures from the server settings', async ({ page }) 
     'href',
     /^mailto:.+@.+/,
   );
-  await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
-  await expect(footer.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms-of-service');
+  await expect(footer.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+    'href',
+    '/privacy-policy',
+  );
+  await expect(footer.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute(
+    'href',
+    '/terms-of-service',
+  );
   for (const text of ['Sale Items']) {
     await expect(footer.getByText(text, { exact: true })).toBeVisible();
     await expect(footer.getByRole('link', { name: text })).toHaveCount(0);

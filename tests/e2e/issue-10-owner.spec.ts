@@ -54,7 +54,12 @@ async function placeOrder(page: Page): Promise<string> {
   const intent = await ok(await page.request.post('/api/create-payment-intent', { data: {} }));
   await ok(
     await page.request.post('/api/payments/offline/confirm', {
-      data: { clientSecret: intent.clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' },
+      data: {
+        clientSecret: intent.clientSecret,
+        cardNumber: '4242424242424242',
+        expiry: '12/34',
+        cvc: '123',
+      },
     }),
   );
   const order = await ok(
@@ -63,7 +68,9 @@ async function placeOrder(page: Page): Promise<string> {
   return order.orderNumber!;
 }
 
-test('item 17: the login is its own screen and a wrong password is explained under the field', async ({ page }) => {
+test('item 17: the login is its own screen and a wrong password is explained under the field', async ({
+  page,
+}) => {
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
   await expect(page.getByText('FALL15')).toHaveCount(0);
@@ -82,7 +89,9 @@ test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale cont
 }) => {
   test.setTimeout(120_000);
   const orderNumber = await placeOrder(page);
-  const welcome = await page.request.post('/api/newsletter', { data: { email: `owner-${Date.now()}@example.com` } });
+  const welcome = await page.request.post('/api/newsletter', {
+    data: { email: `owner-${Date.now()}@example.com` },
+  });
   expect(welcome.ok()).toBe(true);
 
   expect((await page.request.post('/api/admin/login', { data: { password: PASSWORD } })).ok()).toBe(true);
@@ -98,7 +107,9 @@ test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale cont
   await page.getByRole('tab', { name: /^Orders \(\d+\)$/ }).click();
   const order = page.getByRole('article', { name: orderNumber });
   await expect(order.getByText('Payment: Paid', { exact: true })).toBeVisible();
-  await expect(order.getByRole('combobox', { name: `Order status for ${orderNumber}` })).toHaveText('Pending');
+  await expect(order.getByRole('combobox', { name: `Order status for ${orderNumber}` })).toHaveText(
+    'Pending',
+  );
   await expect(order.getByText('Pending', { exact: true })).toHaveCount(1);
   // Item 3: the same words as the order page, e-mail and CSV.
   await expect(order).toContainText(/Nos\. \d+, \d+ of 50/);
@@ -133,7 +144,9 @@ test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale cont
   const image = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } })
     .png()
     .toBuffer();
-  await dialog.locator('input[type="file"]').setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: image });
+  await dialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: image });
   await expect(dialog.getByRole('list', { name: 'Product images' }).getByRole('listitem')).toHaveCount(1);
   let asked = '';
   page.once('dialog', (d) => {
@@ -151,7 +164,9 @@ test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale cont
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test('item 16: the codes and signups tables scroll sideways inside the screen and say so', async ({ page }) => {
+  test('item 16: the codes and signups tables scroll sideways inside the screen and say so', async ({
+    page,
+  }) => {
     await page.request.post('/api/newsletter', { data: { email: `phone-${Date.now()}@example.com` } });
     expect((await page.request.post('/api/admin/login', { data: { password: PASSWORD } })).ok()).toBe(true);
     await page.goto('/admin');

@@ -70,7 +70,9 @@ test('item 1: the server refuses a line without a colour when the product has se
   expect(await res.json()).toEqual({ message: 'Please select a colour' });
 });
 
-test("item 1: a card's quick add asks for the colour too; the size tap adds the chosen colour", async ({ page }) => {
+test("item 1: a card's quick add asks for the colour too; the size tap adds the chosen colour", async ({
+  page,
+}) => {
   await page.goto('/category/tshirts');
   const card = page.getByRole('article', { name: 'Fifty Standard Tee' });
   await card.getByRole('button', { name: 'Add to Cart' }).click();
@@ -89,7 +91,9 @@ test("item 1: a card's quick add asks for the colour too; the size tap adds the 
   const colours = beanie.getByRole('group', { name: 'Choose a colour for Cold Front Beanie' });
   await colours.getByRole('button', { name: 'Forest Green' }).click();
   // Not the first line: a toast confirms with a way to the cart (item 10).
-  await expect(toastText(page, 'Cold Front Beanie (One Size, Forest Green) added to your cart.')).toBeVisible();
+  await expect(
+    toastText(page, 'Cold Front Beanie (One Size, Forest Green) added to your cart.'),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'View cart' }).click();
   await expect(cartDrawer(page).getByRole('listitem').filter({ hasText: 'Cold Front Beanie' })).toContainText(
     'Color: Forest Green',
@@ -156,7 +160,9 @@ test('items 4-5, 7: a declined card and a bad code are explained at their fields
 
 test('item 6: /order-success without an order says so and leaves the cart alone', async ({ page }) => {
   const tee = await productNamed(page, 'Fifty Standard Tee');
-  await page.request.post('/api/cart', { data: { productId: tee.id, selectedSize: 'S', selectedColor: 'White' } });
+  await page.request.post('/api/cart', {
+    data: { productId: tee.id, selectedSize: 'S', selectedColor: 'White' },
+  });
   await page.goto('/order-success');
   await expect(page.getByRole('heading', { level: 1, name: 'No recent order' })).toBeFocused();
   await expect(page.getByText('Payment Successful!')).toHaveCount(0);
@@ -165,9 +171,13 @@ test('item 6: /order-success without an order says so and leaves the cart alone'
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('item 8: the cart says shipping is calculated at checkout and how far free shipping is', async ({ page }) => {
+test('item 8: the cart says shipping is calculated at checkout and how far free shipping is', async ({
+  page,
+}) => {
   const tee = await productNamed(page, 'Fifty Standard Tee'); // $38.00
-  await page.request.post('/api/cart', { data: { productId: tee.id, selectedSize: 'S', selectedColor: 'White' } });
+  await page.request.post('/api/cart', {
+    data: { productId: tee.id, selectedSize: 'S', selectedColor: 'White' },
+  });
   await page.goto('/');
   await page.getByRole('button', { name: /^Shopping cart/ }).click();
   const drawer = cartDrawer(page);
@@ -204,10 +214,9 @@ test.describe('on a phone', () => {
     // Items 10-12: price and Add to Cart stay on screen; the header and its cart too; a size guide link.
     const tee = await productNamed(page, 'Block Party Hoodie');
     await page.goto(`/product/${tee.id}`);
-    await expect(page.getByRole('main').getByRole('link', { name: 'Size guide', exact: true })).toHaveAttribute(
-      'href',
-      '/size-guide',
-    );
+    await expect(
+      page.getByRole('main').getByRole('link', { name: 'Size guide', exact: true }),
+    ).toHaveAttribute('href', '/size-guide');
     await page.mouse.wheel(0, 1500);
     await page.waitForTimeout(300);
     await expect(page.getByRole('button', { name: /^Add to Cart - \$/ })).toBeInViewport();
@@ -224,7 +233,10 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('heading', { name: 'Order Summary' })).toBeHidden();
     await toggle.click();
     await expect(page.getByRole('heading', { name: 'Order Summary' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Hide order summary' })).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('button', { name: 'Hide order summary' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
@@ -238,7 +250,10 @@ test('items 19-21: newsletter copy agrees, policies are pages, contact mails sup
 
   // Item 20: footer links to real pages; Contact mails the configured support address.
   const footer = page.getByRole('contentinfo');
-  await expect(footer.getByRole('link', { name: 'Contact' })).toHaveAttribute('href', 'mailto:support@fifty.local');
+  await expect(footer.getByRole('link', { name: 'Contact' })).toHaveAttribute(
+    'href',
+    'mailto:support@fifty.local',
+  );
   await footer.getByRole('link', { name: 'Privacy Policy' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();
   await expect(page.getByRole('main').getByRole('link', { name: 'support@fifty.local' })).toBeVisible();
@@ -254,14 +269,19 @@ test('items 19-21: newsletter copy agrees, policies are pages, contact mails sup
   const year = String(new Date().getUTCFullYear());
   await expect(footer).toContainText(`© ${year}`);
   await page.goto('/');
-  await expect(page.getByText(new RegExp(`(Winter|Spring|Summer|Fall) ${year} · Limited drop`))).toBeVisible();
+  await expect(
+    page.getByText(new RegExp(`(Winter|Spring|Summer|Fall) ${year} · Limited drop`)),
+  ).toBeVisible();
   await expect(page.getByText(/(Winter|Spring|Summer|Fall) 2025/)).toHaveCount(0);
 
   // Item 19: an address already on the list gets the same words from the home form and the popup.
   const email = `twice-${Date.now()}@example.com`;
   expect((await page.request.post('/api/newsletter', { data: { email } })).ok()).toBe(true);
   await page.getByLabel(/email/i).last().fill(email);
-  await page.getByRole('button', { name: /subscribe/i }).last().click();
+  await page
+    .getByRole('button', { name: /subscribe/i })
+    .last()
+    .click();
   await expect(toastText(page, 'This email is already subscribed to our newsletter.')).toBeVisible();
   await expect(page.getByText('Something went wrong')).toHaveCount(0);
 });
@@ -282,7 +302,9 @@ test('item 18: the not-found page has no developer hint in a production build', 
 
 test('item 7: focus lands on the heading of the step that opens', async ({ page }) => {
   const tee = await productNamed(page, 'Fifty Standard Tee');
-  await page.request.post('/api/cart', { data: { productId: tee.id, selectedSize: 'XS', selectedColor: 'Grey' } });
+  await page.request.post('/api/cart', {
+    data: { productId: tee.id, selectedSize: 'XS', selectedColor: 'Grey' },
+  });
   await page.goto('/checkout');
   const values: Record<string, string> = {
     Email: 'focus@example.com',
@@ -300,7 +322,9 @@ test('item 7: focus lands on the heading of the step that opens', async ({ page 
   await expect(page.getByRole('heading', { name: 'Shipping Information' })).toBeFocused();
 });
 
-test('item 19: the popup says its offer once and words a known refusal like the home form', async ({ browser }) => {
+test('item 19: the popup says its offer once and words a known refusal like the home form', async ({
+  browser,
+}) => {
   // A visitor who has not seen the popup yet.
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -5,12 +5,7 @@ import { ORDER_STATUSES } from '../../../common/domain/order-status';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
-import {
-  formatOrderDate,
-  formatShipping,
-  orderStatusBadgeClass,
-  orderStatusLabel,
-} from './order-display';
+import { formatOrderDate, formatShipping, orderStatusBadgeClass, orderStatusLabel } from './order-display';
 import { useUpdateOrderStatus } from './use-admin-data';
 
 const usd = (amount: string) => `$${amount}`;

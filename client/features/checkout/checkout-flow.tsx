@@ -184,9 +184,14 @@ function CollapsibleSummary({ total, children }: { total: string | undefined; ch
       >
         <span className="flex items-center gap-2">
           {open ? 'Hide order summary' : 'Show order summary'}
-          <ChevronDown className={cn('h-4 w-4 transition-transform', open && 'rotate-180')} aria-hidden="true" />
+          <ChevronDown
+            className={cn('h-4 w-4 transition-transform', open && 'rotate-180')}
+            aria-hidden="true"
+          />
         </span>
-        {total !== undefined && <span className="font-display text-xl tabular-nums">{displayPrice(total)}</span>}
+        {total !== undefined && (
+          <span className="font-display text-xl tabular-nums">{displayPrice(total)}</span>
+        )}
       </button>
       <div id={panelId} className={cn(open ? 'mt-3 block' : 'hidden', 'lg:mt-0 lg:block')}>
         {children}

@@ -64,8 +64,8 @@ export default function NewsletterDialog({ open, onClose }: { open: boolean; onC
           <DialogHeader>
             <DialogTitle className="text-3xl leading-tight">Get 10% off your first order</DialogTitle>
             <DialogDescription className="text-base">
-              Join the {shopName} list for early access to every drop: 50 pieces per design, never
-              restocked. Your code arrives by e-mail.
+              Join the {shopName} list for early access to every drop: 50 pieces per design, never restocked.
+              Your code arrives by e-mail.
             </DialogDescription>
           </DialogHeader>
           <form onSubmit={submit} className="flex flex-col gap-3">

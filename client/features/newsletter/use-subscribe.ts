@@ -15,7 +15,10 @@ export function useSubscribe() {
  * anything unexpected, where each screen keeps its own 'try again' line (SPEC §8).
  */
 export function knownSubscribeFailure(err: unknown): string | null {
-  return err instanceof ApiError && err.status < 500 && err.serverMessage && !err.serverMessage.startsWith(`${err.status}:`)
+  return err instanceof ApiError &&
+    err.status < 500 &&
+    err.serverMessage &&
+    !err.serverMessage.startsWith(`${err.status}:`)
     ? err.serverMessage
     : null;
 }

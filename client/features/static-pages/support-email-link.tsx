@@ -4,7 +4,10 @@ import { useShopSettings } from '../settings/use-shop-settings';
 export function SupportEmailLink() {
   const { supportEmail } = useShopSettings();
   return (
-    <a href={`mailto:${supportEmail}`} className="font-semibold underline underline-offset-4 hover:no-underline">
+    <a
+      href={`mailto:${supportEmail}`}
+      className="font-semibold underline underline-offset-4 hover:no-underline"
+    >
       {supportEmail}
     </a>
   );

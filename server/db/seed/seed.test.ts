@@ -28,9 +28,9 @@ describeEachDb('demo catalogue edition history', (t) => {
       selectedColor: 'Charcoal',
     });
     expect(add.statusCode, add.body).toBe(200);
-    expect((await shopper.post('/api/customer-info', customer({ email: 'night@example.com' }))).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await shopper.post('/api/customer-info', customer({ email: 'night@example.com' }))).statusCode,
+    ).toBe(200);
     const intent = await startPayment(shopper);
     expect((await confirmOffline(shopper, intent.clientSecret)).statusCode).toBe(200);
 
@@ -38,7 +38,11 @@ describeEachDb('demo catalogue edition history', (t) => {
       orderNumber: string;
       items: Array<{ editionNumbers: number[]; editionSize: number; selectedColor: string | null }>;
     };
-    expect(order.items[0]).toMatchObject({ editionNumbers: [44, 45], editionSize: 50, selectedColor: 'Charcoal' });
+    expect(order.items[0]).toMatchObject({
+      editionNumbers: [44, 45],
+      editionSize: 50,
+      selectedColor: 'Charcoal',
+    });
     expect(await productState(t().database.db, product.id)).toEqual({ stock: 5, soldCount: 45 });
 
     await t().services.fulfilment.drain();

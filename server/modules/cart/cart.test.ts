@@ -89,7 +89,11 @@ describeEachDb('cart API', (t) => {
     const twoColours = await createProduct(db, { name: 'Two Tone Tee', colors: TWO_COLOURS });
     const shopper = t().client();
     for (const selectedColor of [undefined, null, '', '  ']) {
-      const res = await shopper.post('/api/cart', { productId: twoColours, selectedSize: 'M', selectedColor });
+      const res = await shopper.post('/api/cart', {
+        productId: twoColours,
+        selectedSize: 'M',
+        selectedColor,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: 'Please select a colour' });
     }

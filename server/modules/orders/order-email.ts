@@ -8,7 +8,10 @@ const escapeHtml = (s: string) =>
 
 /** "Size: M · Color: Black": the words the cart, order page and admin use. */
 function variant(item: Order['items'][number]): string {
-  return [item.selectedSize && `Size: ${item.selectedSize}`, item.selectedColor && `Color: ${item.selectedColor}`]
+  return [
+    item.selectedSize && `Size: ${item.selectedSize}`,
+    item.selectedColor && `Color: ${item.selectedColor}`,
+  ]
     .filter(Boolean)
     .join(' · ');
 }
@@ -24,7 +27,8 @@ function summaryRows(order: Order): Array<[string, string]> {
 }
 
 /** Offline test gateway: the shop took no money and will not ship. */
-export const TEST_ORDER_NOTE = 'TEST ORDER: paid with the shop\'s offline test gateway. No money was taken and nothing will ship.';
+export const TEST_ORDER_NOTE =
+  "TEST ORDER: paid with the shop's offline test gateway. No money was taken and nothing will ship.";
 
 /** The order confirmation: every piece with its edition number ("No. 17 of 50"). */
 export function renderOrderConfirmation(order: Order, shopName: string): MailMessage {
