@@ -144,6 +144,20 @@ const stockInput = z
       .max(MAX_STOCK, { message: 'Stock must be a whole number from 0 to 1,000,000' }),
   );
 
+export const MAX_EDITION_SIZE = 10_000;
+const editionMessage = `Edition size must be a whole number from 1 to ${MAX_EDITION_SIZE.toLocaleString('en-US')}`;
+/** Pieces in the edition ("No. 17 of 50"); left out on an update, the product keeps its own. */
+const editionSizeInput = z
+  .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)], { message: editionMessage })
+  .pipe(
+    z
+      .number()
+      .int({ message: editionMessage })
+      .min(1, { message: editionMessage })
+      .max(MAX_EDITION_SIZE, { message: editionMessage }),
+  )
+  .optional();
+
 const nullableText = (max: number) =>
   z
     .string()
@@ -170,6 +184,7 @@ export const productPayloadSchema = z
     materials: requiredText('Materials', 500),
     sustainabilityInfo: requiredText('Sustainability info', 2000),
     stock: stockInput,
+    editionSize: editionSizeInput,
     inStock: z.boolean({ message: 'inStock must be true or false' }).default(true),
     isNew: z.boolean({ message: 'isNew must be true or false' }).default(false),
     isOnSale: z.boolean({ message: 'isOnSale must be true or false' }).default(false),

@@ -50,6 +50,7 @@ function toFormValues(product: AdminProduct | null): FormValues {
       materials: '',
       sustainabilityInfo: '',
       stock: '0',
+      editionSize: '50',
       inStock: true,
       isNew: false,
       isOnSale: false,
@@ -68,6 +69,7 @@ function toFormValues(product: AdminProduct | null): FormValues {
     materials: product.materials,
     sustainabilityInfo: product.sustainabilityInfo,
     stock: String(product.stock),
+    editionSize: String(product.editionSize),
     inStock: product.inStock,
     isNew: product.isNew,
     isOnSale: product.isOnSale,
@@ -329,6 +331,24 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
         </Field>
 
         <Field
+          label="Edition size"
+          required
+          htmlFor={id('editionSize')}
+          error={fieldError('editionSize')}
+          errorId={id('editionSize-error')}
+        >
+          <Input
+            id={id('editionSize')}
+            type="number"
+            inputMode="numeric"
+            step="1"
+            min="1"
+            {...register('editionSize')}
+            {...described('editionSize')}
+          />
+        </Field>
+
+        <Field
           label="Sustainability Info"
           required
           htmlFor={id('sustainabilityInfo')}
@@ -499,6 +519,7 @@ const requiredFields = new Set<keyof FormValues>([
   'materials',
   'sustainabilityInfo',
   'stock',
+  'editionSize',
 ]);
 
 const textareaClass =

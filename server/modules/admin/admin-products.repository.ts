@@ -27,15 +27,12 @@ export async function updateProductRow(
     .where(
       and(
         eq(products.id, id),
-        sql`${products.soldCount} + ${heldUnits} + ${payload.stock} <= ${products.editionSize}`,
+        sql`${products.soldCount} + ${products.heldCount} + ${payload.stock} <= ${payload.editionSize ?? products.editionSize}`,
       ),
     )
     .returning();
   return row ?? null;
 }
-
-/** Units of the product (the row being updated) held by open checkouts. */
-const heldUnits = sql`(select coalesce(sum(h.quantity), 0) from stock_holds h where h.product_id = ${products.id} and h.status = 'held')`;
 
 /** How many more units the product could be given: edition size less sold and held units. */
 export async function findEditionRoom(
@@ -46,7 +43,7 @@ export async function findEditionRoom(
     .select({
       editionSize: products.editionSize,
       sold: products.soldCount,
-      held: sql<number>`${heldUnits}::int`,
+      held: products.heldCount,
     })
     .from(products)
     .where(eq(products.id, id));

@@ -14,6 +14,16 @@ import {
 
 export const PRODUCT_NOT_FOUND = 'Product not found';
 
+/** The edition cap (issue 12 item 2): sold + held + stock never exceeds the edition size. */
+export const EDITION_MESSAGES = {
+  onlyUnmade: (left: number, sold: number, held: number, size: number) =>
+    `Only ${left} ${left === 1 ? 'piece' : 'pieces'} of this edition remain unmade: ${sold} of ${size} are sold${held ? ` and ${held} held in checkouts` : ''}`,
+  soldOut: (size: number) =>
+    `All ${size} pieces of this edition are made: a sold-out edition cannot be restocked`,
+  sizeBelowSold: (sold: number, held: number) =>
+    `The edition size cannot be below the ${sold + held} pieces already sold${held ? ` or held in checkouts` : ''}`,
+} as const;
+
 export function createAdminProductsService(deps: {
   db: Db;
   catalog: CatalogService;
@@ -37,8 +47,8 @@ export function createAdminProductsService(deps: {
 
     async createProduct(payload: ProductPayload): Promise<AdminProduct> {
       await assertStorable(payload);
-      if (payload.stock > EDITION_SIZE)
-        throw badRequest(`Stock can be at most ${EDITION_SIZE}: every design is limited to ${EDITION_SIZE} pieces`);
+      const size = payload.editionSize ?? EDITION_SIZE;
+      if (payload.stock > size) throw badRequest(EDITION_MESSAGES.onlyUnmade(size, 0, 0, size));
       const row = await insertProductRow(db, payload);
       catalog.invalidate();
       return toProduct(row);
@@ -51,9 +61,14 @@ export function createAdminProductsService(deps: {
       if (!row) {
         const room = await findEditionRoom(db, id);
         if (!room) throw notFound(PRODUCT_NOT_FOUND);
-        const max = Math.max(0, room.editionSize - room.sold - room.held);
+        const size = payload.editionSize ?? room.editionSize;
+        if (room.sold + room.held > size)
+          throw badRequest(EDITION_MESSAGES.sizeBelowSold(room.sold, room.held));
+        const max = size - room.sold - room.held;
         throw badRequest(
-          `Stock can be at most ${max}: ${room.sold} of ${room.editionSize} are sold${room.held ? ` and ${room.held} held in checkouts` : ''}`,
+          max === 0
+            ? EDITION_MESSAGES.soldOut(size)
+            : EDITION_MESSAGES.onlyUnmade(max, room.sold, room.held, size),
         );
       }
       catalog.invalidate();

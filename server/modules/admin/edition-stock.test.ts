@@ -10,7 +10,7 @@ describeEachDb('edition size caps stock (issue 10 item 3)', (t) => {
     const body = { ...product, stock: 8 };
     const over = await admin.put(`/api/admin/products/${product.id}`, body);
     expect(over.statusCode).toBe(400);
-    expect(over.json()).toEqual({ message: 'Stock can be at most 7: 43 of 50 are sold' });
+    expect(over.json()).toEqual({ message: 'Only 7 pieces of this edition remain unmade: 43 of 50 are sold' });
     expect(await productState(t().database.db, product.id)).toEqual({ stock: 7, soldCount: 43 });
 
     // A checkout holding two takes them off the shelf: 5 left, and at most 5 may be set.
@@ -37,7 +37,7 @@ describeEachDb('edition size caps stock (issue 10 item 3)', (t) => {
     const held = await admin.put(`/api/admin/products/${product.id}`, { ...product, stock: 6 });
     expect(held.statusCode).toBe(400);
     expect(held.json()).toEqual({
-      message: 'Stock can be at most 5: 43 of 50 are sold and 2 held in checkouts',
+      message: 'Only 5 pieces of this edition remain unmade: 43 of 50 are sold and 2 held in checkouts',
     });
     const ok = await admin.put(`/api/admin/products/${product.id}`, { ...product, stock: 5 });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -49,6 +49,6 @@ describeEachDb('edition size caps stock (issue 10 item 3)', (t) => {
       stock: 51,
     });
     expect(created.statusCode).toBe(400);
-    expect(created.json()).toEqual({ message: 'Stock can be at most 50: every design is limited to 50 pieces' });
+    expect(created.json()).toEqual({ message: 'Only 50 pieces of this edition remain unmade: 0 of 50 are sold' });
   });
 });

@@ -40,11 +40,16 @@ export const products = pgTable(
     editionSize: integer('edition_size').notNull().default(50),
     /** Units ever sold; the next edition number is soldCount + 1. */
     soldCount: integer('sold_count').notNull().default(0),
+    /** Units held by open checkouts (taken out of stock, not sold yet): kept here so a CHECK can count them. */
+    heldCount: integer('held_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check('products_stock_non_negative', sql`${t.stock} >= 0`),
     check('products_sold_non_negative', sql`${t.soldCount} >= 0`),
+    check('products_held_non_negative', sql`${t.heldCount} >= 0`),
+    // Never reproduced once sold out: every piece of the edition is sold, held or on the shelf, never more.
+    check('products_within_edition', sql`${t.stock} + ${t.heldCount} + ${t.soldCount} <= ${t.editionSize}`),
   ],
 );
