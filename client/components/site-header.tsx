@@ -107,7 +107,7 @@ export function SiteHeader() {
       >
         Skip to content
       </a>
-      <div className="flex h-8 items-center justify-center overflow-hidden whitespace-nowrap bg-ink px-3 text-center text-[11px] font-semibold uppercase tracking-[0.12em] text-paper sm:h-auto sm:py-2 sm:text-sm sm:tracking-[0.2em]">
+      <div className="flex h-8 items-center justify-center overflow-hidden whitespace-nowrap bg-ink px-3 text-center text-[11px] font-semibold uppercase tracking-[0.12em] text-paper sm:text-sm sm:tracking-[0.2em] md:h-auto md:py-2">
         <p>
           <span className="hidden sm:inline">Fall drop: </span>
           <span className="text-accent">15% off</span> everything with code{' '}
