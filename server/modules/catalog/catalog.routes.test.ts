@@ -206,4 +206,34 @@ describeEachDb('catalogue API', (t) => {
     services.catalog.invalidate();
     expect(json<Product>(await get(`/api/products/${target.id}`)).stock).toBe(target.stock);
   });
+
+  test('GET /api/products/page: one grid page of 24, filtered, clamped to the last page; bad input is a JSON 400', async () => {
+    const all = json<Product[]>(await get('/api/products'));
+    const first = await get('/api/products/page');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers.etag).toMatch(/^W\//);
+    expect(json(first)).toEqual({
+      category: null,
+      page: 1,
+      pageCount: 1,
+      pageSize: 24,
+      total: all.length,
+      products: all.slice(0, 24),
+    });
+    const hoodies = all.filter((p) => p.category === 'hoodies');
+    expect(json(await get('/api/products/page?category=hoodies&page=7'))).toMatchObject({
+      category: 'hoodies',
+      page: 1,
+      total: hoodies.length,
+      products: hoodies,
+    });
+    for (const bad of ['page=0', 'page=abc', 'page=1.5', 'page=10001', 'category=%3Cx%3E']) {
+      const res = await get(`/api/products/page?${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(json<{ message: string }>(res).message, bad).toMatch(/Invalid (page|category)/);
+    }
+    const featured = json<Product[]>(await get('/api/products/featured'));
+    expect(featured).toHaveLength(4);
+    expect(featured.every((p) => p.inStock)).toBe(true);
+  });
 });
