@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { buildServer, serverEntryOut } from '../scripts/build-server.mjs';
 import { freePort, rssMb, stop, waitFor } from './support/server-process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -147,19 +148,12 @@ async function main() {
     };
     delete env.DATABASE_URL;
 
-    // Migrate and seed in a short-lived process, as `npm start` does (PGlite's first-init memory goes with it).
-    console.log(`Preparing a seeded PGlite database in ${dataDir}…`);
-    const prep = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], {
+    // The compiled server as `npm start` runs it: it starts its embedded PostgreSQL, migrates and seeds.
+    console.log(`Starting the shop on a fresh embedded database in ${dataDir}…`);
+    await buildServer();
+    const shop = spawn(process.execPath, [serverEntryOut], {
       cwd: root,
-      env,
-      stdio: 'inherit',
-    });
-    if (prep.status !== 0) throw new Error('db:migrate failed');
-
-    // The real server entry point: config, buildApp on the PGlite data directory, listen.
-    const shop = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
-      env: { ...env, PORT: String(shopPort), FIFTY_DB_PREPARED: '1' },
+      env: { ...env, PORT: String(shopPort) },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     children.push(shop);
