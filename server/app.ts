@@ -7,6 +7,8 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { sql } from 'drizzle-orm';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { safeLoggerOptions } from './plugins/log-redaction';
+import { registerSafeInput } from './plugins/safe-input';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerJsonBody } from './plugins/json-body';
 import { registerSecurity } from './plugins/security';
@@ -42,7 +44,11 @@ declare module 'fastify' {
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? { level: config.LOG_LEVEL },
+    // No personal data, secrets or SQL parameters in any log line (plugins/log-redaction.ts).
+    logger:
+      deps.logger === false
+        ? false
+        : { level: config.LOG_LEVEL, ...(typeof deps.logger === 'object' ? deps.logger : {}), ...safeLoggerOptions },
     bodyLimit: 1024 * 1024,
     // Only trusted proxies may set the client IP (login rate limit) and protocol (Secure cookies).
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY.split(',').map((v) => v.trim()),
@@ -64,16 +70,27 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   registerErrorHandler(app);
   registerJsonBody(app);
+  registerSafeInput(app);
   await registerSecurity(app, config);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
   await registerSession(app, { secret: deps.sessionSecret, sessions: services.sessions, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
 
   app.get('/healthz', async (_request, reply) => {
     try {
-      await services.db.execute(sql`select 1`);
+      // Answers within a second either way, even when the database is cut off (issue 12 item 6).
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        services.db.execute(sql`select 1`),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('health check timed out')), 800);
+        }),
+      ]).finally(() => clearTimeout(timer));
       return { status: 'ok', database: services.database.embedded ? 'embedded' : 'external' };
     } catch {
-      return reply.status(503).send({ status: 'unavailable', message: 'Database unreachable' });
+      return reply
+        .header('retry-after', '5')
+        .status(503)
+        .send({ status: 'unavailable', message: 'Database unreachable' });
     }
   });
 

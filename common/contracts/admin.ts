@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from './safe-string';
 import { formatMoney, parseMoney } from '../domain/money';
 import { categorySizes, productSchema } from './catalog';
 import { orderSchema, orderStatusSchema } from './checkout';
@@ -57,7 +58,7 @@ export const adminColorPalette: ReadonlyArray<{ name: string; value: string }> =
 
 /** "45", "45.5", 45.5 → "45.50"; refuses ≤ 0, more than 2 decimals and more than 99999999.99. */
 function moneyInput(label: string) {
-  return z.union([z.string(), z.number()], { message: `${label} must be a number` }).transform((raw, ctx) => {
+  return z.union([safeString(), z.number()], { message: `${label} must be a number` }).transform((raw, ctx) => {
     const text = typeof raw === 'number' ? String(raw) : raw.trim();
     if (text === '') {
       ctx.addIssue({ code: 'custom', message: `${label} is required` });
@@ -148,7 +149,7 @@ export const MAX_EDITION_SIZE = 10_000;
 const editionMessage = `Edition size must be a whole number from 1 to ${MAX_EDITION_SIZE.toLocaleString('en-US')}`;
 /** Pieces in the edition ("No. 17 of 50"); left out on an update, the product keeps its own. */
 const editionSizeInput = z
-  .union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)], { message: editionMessage })
+  .union([z.number(), safeString().trim().regex(/^\d+$/).transform(Number)], { message: editionMessage })
   .pipe(
     z
       .number()
@@ -190,7 +191,7 @@ export const productPayloadSchema = z
     isOnSale: z.boolean({ message: 'isOnSale must be true or false' }).default(false),
     images: z.array(productImageSchema).max(20, { message: 'At most 20 images' }).default([]),
     sizes: z
-      .array(z.string().trim().min(1).max(20))
+      .array(safeString().trim().min(1).max(20))
       .max(20)
       .default([])
       .transform((list) => [...new Set(list)]),
@@ -222,11 +223,11 @@ export type ProductPayloadInput = z.input<typeof productPayloadSchema>;
 /** What the server stores (after parsing: canonical "45.00" strings, integer stock). */
 export type ProductPayload = z.output<typeof productPayloadSchema>;
 
-const uuidSchema = z.string().uuid();
+const uuidSchema = safeString().uuid();
 export const isUuid = (value: string): boolean => uuidSchema.safeParse(value).success;
 
 /** Ids are checked by the server: an id that is not a uuid is simply not found (404). */
-export const adminProductIdParams = z.object({ id: z.string().max(100) });
+export const adminProductIdParams = z.object({ id: safeString().max(100) });
 /** GET /api/admin/products: every product, sold out included, with exact stock. */
 export const adminProductSchema = productSchema;
 export type AdminProduct = z.infer<typeof adminProductSchema>;
@@ -251,7 +252,7 @@ export const adminOrdersQuery = z.object({
 });
 export type AdminOrdersQuery = z.infer<typeof adminOrdersQuery>;
 
-export const adminOrderIdParams = z.object({ orderId: z.string().max(100) });
+export const adminOrderIdParams = z.object({ orderId: safeString().max(100) });
 export const orderStatusBody = z.object({
   status: z.enum(orderStatusSchema.options, {
     message: `Invalid order status: use one of ${orderStatusSchema.options.join(', ')}`,
@@ -266,11 +267,11 @@ export const adminOrderListSchema = z.array(adminOrderSchema);
 // ---------------------------------------------------------------------------------------------
 
 export const newsletterSignupSchema = z.object({
-  id: z.string().uuid(),
-  email: z.string(),
+  id: safeString().uuid(),
+  email: safeString(),
   /** ISO time; `subscribed_at` repeats it under the spec's name for admin lists. */
-  subscribedAt: z.string(),
-  subscribed_at: z.string(),
+  subscribedAt: safeString(),
+  subscribed_at: safeString(),
 });
 export type NewsletterSignup = z.infer<typeof newsletterSignupSchema>;
 export const newsletterSignupListSchema = z.array(newsletterSignupSchema);
@@ -280,21 +281,21 @@ export const newsletterSignupListSchema = z.array(newsletterSignupSchema);
 // ---------------------------------------------------------------------------------------------
 
 export const discountCodeSchema = z.object({
-  id: z.string().uuid(),
-  code: z.string(),
+  id: safeString().uuid(),
+  code: safeString(),
   discountPercent: z.number().int(),
   isActive: z.boolean(),
   usageCount: z.number().int(),
   /** null = unlimited uses. */
   maxUsage: z.number().int().nullable(),
-  createdAt: z.string(),
-  expiresAt: z.string().nullable(),
+  createdAt: safeString(),
+  expiresAt: safeString().nullable(),
 });
 export type DiscountCode = z.infer<typeof discountCodeSchema>;
 export const discountCodeListSchema = z.array(discountCodeSchema);
 
 const expiresAtInput = z
-  .union([z.literal(''), z.null(), z.string().trim()])
+  .union([z.literal(''), z.null(), safeString().trim()])
   .optional()
   .transform((v, ctx) => {
     if (!v) return null;
@@ -334,7 +335,7 @@ export const discountCodeCreateBody = z.object({
 export type DiscountCodeCreateInput = z.input<typeof discountCodeCreateBody>;
 export type DiscountCodeCreate = z.output<typeof discountCodeCreateBody>;
 
-export const discountCodeIdParams = z.object({ id: z.string().max(100) });
+export const discountCodeIdParams = z.object({ id: safeString().max(100) });
 export const discountCodeUpdateBody = z.object({
   isActive: z.boolean({ message: 'isActive must be true or false' }),
 });
@@ -374,10 +375,10 @@ export type UploadUrlBody = z.infer<typeof uploadUrlBody>;
 
 export const uploadUrlResultSchema = z.object({
   /** PUT the raw file here with its content type (same-origin path locally, presigned URL on S3). */
-  uploadURL: z.string(),
+  uploadURL: safeString(),
   method: z.literal('PUT'),
   maxBytes: z.number().int(),
-  expiresAt: z.string(),
+  expiresAt: safeString(),
 });
 export type UploadUrlResult = z.infer<typeof uploadUrlResultSchema>;
 
@@ -388,5 +389,5 @@ export const normalizeImageBody = z.object({
     .min(1, { message: 'imageUrl is required' })
     .max(2000),
 });
-export const normalizeImageResultSchema = z.object({ normalizedPath: z.string() });
+export const normalizeImageResultSchema = z.object({ normalizedPath: safeString() });
 export type NormalizeImageResult = z.infer<typeof normalizeImageResultSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from './safe-string';
 import { moneyString } from './catalog';
 
 const MAX_QUANTITY = 1000;
@@ -10,28 +11,28 @@ export const quantitySchema = z
   .max(MAX_QUANTITY, { message: `Quantity cannot be more than ${MAX_QUANTITY}` });
 
 export const addToCartBody = z.object({
-  productId: z.string().uuid({ message: 'Invalid product id' }),
+  productId: safeString().uuid({ message: 'Invalid product id' }),
   quantity: quantitySchema.min(1, { message: 'Quantity must be at least 1' }).default(1),
-  selectedSize: z.string().max(50).nullish(),
-  selectedColor: z.string().max(50).nullish(),
+  selectedSize: safeString().max(50).nullish(),
+  selectedColor: safeString().max(50).nullish(),
 });
 export type AddToCartBody = z.infer<typeof addToCartBody>;
 
 /** PUT to 0 or less removes the line (SPEC §4). */
 export const updateCartBody = z.object({ quantity: quantitySchema.min(-MAX_QUANTITY) });
-export const cartItemParams = z.object({ id: z.string().uuid({ message: 'Cart item not found' }) });
+export const cartItemParams = z.object({ id: safeString().uuid({ message: 'Cart item not found' }) });
 
 export const cartItemSchema = z.object({
-  id: z.string().uuid(),
-  sessionId: z.string(),
-  productId: z.string().uuid(),
+  id: safeString().uuid(),
+  sessionId: safeString(),
+  productId: safeString().uuid(),
   quantity: z.number().int(),
-  selectedSize: z.string().nullable(),
-  selectedColor: z.string().nullable(),
+  selectedSize: safeString().nullable(),
+  selectedColor: safeString().nullable(),
   product: z.object({
-    id: z.string().uuid(),
-    name: z.string(),
-    images: z.array(z.string()),
+    id: safeString().uuid(),
+    name: safeString(),
+    images: z.array(safeString()),
     price: moneyString,
     salePrice: moneyString.nullable(),
     stock: z.number().int(),

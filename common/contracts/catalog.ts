@@ -1,26 +1,27 @@
 import { z } from 'zod';
+import { safeString } from './safe-string';
 
-export const moneyString = z.string().regex(/^\d+\.\d{2}$/);
+export const moneyString = safeString().regex(/^\d+\.\d{2}$/);
 
-export const colorSchema = z.object({ name: z.string(), value: z.string() });
+export const colorSchema = z.object({ name: safeString(), value: safeString() });
 export type ProductColor = z.infer<typeof colorSchema>;
 
 export const productSchema = z.object({
-  id: z.string().uuid(),
-  name: z.string(),
-  description: z.string(),
+  id: safeString().uuid(),
+  name: safeString(),
+  description: safeString(),
   price: moneyString,
   salePrice: moneyString.nullable(),
-  category: z.string(),
-  subcategory: z.string().nullable(),
-  materials: z.string(),
-  sustainabilityInfo: z.string(),
+  category: safeString(),
+  subcategory: safeString().nullable(),
+  materials: safeString(),
+  sustainabilityInfo: safeString(),
   stock: z.number().int(),
   inStock: z.boolean(),
   isNew: z.boolean(),
   isOnSale: z.boolean(),
-  images: z.array(z.string()),
-  sizes: z.array(z.string()),
+  images: z.array(safeString()),
+  sizes: z.array(safeString()),
   colors: z.array(colorSchema),
   editionSize: z.number().int(),
   soldCount: z.number().int(),
@@ -28,22 +29,22 @@ export const productSchema = z.object({
 export type Product = z.infer<typeof productSchema>;
 
 export const categorySchema = z.object({
-  id: z.string().uuid(),
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  image: z.string().nullable(),
+  id: safeString().uuid(),
+  slug: safeString(),
+  name: safeString(),
+  description: safeString(),
+  image: safeString().nullable(),
 });
 export type Category = z.infer<typeof categorySchema>;
 
-export const productIdParams = z.object({ id: z.string().uuid({ message: 'Invalid product id' }) });
-export const categorySlugParams = z.object({ slug: z.string().min(1).max(100) });
+export const productIdParams = z.object({ id: safeString().uuid({ message: 'Invalid product id' }) });
+export const categorySlugParams = z.object({ slug: safeString().min(1).max(100) });
 /** Longest search query the catalogue accepts. */
 export const SEARCH_QUERY_MAX = 200;
 
 export const productsQuery = z.object({
-  q: z.string().max(SEARCH_QUERY_MAX).optional(),
-  category: z.string().max(100).optional(),
+  q: safeString().max(SEARCH_QUERY_MAX).optional(),
+  category: safeString().max(100).optional(),
 });
 
 /** Products per page of the home page's grid (its HTML stays small however big the catalogue grows). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeString } from './safe-string';
 
 /** SPEC §5: required, e-mail type, trimmed (and lower-cased so one address subscribes once). */
 export const newsletterBody = z.object({
@@ -13,11 +14,11 @@ export const newsletterBody = z.object({
 export type NewsletterBody = z.infer<typeof newsletterBody>;
 
 export const newsletterSubscriptionSchema = z.object({
-  id: z.string().uuid(),
-  email: z.string(),
-  subscribedAt: z.string(),
+  id: safeString().uuid(),
+  email: safeString(),
+  subscribedAt: safeString(),
 });
 export type NewsletterSubscription = z.infer<typeof newsletterSubscriptionSchema>;
 
-export const newsletterResponse = newsletterSubscriptionSchema.extend({ message: z.string() });
+export const newsletterResponse = newsletterSubscriptionSchema.extend({ message: safeString() });
 export type NewsletterResponse = z.infer<typeof newsletterResponse>;

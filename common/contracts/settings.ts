@@ -1,31 +1,32 @@
 import { z } from 'zod';
+import { safeString } from './safe-string';
 
 export const shippingMethodSchema = z.enum(['standard', 'express', 'international']);
 export type ShippingMethod = z.infer<typeof shippingMethodSchema>;
 
 export const shippingRateSchema = z.object({
   id: shippingMethodSchema,
-  label: z.string(),
-  price: z.string(),
-  days: z.string(),
+  label: safeString(),
+  price: safeString(),
+  days: safeString(),
 });
 export type ShippingRate = z.infer<typeof shippingRateSchema>;
 
 /** The one settings source every screen renders figures from (GET /api/settings). */
 export const shopSettingsSchema = z.object({
-  shopName: z.string(),
-  freeShippingThreshold: z.string(),
+  shopName: safeString(),
+  freeShippingThreshold: safeString(),
   taxRate: z.number(),
   holdMinutes: z.number(),
   shippingRates: z.array(shippingRateSchema),
   payments: z.object({
     provider: z.enum(['offline', 'stripe']),
-    stripePublishableKey: z.string().nullable(),
+    stripePublishableKey: safeString().nullable(),
   }),
-  supportEmail: z.string(),
+  supportEmail: safeString(),
   /** Only the profiles the owner configured. */
-  socialLinks: z.array(z.object({ label: z.string(), href: z.string() })),
+  socialLinks: z.array(z.object({ label: safeString(), href: safeString() })),
   /** The one source of dates in copy: the current collection ('Fall 2026') and the copyright year. */
-  season: z.object({ name: z.string(), year: z.number().int() }),
+  season: z.object({ name: safeString(), year: z.number().int() }),
 });
 export type ShopSettings = z.infer<typeof shopSettingsSchema>;

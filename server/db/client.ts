@@ -37,7 +37,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     });
     url = embedded.url;
   }
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+  // A database that is down or cut off answers within seconds instead of hanging every request
+  // (issue 12 item 6): the error handler turns these failures into 503 + Retry-After.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.poolSize ?? 10,
+    connectionTimeoutMillis: 2_000,
+    statement_timeout: 10_000,
+    query_timeout: 15_000,
+    idle_in_transaction_session_timeout: 30_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   // An idle client whose connection dies (server restart, terminated backend) is dropped by the pool and
   // replaced on demand; without a listener that 'error' event would crash the process.
   pool.on('error', () => undefined);

@@ -2,6 +2,12 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { HttpError } from './http-error';
+import { INVALID_TEXT_MESSAGE } from '../../common/contracts/safe-string';
+import { constraintOf, isDatabaseUnavailable, sqlState } from '../db/db-errors';
+
+/** Seconds a client should wait before retrying while the database is away. */
+export const DATABASE_RETRY_AFTER_S = 5;
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The shop is briefly unavailable. Please try again in a few seconds.';
 
 const plainMessages: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
@@ -43,6 +49,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const message = (fe.code && plainMessages[fe.code]) || fe.message || 'Bad request';
       return reply.status(status).send({ message });
     }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ code: sqlState(error) ?? (error as { code?: string }).code }, 'database unavailable: answered 503');
+      return reply
+        .header('retry-after', String(DATABASE_RETRY_AFTER_S))
+        .header('cache-control', 'no-store')
+        .status(503)
+        .send({ message: DATABASE_UNAVAILABLE_MESSAGE });
+    }
+    const state = sqlState(error);
+    // Text PostgreSQL cannot store (should have been refused by the contracts already).
+    if (state === '22021' || state === '22P05') return reply.status(400).send({ message: INVALID_TEXT_MESSAGE });
+    if (state === '23514' && constraintOf(error) === 'products_within_edition')
+      return reply.status(409).send({ message: 'This edition has no pieces left to make' });
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });

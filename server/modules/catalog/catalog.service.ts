@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from '../../db/db-errors';
 import type { Db } from '../../db/client';
 import type { Category, Product } from '../../../common/contracts/catalog';
 import { rankBySearch } from '../../../common/domain/search';
@@ -102,15 +103,33 @@ export function createCatalogService(db: Db, opts: { changes?: CatalogChangeFeed
     return snapshot && Date.now() - snapshot.loadedAt < maxAge() ? snapshot : null;
   }
 
+  /** Since when loads fail because the database is away (null: it answers). */
+  let unavailableSince: number | null = null;
+
   async function current(): Promise<Snapshot> {
     const fresh = freshSnapshot();
     if (fresh) return fresh;
     if (!loading) {
-      const pending: Promise<Snapshot> = load().finally(() => {
-        if (loading === pending) loading = null;
-      });
+      const pending: Promise<Snapshot> = load()
+        .then(
+          (snap) => {
+            unavailableSince = null;
+            return snap;
+          },
+          (err: unknown) => {
+            // Database away: browsing keeps the last catalogue (stock is still only decided by the database).
+            if (!previous || !isDatabaseUnavailable(err)) throw err;
+            unavailableSince ??= Date.now();
+            return previous;
+          },
+        )
+        .finally(() => {
+          if (loading === pending) loading = null;
+        });
       loading = pending;
     }
+    // While the database is known to be away, nobody waits for a load that is likely to time out.
+    if (unavailableSince !== null && previous) return previous;
     return loading;
   }
 
