@@ -150,6 +150,13 @@ describe('loadConfig with NODE_ENV=production', () => {
     expect(loadConfig({ DEMO_DATA: 'false' }).DEMO_DATA).toBe(false);
   });
 
+  test('refuses the test-only Stripe API override, which would send payments to another host', () => {
+    expect(messageOf({ ...base, ...stripe, TEST_STRIPE_API_HOST: 'evil.example' })).toContain(
+      'TEST_STRIPE_API_HOST: a test-only setting; unset it in production',
+    );
+    expect(loadConfig({ ...stripe, TEST_STRIPE_API_HOST: '127.0.0.1' }).TEST_STRIPE_API_HOST).toBe('127.0.0.1');
+  });
+
   test('PAYMENTS=offline wins over Stripe keys; Stripe keys alone choose Stripe', () => {
     expect(loadConfig({ ...stripe }).PAYMENTS).toBe('stripe');
     expect(loadConfig({ ...stripe, PAYMENTS: 'offline' }).PAYMENTS).toBe('offline');

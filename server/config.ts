@@ -39,9 +39,11 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
-  STRIPE_API_HOST: z.string().optional(),
-  STRIPE_API_PORT: z.coerce.number().int().optional(),
-  STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+  // TEST ONLY: point the Stripe SDK at a local fake (tests/support/fake-stripe-server.ts). Never set in
+  // production, where they would send card payments to another host: refused there (crossChecks).
+  TEST_STRIPE_API_HOST: z.string().optional(),
+  TEST_STRIPE_API_PORT: z.coerce.number().int().optional(),
+  TEST_STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: httpUrl.optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -87,12 +89,16 @@ export interface Config extends Omit<Env, 'DATA_DIR' | 'PAYMENTS' | 'DEMO_DATA'>
 type RawEnv = Record<string, string | undefined>;
 const isSet = (v: string | undefined) => v !== undefined && v !== '';
 
+const TEST_ONLY_SETTINGS = ['TEST_STRIPE_API_HOST', 'TEST_STRIPE_API_PORT', 'TEST_STRIPE_API_PROTOCOL'];
+
 /** Rules that span several variables; one `NAME: message` line each, listed with the schema's. */
 function crossChecks(env: RawEnv): string[] {
   const problems: string[] = [];
   if (env.PAYMENTS === 'stripe' && !isSet(env.STRIPE_SECRET_KEY))
     problems.push('PAYMENTS: stripe needs STRIPE_SECRET_KEY');
   if (env.NODE_ENV !== 'production') return problems;
+  for (const k of TEST_ONLY_SETTINGS)
+    if (isSet(env[k])) problems.push(`${k}: a test-only setting; unset it in production`);
   if (!isSet(env.PUBLIC_URL))
     problems.push(
       "PUBLIC_URL: required when NODE_ENV=production: the shop's own address, e.g. https://shop.example; links, sitemap and the allowed Origin are built from it",

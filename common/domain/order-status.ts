@@ -9,7 +9,6 @@ export const ORDER_STATUSES = [
   'cancelled',
 ] as const;
 export type OrderStatusValue = (typeof ORDER_STATUSES)[number];
-export const DEFAULT_ORDER_STATUS: OrderStatusValue = 'pending';
 
 export function isOrderStatus(value: string): value is OrderStatusValue {
   return (ORDER_STATUSES as readonly string[]).includes(value);

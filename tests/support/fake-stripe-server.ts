@@ -90,9 +90,9 @@ export class FakeStripeServer {
       STRIPE_SECRET_KEY: 'sk_test_fake',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_fake',
       STRIPE_WEBHOOK_SECRET: 'whsec_test_fake',
-      STRIPE_API_HOST: '127.0.0.1',
-      STRIPE_API_PORT: String(this.port),
-      STRIPE_API_PROTOCOL: 'http',
+      TEST_STRIPE_API_HOST: '127.0.0.1',
+      TEST_STRIPE_API_PORT: String(this.port),
+      TEST_STRIPE_API_PROTOCOL: 'http',
       ...extra,
     };
   }

@@ -1,16 +1,4 @@
-import { boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-
-/** SPEC §3 User: kept for the spec's model; no screens use it yet. */
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  email: text('email').notNull().unique(),
-  firstName: text('first_name'),
-  lastName: text('last_name'),
-  profileImageUrl: text('profile_image_url'),
-  isAdmin: boolean('is_admin').notNull().default(false),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Small key/value store for settings the shop generates itself (admin password hash). */
 export const appSettings = pgTable('app_settings', {

@@ -20,9 +20,9 @@ export async function createPaymentGateway(
       {
         secretKey: config.STRIPE_SECRET_KEY,
         webhookSecret: config.STRIPE_WEBHOOK_SECRET,
-        host: config.STRIPE_API_HOST,
-        port: config.STRIPE_API_PORT,
-        protocol: config.STRIPE_API_PROTOCOL,
+        host: config.TEST_STRIPE_API_HOST,
+        port: config.TEST_STRIPE_API_PORT,
+        protocol: config.TEST_STRIPE_API_PROTOCOL,
         runOutside,
       },
       log,
