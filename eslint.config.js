@@ -5,6 +5,51 @@ import globals from 'globals';
 
 const boundary = (group, message) => ({ group, message });
 
+// Business rules live once, in common/domain (house rule 3): a second copy in client/ or server/ drifts.
+// These names and shapes are the rules that were once copied; import them from common/domain instead.
+const SHARED_RULE_NAMES = [
+  'isAvailable', 'isPurchasable', 'isSoldOut', // stock.ts
+  'unitPriceCents', 'pricedLine', 'lineTotalCents', 'subtotalCents', 'cartTotalCents', 'itemCount',
+  'cartItemCount', 'computeTotals', 'totalsToWire', // pricing.ts
+  'availableShippingMethods', 'methodsForCountry', 'isDomestic', 'resolveShippingMethod',
+  'shippingCostCents', 'formatThreshold', 'formatThresholdUsd', // shipping.ts
+  'parseMoney', 'formatMoney', 'formatUsd', 'displayPrice', // money.ts
+  'formatEditionNumbers', 'editionNumbersFor', 'checkCartQuantity', // stock.ts
+  'firstSentence', // first-sentence.ts
+  'isUuid', // ids.ts
+  'matchRoute', // site-routes.ts
+];
+const sharedRuleName = `/^(${SHARED_RULE_NAMES.join('|')})$/`;
+const inCommon = (what) => `${what} is a shared rule: import it from common/domain instead of writing a second copy.`;
+const oneCopyOfEachRule = [
+  { selector: `FunctionDeclaration[id.name=${sharedRuleName}]`, message: inCommon('This function') },
+  {
+    selector: `VariableDeclarator[id.name=${sharedRuleName}][init.type=/^(ArrowFunctionExpression|FunctionExpression)$/]`,
+    message: inCommon('This function'),
+  },
+  {
+    selector: 'Literal[regex.pattern=/\\[0-9a-f\\]\\{8\\}/i], Literal[value=/\\[0-9a-f\\]\\{8\\}/i]',
+    message: inCommon('The UUID pattern (isUuid / UUID_PATTERN in common/domain/ids.ts)'),
+  },
+  {
+    selector:
+      "LogicalExpression[operator='&&'][right.left.property.name='stock']:has(MemberExpression[property.name='inStock']), LogicalExpression[operator='||'][right.left.property.name='stock']:has(UnaryExpression > MemberExpression[property.name='inStock'])",
+    message: inCommon('Availability (isAvailable in common/domain/stock.ts)'),
+  },
+  {
+    selector: "TemplateLiteral[quasis.0.value.raw=/^Nos?\\. $/], Literal[value=/^Nos?\\. $/]",
+    message: inCommon('The edition label (formatEditionNumbers in common/domain/stock.ts)'),
+  },
+  {
+    selector: "BinaryExpression[operator=/^[!=]==?$/][right.value='US']",
+    message: inCommon('Which shipping methods a country may use (availableShippingMethods in common/domain/shipping.ts)'),
+  },
+  {
+    selector: "Property[key.name='path'][value.type='Literal'][value.value=/^\\/[a-z-]+(\\/:[a-z]+)?$/]",
+    message: inCommon('A page route (PAGE_PATHS in common/domain/site-routes.ts)'),
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'server/db/migrations/**'] },
   js.configs.recommended,
@@ -41,5 +86,9 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['client/**/*.{ts,tsx}', 'server/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...oneCopyOfEachRule] },
   },
 );

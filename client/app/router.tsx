@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { matchRoute, PAGE_PATHS } from '../../common/domain/site-routes';
 import { PageFallback } from '../components/page-fallback';
 
 type PageModule = { default: ComponentType };
@@ -42,22 +43,22 @@ const PrivacyPolicyPage = lazyPage(() => import('../pages/privacy-policy-page'))
 const TermsOfServicePage = lazyPage(() => import('../pages/terms-of-service-page'));
 const NotFoundPage = lazyPage(() => import('../pages/not-found-page'));
 
-/** Every route of SPEC §2; each screen is its own chunk. */
+/** Every route of the shared route table (common/domain/site-routes); each screen is its own chunk. */
 export const routes: Array<{ path: string; component: PreloadablePage }> = [
-  { path: '/', component: HomePage },
-  { path: '/product/:id', component: ProductPage },
-  { path: '/products/:id', component: ProductPage },
-  { path: '/category/:slug', component: CategoryPage },
-  { path: '/search', component: SearchPage },
-  { path: '/checkout', component: CheckoutPage },
-  { path: '/order-success', component: OrderSuccessPage },
-  { path: '/admin', component: AdminPage },
-  { path: '/refund-policy', component: RefundPolicyPage },
-  { path: '/size-guide', component: SizeGuidePage },
-  { path: '/mission', component: MissionPage },
-  { path: '/shipping', component: ShippingPage },
-  { path: '/privacy-policy', component: PrivacyPolicyPage },
-  { path: '/terms-of-service', component: TermsOfServicePage },
+  { path: PAGE_PATHS.home, component: HomePage },
+  { path: PAGE_PATHS.product, component: ProductPage },
+  { path: PAGE_PATHS.productAlias, component: ProductPage },
+  { path: PAGE_PATHS.category, component: CategoryPage },
+  { path: PAGE_PATHS.search, component: SearchPage },
+  { path: PAGE_PATHS.checkout, component: CheckoutPage },
+  { path: PAGE_PATHS.orderSuccess, component: OrderSuccessPage },
+  { path: PAGE_PATHS.admin, component: AdminPage },
+  { path: PAGE_PATHS.refundPolicy, component: RefundPolicyPage },
+  { path: PAGE_PATHS.sizeGuide, component: SizeGuidePage },
+  { path: PAGE_PATHS.mission, component: MissionPage },
+  { path: PAGE_PATHS.shipping, component: ShippingPage },
+  { path: PAGE_PATHS.privacyPolicy, component: PrivacyPolicyPage },
+  { path: PAGE_PATHS.termsOfService, component: TermsOfServicePage },
 ];
 
 /**
@@ -85,7 +86,7 @@ export function AppRouter() {
         {routes.map((r) => (
           <Route key={r.path} path={r.path} component={r.component} />
         ))}
-        <Route path="/categories/:slug">
+        <Route path={PAGE_PATHS.categoryAlias}>
           {(params) => <Redirect to={`/category/${params.slug}`} replace />}
         </Route>
         <Route component={NotFoundPage} />
@@ -98,11 +99,4 @@ export function AppRouter() {
 export function preloadRoute(pathname: string): Promise<unknown> {
   const route = routes.find((r) => matchRoute(r.path, pathname));
   return (route?.component ?? NotFoundPage).preload().catch(() => undefined);
-}
-
-function matchRoute(pattern: string, pathname: string): boolean {
-  const a = pattern.split('/');
-  const b = pathname.replace(/\/+$/, '').split('/');
-  if (pattern === '/') return pathname === '/';
-  return a.length === b.length && a.every((seg, i) => (seg.startsWith(':') ? b[i] !== '' : seg === b[i]));
 }

@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ShippingRate } from '../../common/contracts/settings';
-import { formatThresholdUsd } from '../features/cart/cart-totals';
+import { formatThreshold } from '../../common/domain/shipping';
 import { useShopSettings } from '../features/settings/use-shop-settings';
 
 /** "Express", "1-2 business days", "15.99" → "Express 1-2 Days: $15.99" (figures from the server). */
 export function footerRateLine(rate: ShippingRate): string {
   const name = rate.label.replace(/\s*Shipping$/i, '');
-  const price = formatThresholdUsd(rate.price);
+  const price = formatThreshold(rate.price);
   if (rate.id === 'international') return `${name}: ${price}`;
   return `${name} ${rate.days.replace(/\s*business days?$/i, ' Days')}: ${price}`;
 }
@@ -78,7 +78,7 @@ export function SiteFooter() {
             </Column>
             <Column title="Shipping">
               <FooterLink href="/shipping">Shipping Info &amp; Rates</FooterLink>
-              <li>Free Shipping Over {formatThresholdUsd(freeShippingThreshold)}</li>
+              <li>Free Shipping Over {formatThreshold(freeShippingThreshold)}</li>
               {rates.map((r) => (
                 <li key={r.id}>{footerRateLine(r)}</li>
               ))}

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'wouter';
 import type { Category, Product } from '../../common/contracts/catalog';
+import { isUuid } from '../../common/domain/ids';
 import { toast } from '../components/ui/use-toast';
 import { toastAddedToCart, useAddToCart, useCart } from '../features/cart/use-cart';
 import { PRODUCTS_KEY, useCategories } from '../features/catalog/use-products';
@@ -12,11 +13,9 @@ import { ApiError } from '../lib/api-client';
 import { readBootstrap } from '../lib/bootstrap';
 import { useDocumentTitle } from '../lib/use-document-title';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function useProduct(id: string) {
   const qc = useQueryClient();
-  const valid = UUID_RE.test(id);
+  const valid = isUuid(id);
   const boot = readBootstrap().product;
   return useQuery<Product>({
     queryKey: ['/api/products', id],
@@ -40,7 +39,7 @@ export default function ProductPage() {
   const settings = useShopSettings();
   const cart = useCart();
   const addToCart = useAddToCart();
-  const valid = UUID_RE.test(id);
+  const valid = isUuid(id);
   const data = product.data;
 
   useDocumentTitle(

@@ -4,6 +4,8 @@ import {
   amountMatches,
   computeTotals,
   itemCount,
+  lineTotalCents,
+  pricedLine,
   subtotalCents,
   totalsToWire,
   unitPriceCents,
@@ -87,5 +89,15 @@ describe('pricing', () => {
     expect(amountMatches(28.97, 2898)).toBe(true);
     expect(amountMatches(28.9, 2898)).toBe(false);
     expect(amountMatches(0.1 + 0.2, 30)).toBe(true);
+  });
+});
+
+describe('pricedLine', () => {
+  test('a cart line costs its sale price when there is one, times its quantity', () => {
+    const line = (price: string, salePrice: string | null, quantity: number) => ({ quantity, product: { price, salePrice } });
+    expect(pricedLine(line('45.00', null, 2))).toEqual({ unitPriceCents: 4500, quantity: 2 });
+    expect(lineTotalCents(pricedLine(line('45.00', '35.50', 3)))).toBe(10650);
+    expect(subtotalCents([line('0.10', null, 3), line('0.20', null, 1)].map(pricedLine))).toBe(50);
+    expect(itemCount([line('1.00', null, 2), line('1.00', null, 3)])).toBe(5);
   });
 });

@@ -14,6 +14,14 @@ export interface PricedLine {
   quantity: number;
 }
 
+/** A cart line as the API sends it ({ quantity, product }) → its priced line. */
+export function pricedLine(line: {
+  quantity: number;
+  product: { price: string; salePrice: string | null };
+}): PricedLine {
+  return { unitPriceCents: unitPriceCents(line.product), quantity: line.quantity };
+}
+
 export function lineTotalCents(line: PricedLine): Cents {
   return line.unitPriceCents * line.quantity;
 }

@@ -1,6 +1,8 @@
 // The home page's product grid: which products one page shows, and how its URL says so.
 // Pure, so the server (embedded data, HTML, API) and the browser (links, hydration) agree.
 
+import { isAvailable } from './stock';
+
 /** The fields these rules read; the callers pass whole products and get them back. */
 export interface PageableProduct {
   category: string;
@@ -83,11 +85,9 @@ export function pageLinks(page: number, pageCount: number): Array<number | null>
   return out;
 }
 
-const isSoldOut = (p: PageableProduct) => !p.inStock || p.stock <= 0;
-
 /** New and on-sale pieces that can still be bought lead; the rest of the catalogue fills in. */
 export function pickFeatured<T extends PageableProduct>(products: readonly T[], count = 4): T[] {
-  const score = (p: T) => (isSoldOut(p) ? 0 : (p.isNew ? 2 : 0) + (p.isOnSale ? 1 : 0) + 1);
+  const score = (p: T) => (!isAvailable(p) ? 0 : (p.isNew ? 2 : 0) + (p.isOnSale ? 1 : 0) + 1);
   return products
     .map((p, i) => ({ p, i }))
     .sort((a, b) => score(b.p) - score(a.p) || a.i - b.i)

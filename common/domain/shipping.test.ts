@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
   amountToFreeShipping,
   availableShippingMethods,
+  formatThreshold,
   isFreeShippingEligible,
   resolveShippingMethod,
   shippingCostCents,
@@ -39,5 +40,16 @@ describe('shipping', () => {
     );
     // A 100 % code still pays for the parcel.
     expect(shippingCostCents({ ...base, method: 'standard', merchandiseCents: 0 })).toBe(899);
+  });
+});
+
+describe('formatThreshold', () => {
+  test('whole dollars drop the cents; anything else keeps them', () => {
+    expect(formatThreshold('60.00')).toBe('$60');
+    expect(formatThreshold('60')).toBe('$60');
+    expect(formatThreshold('62.50')).toBe('$62.50');
+    expect(formatThreshold('75.5')).toBe('$75.50');
+    expect(formatThreshold('0.99')).toBe('$0.99');
+    expect(formatThreshold('8.99')).toBe('$8.99');
   });
 });

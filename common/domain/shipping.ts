@@ -1,5 +1,5 @@
 import type { ShippingMethod } from '../contracts/settings';
-import type { Cents } from './money';
+import { formatUsd, parseMoney, type Cents } from './money';
 
 /**
  * Which methods a destination may use: standard or express inside the US, international elsewhere.
@@ -43,4 +43,13 @@ export function shippingCostCents(opts: {
   if (opts.method !== 'express' && isFreeShippingEligible(opts.merchandiseCents, opts.thresholdCents))
     return 0;
   return opts.rateCents;
+}
+
+/**
+ * The free-shipping threshold (and rates) in copy: "60.00" → "$60", "62.50" → "$62.50". Whole dollars
+ * read better in "Free shipping over $60"; footer, home, product page and cart all use this.
+ */
+export function formatThreshold(value: string): string {
+  const cents = parseMoney(value);
+  return cents % 100 === 0 ? `$${cents / 100}` : formatUsd(cents);
 }

@@ -15,8 +15,11 @@ export interface StockState {
   inStock: boolean;
 }
 
-/** Sold out is never "in stock", whatever the owner's flag says. */
-export function isAvailable(p: StockState): boolean {
+/**
+ * Can this product be bought? The one availability rule of storefront, cart and checkout: sold out
+ * (stock 0) is never "in stock", whatever the owner's flag says, and the flag alone pauses a product.
+ */
+export function isAvailable(p: Pick<StockState, 'inStock' | 'stock'>): boolean {
   return p.inStock && p.stock > 0;
 }
 

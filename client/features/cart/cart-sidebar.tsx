@@ -2,7 +2,8 @@ import { Minus, Plus, ShoppingBag } from 'lucide-react';
 import { useLocation } from 'wouter';
 import type { CartItem } from '../../../common/contracts/cart';
 import { formatUsd, parseMoney } from '../../../common/domain/money';
-import { amountToFreeShipping } from '../../../common/domain/shipping';
+import { itemCount, lineTotalCents, pricedLine, subtotalCents } from '../../../common/domain/pricing';
+import { amountToFreeShipping, formatThreshold } from '../../../common/domain/shipping';
 import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
 import { Sheet, SheetContent, SheetTitle } from '../../components/ui/sheet';
@@ -10,11 +11,7 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { useShopSettings } from '../settings/use-shop-settings';
 import { cartDrawer, useCartDrawerOpen } from './cart-drawer-store';
 import {
-  cartItemCount,
-  cartTotalCents,
-  formatThresholdUsd,
   itemCountLabel,
-  lineTotalCents,
 } from './cart-totals';
 import { useCart, useClearCart, useRemoveCartItem, useUpdateCartItem } from './use-cart';
 
@@ -109,7 +106,7 @@ function CartLine({ line }: { line: CartItem }) {
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex items-start justify-between gap-3">
           <p className="font-semibold leading-tight">{line.product.name}</p>
-          <p className="shrink-0 font-semibold tabular-nums">{formatUsd(lineTotalCents(line))}</p>
+          <p className="shrink-0 font-semibold tabular-nums">{formatUsd(lineTotalCents(pricedLine(line)))}</p>
         </div>
         {options.length > 0 && <p className="text-sm text-muted">{options.join(' · ')}</p>}
         <div className="mt-auto flex items-center justify-between gap-3 pt-2">
@@ -149,8 +146,8 @@ function CartFooter({ lines }: { lines: CartItem[] }) {
   const [, navigate] = useLocation();
   const clear = useClearCart();
   const settings = useShopSettings();
-  const count = cartItemCount(lines);
-  const total = cartTotalCents(lines);
+  const count = itemCount(lines);
+  const total = subtotalCents(lines.map(pricedLine));
   const threshold = parseMoney(settings.freeShippingThreshold);
   // Before any discount code: the checkout recalculates, this is the nudge towards the threshold.
   const toFree = amountToFreeShipping(total, threshold);
@@ -190,7 +187,7 @@ function CartFooter({ lines }: { lines: CartItem[] }) {
         Checkout
       </Button>
       <p className="text-center text-xs text-muted">
-        Free shipping on orders over {formatThresholdUsd(settings.freeShippingThreshold)} • Carbon neutral
+        Free shipping on orders over {formatThreshold(settings.freeShippingThreshold)} • Carbon neutral
         delivery
       </p>
     </div>

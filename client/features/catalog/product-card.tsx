@@ -3,6 +3,8 @@ import { Link } from 'wouter';
 import { X } from 'lucide-react';
 import type { Product } from '../../../common/contracts/catalog';
 import { displayPrice } from '../../../common/domain/money';
+import { firstSentence } from '../../../common/domain/first-sentence';
+import { isAvailable } from '../../../common/domain/stock';
 import type { CartItem } from '../../../common/contracts/cart';
 import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
@@ -14,16 +16,6 @@ import { CART_KEY, toastAddedToCart, useAddToCart } from '../cart/use-cart';
 import { cn } from '../../lib/cn';
 
 const MAX_SWATCHES = 3;
-
-/** "Heavyweight cotton. Soft hand." → "Heavyweight cotton." */
-export function firstSentence(text: string): string {
-  const m = /^.*?[.!?](?=\s|$)/s.exec(text.trim());
-  return (m ? m[0] : text).trim();
-}
-
-export function isSoldOut(p: Pick<Product, 'inStock' | 'stock'>): boolean {
-  return !p.inStock || p.stock <= 0;
-}
 
 function errorMessage(err: unknown): string {
   if (err instanceof ApiError) return err.serverMessage;
@@ -71,7 +63,7 @@ export function ProductCard({ product, priority = false, className, headingLevel
   const nameId = useId();
   const pickerId = useId();
   const addButtonRef = useRef<HTMLButtonElement>(null);
-  const soldOut = isSoldOut(product);
+  const soldOut = !isAvailable(product);
   const severalSizes = product.sizes.length > 1;
   const severalColours = product.colors.length > 1;
   // An order line says what to make: ask for whatever has more than one option.

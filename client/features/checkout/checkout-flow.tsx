@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ArrowLeft, ChevronDown } from 'lucide-react';
 import { displayPrice } from '../../../common/domain/money';
+import { availableShippingMethods } from '../../../common/domain/shipping';
 import { cn } from '../../lib/cn';
 import type { CartItem } from '../../../common/contracts/cart';
 import type { DiscountResult } from '../../../common/contracts/checkout';
@@ -22,7 +23,7 @@ import { DiscountBox } from './discount-box';
 import { HoldCountdown } from './hold-countdown';
 import { OfflineCardForm } from './offline-card-form';
 import { OrderSummary } from './order-summary';
-import { methodsForCountry, ShippingMethodPicker } from './shipping-method-picker';
+import { ShippingMethodPicker } from './shipping-method-picker';
 import { useCompleteOrder, useStripeRedirectReturn } from './use-complete-order';
 
 const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
@@ -39,7 +40,7 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
 
   const [discount, setDiscount] = useState<DiscountResult | null>(null);
   const country = saved?.shippingCountry ?? 'US';
-  const allowed = methodsForCountry(country);
+  const allowed = availableShippingMethods(country);
   const [chosenMethod, setChosenMethod] = useState<ShippingMethod | null>(null);
   const shippingMethod = chosenMethod && allowed.includes(chosenMethod) ? chosenMethod : allowed[0];
 

@@ -1,9 +1,9 @@
 import type { CartItem } from '../../../common/contracts/cart';
 import type { Totals } from '../../../common/contracts/checkout';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
+import { lineTotalCents, pricedLine } from '../../../common/domain/pricing';
 import { ProductImage } from '../../components/product-image';
 import { Skeleton } from '../../components/ui/skeleton';
-import { lineTotalCents } from '../cart/cart-totals';
 
 /** Lines from the cart; every figure below them comes from the server's calculate-shipping. */
 export function OrderSummary({
@@ -53,7 +53,7 @@ export function OrderSummary({
                   .join(' · ')}
               </p>
             </div>
-            <p className="shrink-0 font-semibold tabular-nums">{formatUsd(lineTotalCents(line))}</p>
+            <p className="shrink-0 font-semibold tabular-nums">{formatUsd(lineTotalCents(pricedLine(line)))}</p>
           </li>
         ))}
       </ul>

@@ -1,11 +1,7 @@
 import type { ShippingMethod, ShippingRate } from '../../../common/contracts/settings';
 import { displayPrice } from '../../../common/domain/money';
+import { availableShippingMethods } from '../../../common/domain/shipping';
 import { cn } from '../../lib/cn';
-
-/** US addresses choose standard or express; everywhere else ships international (one rates table). */
-export function methodsForCountry(country: string): ShippingMethod[] {
-  return country === 'US' ? ['standard', 'express'] : ['international'];
-}
 
 export function ShippingMethodPicker({
   rates,
@@ -21,7 +17,7 @@ export function ShippingMethodPicker({
   /** The order qualifies: standard and international cost nothing (express stays a paid upgrade). */
   freeShipping?: boolean;
 }) {
-  const allowed = methodsForCountry(country);
+  const allowed = availableShippingMethods(country);
   const options = rates.filter((r) => allowed.includes(r.id));
   return (
     <fieldset className="space-y-3">

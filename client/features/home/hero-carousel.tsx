@@ -4,7 +4,7 @@ import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
 import { seasonLabel } from '../../../common/domain/season';
-import { formatThresholdUsd } from '../cart/cart-totals';
+import { formatThreshold } from '../../../common/domain/shipping';
 import { useShopSettings } from '../settings/use-shop-settings';
 import { wrapIndex } from './carousel-index';
 import { HERO_SLIDES, type HeroSlide } from './hero-slides';
@@ -37,7 +37,7 @@ const TONES: Record<HeroSlide['tone'], { panel: string; eyebrow: string; button:
  */
 export function HeroCarousel() {
   const { freeShippingThreshold, season } = useShopSettings();
-  const threshold = formatThresholdUsd(freeShippingThreshold);
+  const threshold = formatThreshold(freeShippingThreshold);
   const [index, setIndex] = useState(0);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);

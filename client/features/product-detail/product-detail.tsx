@@ -2,6 +2,8 @@ import { useState, type ReactNode } from 'react';
 import { AlertTriangle, Heart, Leaf, RotateCcw, Share2, Truck } from 'lucide-react';
 import type { Product } from '../../../common/contracts/catalog';
 import { displayPrice, formatUsd } from '../../../common/domain/money';
+import { formatThreshold } from '../../../common/domain/shipping';
+import { isAvailable } from '../../../common/domain/stock';
 import { Breadcrumb } from '../../components/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
@@ -11,8 +13,6 @@ import { ProductGallery } from './product-gallery';
 import {
   addToCartLabel,
   canAddToCart,
-  formatThreshold,
-  isPurchasable,
   LOW_STOCK_AT,
   savingsCents,
 } from './purchase-rules';
@@ -82,7 +82,7 @@ export function ProductDetail({
   const [quantity, setQuantity] = useState(1);
   const [wishlisted, setWishlisted] = useState(false);
 
-  const purchasable = isPurchasable(product);
+  const purchasable = isAvailable(product);
   const enabled = canAddToCart(product, size) && !adding;
   const savings = savingsCents(product);
   const lowStock = purchasable && product.stock <= LOW_STOCK_AT;

@@ -3,19 +3,12 @@ import {
   addToCartLabel,
   canAddToCart,
   clampQuantity,
-  formatThreshold,
   savingsCents,
-  unitPriceCents,
 } from './purchase-rules';
 
 const tee = { price: '45.00', salePrice: null, inStock: true, stock: 10, sizes: ['S', 'M'] };
 
 describe('product page purchase rules', () => {
-  test('unit price uses the sale price when present', () => {
-    expect(unitPriceCents(tee)).toBe(4500);
-    expect(unitPriceCents({ price: '45.00', salePrice: '30.00' })).toBe(3000);
-  });
-
   test('add to cart needs stock and a size when sizes exist', () => {
     expect(canAddToCart(tee, null)).toBe(false);
     expect(canAddToCart(tee, 'M')).toBe(true);
@@ -44,10 +37,5 @@ describe('product page purchase rules', () => {
     expect(clampQuantity(-3)).toBe(1);
     expect(clampQuantity(4)).toBe(4);
     expect(clampQuantity(Number.NaN)).toBe(1);
-  });
-
-  test('threshold copy drops .00', () => {
-    expect(formatThreshold('60.00')).toBe('$60');
-    expect(formatThreshold('62.50')).toBe('$62.50');
   });
 });

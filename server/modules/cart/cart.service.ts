@@ -2,7 +2,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
 import type { Product } from '../../../common/contracts/catalog';
 import { unitPriceCents } from '../../../common/domain/pricing';
-import { checkCartQuantity, stockMessages } from '../../../common/domain/stock';
+import { checkCartQuantity, isAvailable, stockMessages } from '../../../common/domain/stock';
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
 import { publicSessionRef } from '../session/session-ref';
@@ -26,7 +26,7 @@ export function toCartItem(row: CartLineRow): CartItem {
     quantity: row.quantity,
     selectedSize: row.selectedSize,
     selectedColor: row.selectedColor,
-    product: { ...row.product, inStock: row.product.inStock && row.product.stock > 0 },
+    product: { ...row.product, inStock: isAvailable(row.product) },
   };
 }
 
@@ -144,7 +144,7 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
           price: product.price,
           salePrice: product.salePrice,
           stock: saved.stock,
-          inStock: product.inStock && saved.stock > 0,
+          inStock: isAvailable({ inStock: product.inStock, stock: saved.stock }),
         },
       };
     },

@@ -2,6 +2,7 @@ import { isDatabaseUnavailable } from '../../db/db-errors';
 import type { Db } from '../../db/client';
 import type { Category, Product } from '../../../common/contracts/catalog';
 import { rankBySearch } from '../../../common/domain/search';
+import { isAvailable } from '../../../common/domain/stock';
 import type { CatalogChangeFeed } from './catalog-changes';
 import {
   findCategoryRow,
@@ -25,7 +26,7 @@ export function toProduct(row: ProductRow): Product {
     sustainabilityInfo: row.sustainabilityInfo,
     stock: row.stock,
     // Sold out is never "in stock", whatever the flag says.
-    inStock: row.inStock && row.stock > 0,
+    inStock: isAvailable(row),
     isNew: row.isNew,
     isOnSale: row.isOnSale,
     images: row.images,

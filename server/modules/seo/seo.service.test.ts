@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { escapeHtml, escapeXml, firstSentence, jsonForScript } from './seo.service';
+import { escapeHtml, escapeXml, jsonForScript } from './seo.service';
 
 describe('seo helpers', () => {
   test('escapeHtml escapes the five characters that matter in text and attributes', () => {
@@ -15,14 +15,5 @@ describe('seo helpers', () => {
     expect(json).not.toMatch(/</);
     expect(json).not.toMatch(/[\u2028\u2029]/);
     expect(JSON.parse(json)).toEqual(data);
-  });
-
-  test('firstSentence takes text up to the first sentence end', () => {
-    expect(firstSentence('A heavyweight tee. Boxy shoulders.')).toBe('A heavyweight tee.');
-    expect(firstSentence('Loud! Quiet.')).toBe('Loud!');
-    expect(firstSentence('Made in 2.5 weeks? Yes.')).toBe('Made in 2.5 weeks?');
-    expect(firstSentence('No full stop here')).toBe('No full stop here');
-    expect(firstSentence('  Spaced\n out.  Next. ')).toBe('Spaced out.');
-    expect(firstSentence('')).toBe('');
   });
 });

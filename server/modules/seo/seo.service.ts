@@ -6,8 +6,11 @@ import {
   type HomeData,
   type Product,
 } from '../../../common/contracts/catalog';
+import { firstSentence } from '../../../common/domain/first-sentence';
+import { isUuid } from '../../../common/domain/ids';
 import { formatUsd } from '../../../common/domain/money';
 import { gridSearch, parseGridQuery, pickFeatured, slicePage } from '../../../common/domain/product-page';
+import { STATIC_PAGE_PATHS, type StaticPagePath } from '../../../common/domain/site-routes';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { SettingsService } from '../settings/settings.service';
 
@@ -43,15 +46,6 @@ export function jsonForScript(data: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-/** "A tee. With more." → "A tee." (the whole text when it has no sentence end). */
-export function firstSentence(text: string): string {
-  const trimmed = text.trim().replace(/\s+/g, ' ');
-  const match = /^(.+?[.!?])(?=\s|$)/.exec(trimmed);
-  return match ? match[1] : trimmed;
-}
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 interface PageMeta {
   title: string;
   description: string;
@@ -76,7 +70,8 @@ interface StaticPage {
 const NOINDEX = 'noindex, nofollow';
 
 // Keys are lower case without a trailing slash: wouter matches routes case-insensitively with an optional slash.
-const staticPages: Record<string, StaticPage> = {
+// Every static page of the shared route table (common/domain/site-routes) has its entry here.
+const staticPages: Record<StaticPagePath, StaticPage> = {
   '/checkout': {
     title: 'Checkout',
     description: () => 'Secure checkout: enter your shipping details and pay by card.',
@@ -125,6 +120,10 @@ const staticPages: Record<string, StaticPage> = {
     },
   },
 };
+
+function staticPageAt(path: string): StaticPage | undefined {
+  return (STATIC_PAGE_PATHS as readonly string[]).includes(path) ? staticPages[path as StaticPagePath] : undefined;
+}
 
 /** Path segments decoded; null when the path is not valid percent-encoding. */
 function decodeSegments(pathname: string): string[] | null {
@@ -280,7 +279,7 @@ export function createSeoService(deps: {
 
   async function productPage(base: string, id: string | undefined): Promise<PageMeta> {
     const [product, categories] = await Promise.all([
-      id && UUID_RE.test(id) ? catalog.getProduct(id.toLowerCase()) : null,
+      isUuid(id) ? catalog.getProduct(id.toLowerCase()) : null,
       // The breadcrumb names the category: the first paint shows 'T-Shirts', not the slug.
       catalog.listCategories(),
     ]);
@@ -376,7 +375,7 @@ export function createSeoService(deps: {
       return { redirect: `/category/${encodeURIComponent(second)}${url.search}` };
     }
     if (segments.length === 1 && head === 'search') return await searchPage(url.searchParams.get('q') ?? '');
-    const page = segments.length === 1 ? staticPages[`/${head}`] : undefined;
+    const page = segments.length === 1 ? staticPageAt(`/${head}`) : undefined;
     if (page)
       return {
         title: page.title,
