@@ -220,7 +220,8 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
     async reconcile(opts: { olderThanMs?: number; closeAfterMs?: number } = {}): Promise<number> {
       // The database's clock: check times and creation times were written by it (instances may drift).
       const startedAt = await checkout.databaseNow();
-      const createdBefore = new Date(startedAt.getTime() - (opts.olderThanMs ?? 60_000));
+      // 30 s gives the browser's own payment-success call its chance first (both are idempotent anyway).
+      const createdBefore = new Date(startedAt.getTime() - (opts.olderThanMs ?? 30_000));
       const closeBefore = startedAt.getTime() - (opts.closeAfterMs ?? 24 * 60 * 60 * 1000);
       let made = 0;
       let checked = 0;
