@@ -11,6 +11,16 @@ test.beforeEach(async ({ page }) => {
 const carousel = (page: Page) => page.getByRole('region', { name: 'Highlights' });
 const slide = (page: Page, n: number) => carousel(page).getByRole('group', { name: `Slide ${n} of 7` });
 
+/**
+ * Moves the page's clock (Playwright's, installed before navigation) past `ms` of the carousel's
+ * timers instead of sleeping through them, then lets one frame render whatever they changed.
+ */
+async function pass(page: Page, ms: number): Promise<void> {
+  await page.clock.runFor(ms);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+const hydrated = (page: Page) => expect(page.locator('#root')).not.toHaveAttribute('disabled');
+
 test('hero: Shop Collection scrolls to the Latest Drops grid; LCP image is eager', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -87,31 +97,44 @@ test('carousel: 7 slides, next/previous wrap both ways, dots, CTA scrolls to #sh
 });
 
 test('a pointer resting on the carousel before hydration still pauses it; hydration keeps the scroll position', async ({ page }) => {
-  // Hold the app's scripts back so the pointer arrives on the server-rendered carousel first.
+  // Hold the app's scripts back until the pointer rests on the server-rendered carousel.
+  let release!: () => void;
+  const scriptsHeld = new Promise<void>((r) => (release = r));
   await page.route(/\/assets\/(vendor|boot)-.*\.js$/, async (route) => {
-    await new Promise((r) => setTimeout(r, 1_500));
+    await scriptsHeld;
     await route.continue();
   });
-  await page.goto('/');
+  await page.clock.install();
+  await page.goto('/', { waitUntil: 'commit' });
   await carousel(page).hover();
   await expect(page.locator('#root')).toHaveAttribute('disabled');
   const scrolled = await page.evaluate(() => window.scrollY);
   expect(scrolled).toBeGreaterThan(0);
-  await expect(page.locator('#root')).not.toHaveAttribute('disabled', { timeout: 10_000 });
+  release();
+  await hydrated(page);
   // Hydration keeps the shopper where they scrolled to.
   expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
-  await page.waitForTimeout(6_000);
+  await pass(page, 6_000);
   await expect(slide(page, 1)).toBeVisible();
+  // It was the pointer that held it: once the pointer leaves, the next 5 s move it on.
+  await page.mouse.move(0, 0);
+  await pass(page, 5_000);
+  await expect(slide(page, 2)).toBeVisible();
 });
 
 test('carousel auto-advances every 5 s and pauses on hover', async ({ page }) => {
+  await page.clock.install();
   await page.goto('/');
+  await hydrated(page);
   await page.mouse.move(0, 0);
   await expect(slide(page, 1)).toBeVisible();
-  await expect(slide(page, 2)).toBeVisible({ timeout: 7_000 });
+  await pass(page, 3_500);
+  await expect(slide(page, 1)).toBeVisible();
+  await pass(page, 1_500);
+  await expect(slide(page, 2)).toBeVisible();
 
   await carousel(page).hover();
-  await page.waitForTimeout(6_000);
+  await pass(page, 6_000);
   await expect(slide(page, 2)).toBeVisible();
 
   // The rotation button stops it for keyboard and touch users too.
@@ -119,17 +142,30 @@ test('carousel auto-advances every 5 s and pauses on hover', async ({ page }) =>
   await carousel(page).getByRole('button', { name: 'Stop slide rotation' }).click();
   await page.mouse.move(0, 0);
   await page.locator('body').click({ position: { x: 1, y: 400 } });
-  await page.waitForTimeout(6_000);
+  await pass(page, 6_000);
   await expect(slide(page, 2)).toBeVisible();
+
+  // And starts it again.
+  await carousel(page).getByRole('button', { name: 'Start slide rotation' }).click();
+  await page.mouse.move(0, 0);
+  await page.locator('body').click({ position: { x: 1, y: 400 } });
+  await pass(page, 5_000);
+  await expect(slide(page, 3)).toBeVisible();
 });
 
 test.describe('with prefers-reduced-motion', () => {
   test.use({ reducedMotion: 'reduce' });
   test('the carousel does not advance by itself', async ({ page }) => {
+    await page.clock.install();
     await page.goto('/');
+    await hydrated(page);
     await page.mouse.move(0, 0);
-    await page.waitForTimeout(6_000);
+    await pass(page, 6_000);
     await expect(slide(page, 1)).toBeVisible();
+    // The preference alone held it: without it the same page rotates.
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await pass(page, 5_000);
+    await expect(slide(page, 2)).toBeVisible();
   });
 });
 
@@ -214,6 +250,7 @@ test('Add to Cart on a card with sizes opens a size picker; one tap adds one uni
 test('a one-size card in several colours asks for the colour only; a refused add shows the server message in a toast', async ({
   page,
 }) => {
+  await page.clock.install();
   await page.goto('/');
   const cap = page.locator('#shop').getByRole('article', { name: 'Corner Store Cap' });
   await cap.getByRole('button', { name: 'Add to Cart' }).click();
@@ -246,9 +283,10 @@ test('a one-size card in several colours asks for the colour only; a refused add
   await expect(page.getByText('Only 2 left in stock')).toHaveCount(1);
   await expect(page).toHaveURL(/\/$/);
   // The toast itself is the status (not a hidden 1-second announcer copy); it closes by itself after 5 s.
-  await page.waitForTimeout(1500);
+  await pass(page, 1_500);
   await expect(toast).toBeVisible();
-  await expect(toast).toBeHidden({ timeout: 6000 });
+  await pass(page, 4_000);
+  await expect(toast).toBeHidden();
 });
 
 test('testimonials: 3 per page over 3 pages, wrapping, dots', async ({ page }) => {
