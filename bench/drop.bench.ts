@@ -235,6 +235,7 @@ async function run(kind: 'embedded' | 'postgres'): Promise<RunFigures> {
         price: '50.00',
         category: 'tshirts',
         stock: PIECES,
+        editionSize: Math.max(50, PIECES),
         sizes: [],
         colors: [],
         images: [],
