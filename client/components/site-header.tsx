@@ -13,7 +13,7 @@ export const NAV_LINKS = [
   { href: '/mission', label: 'About' },
 ] as const;
 
-/** SPEC §5: trimmed; blank is ignored (null); otherwise the URL-encoded search route. */
+/** docs/product.md §5: trimmed; blank is ignored (null); otherwise the URL-encoded search route. */
 export function searchHref(raw: string): string | null {
   const q = raw.trim();
   return q ? `/search?q=${encodeURIComponent(q)}` : null;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-/** SPEC §8: a non-OK response's error message is "<status>: <body text or status text>". */
+/** docs/product.md §8: a non-OK response's error message is "<status>: <body text or status text>". */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { getQueryFn } from './api-client';
 
-// SPEC §7: no retries, no refetch on interval or focus, data never stale.
+// docs/product.md §7: no retries, no refetch on interval or focus, data never stale.
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

@@ -36,7 +36,7 @@ function CategoryHeaderSkeleton() {
   );
 }
 
-/** /category/{slug}: name, description and the grid locked to the slug (SPEC §2). */
+/** /category/{slug}: name, description and the grid locked to the slug (docs/product.md §2). */
 export default function CategoryPage() {
   const { slug = '' } = useParams<{ slug: string }>();
   const category = useCategory(slug);

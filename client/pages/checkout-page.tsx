@@ -7,7 +7,7 @@ import { CheckoutFlow } from '../features/checkout/checkout-flow';
 import { useShopSettings } from '../features/settings/use-shop-settings';
 import { useDocumentTitle } from '../lib/use-document-title';
 
-/** /checkout: shipping info, then payment (SPEC §2). */
+/** /checkout: shipping info, then payment (docs/product.md §2). */
 export default function CheckoutPage() {
   const { shopName } = useShopSettings();
   useDocumentTitle(`Checkout | ${shopName}`);

@@ -38,7 +38,7 @@ const elite = [
   'Stories from the people and places behind each design',
 ];
 
-/** SPEC §2 Mission. */
+/** docs/product.md §2 Mission. */
 export default function MissionPage() {
   const { shopName } = useShopSettings();
   useDocumentTitle(`Our Mission | ${shopName}`);

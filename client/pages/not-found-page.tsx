@@ -3,7 +3,7 @@ import { useShopSettings } from '../features/settings/use-shop-settings';
 import { NotFoundState } from '../features/static-pages/not-found-state';
 import { useDocumentTitle } from '../lib/use-document-title';
 
-/** Any path the router doesn't know (SPEC §2). */
+/** Any path the router doesn't know (docs/product.md §2). */
 export default function NotFoundPage() {
   const [location] = useLocation();
   const { shopName } = useShopSettings();

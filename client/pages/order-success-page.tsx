@@ -11,7 +11,7 @@ import { useShopSettings } from '../features/settings/use-shop-settings';
 import { apiRequest } from '../lib/api-client';
 import { useDocumentTitle } from '../lib/use-document-title';
 
-/** /order-success (SPEC §2): confirmation with edition numbers; the cart is emptied on load. */
+/** /order-success (docs/product.md §2): confirmation with edition numbers; the cart is emptied on load. */
 export default function OrderSuccessPage() {
   const { shopName } = useShopSettings();
   const qc = useQueryClient();

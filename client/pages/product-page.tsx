@@ -31,7 +31,7 @@ function categoryLabel(slug: string, categories: Category[] | undefined): string
   return categories?.find((c) => c.slug === slug)?.name ?? slug.replace(/(^|-)\w/g, (m) => m.toUpperCase());
 }
 
-/** /product/{id} and /products/{id} (SPEC §2). */
+/** /product/{id} and /products/{id} (docs/product.md §2). */
 export default function ProductPage() {
   const { id = '' } = useParams<{ id: string }>();
   const product = useProduct(id);

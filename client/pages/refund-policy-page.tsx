@@ -11,7 +11,7 @@ import { useDocumentTitle } from '../lib/use-document-title';
 
 const mail = <SupportEmailLink />;
 
-/** SPEC §2 Refund policy: every term written out, with the figures of §9. */
+/** docs/product.md §2 Refund policy: every term written out, with the figures of §9. */
 export default function RefundPolicyPage() {
   const { shopName } = useShopSettings();
   useDocumentTitle(`Refund Policy | ${shopName}`);

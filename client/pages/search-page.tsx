@@ -39,7 +39,7 @@ function CategoryLinks() {
   );
 }
 
-/** /search?q= (SPEC §2): result count, grid, and a helpful empty state. */
+/** /search?q= (docs/product.md §2): result count, grid, and a helpful empty state. */
 export default function SearchPage() {
   const params = new URLSearchParams(useSearch());
   const q = (params.get('q') ?? '').trim();

@@ -23,7 +23,7 @@ function RateCard({ rate, note }: { rate: ShippingRate; note?: string }) {
   );
 }
 
-/** SPEC §2 Shipping page; every figure comes from the server's settings (DESIGN: one table). */
+/** docs/product.md §2 Shipping page; every figure comes from the server's settings (docs/product.md §10: one table). */
 export default function ShippingPage() {
   const settings = useShopSettings();
   useDocumentTitle(`Shipping Information | ${settings.shopName}`);

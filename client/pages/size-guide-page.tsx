@@ -30,7 +30,7 @@ const measurements = [
   },
 ];
 
-/** SPEC §2 Size guide with the §3 chart as real tables; T-Shirts tab first. */
+/** docs/product.md §2 Size guide with the §3 chart as real tables; T-Shirts tab first. */
 export default function SizeGuidePage() {
   const { shopName } = useShopSettings();
   useDocumentTitle(`Size Guide | ${shopName}`);

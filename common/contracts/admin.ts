@@ -38,7 +38,7 @@ export const MAX_PRICE = '99999999.99';
 export const LOW_STOCK_THRESHOLD = 5;
 
 /**
- * SPEC §3 admin colour palette (the spec names the colours; the hex values are ours).
+ * docs/product.md §3 admin colour palette (the spec names the colours; the hex values are ours).
  * The form offers these; the server accepts any {name, value: "#RRGGBB"}.
  */
 export const adminColorPalette: ReadonlyArray<{ name: string; value: string }> = [
@@ -168,7 +168,7 @@ const nullableText = (max: number) =>
     .transform((v) => (v ? v : null));
 
 /**
- * The product form's payload (SPEC §7), used by the form and the server alike. Unknown fields are
+ * The product form's payload (docs/product.md §7), used by the form and the server alike. Unknown fields are
  * dropped. The server also checks that the category exists and that images are our own storage's.
  */
 export const productPayloadSchema = z
@@ -199,7 +199,7 @@ export const productPayloadSchema = z
       .array(productColorInput)
       .max(30, { message: 'At most 30 colours' })
       .default([])
-      // Adding an already-present colour is ignored (SPEC §4).
+      // Adding an already-present colour is ignored (docs/product.md §4).
       .transform((list) => list.filter((c, i) => list.findIndex((o) => o.name === c.name) === i)),
   })
   .superRefine((p, ctx) => {
@@ -321,7 +321,7 @@ export const discountCodeCreateBody = z.object({
     .int({ message: 'Discount percent must be a whole number from 1 to 100' })
     .min(1, { message: 'Discount percent must be a whole number from 1 to 100' })
     .max(100, { message: 'Discount percent must be a whole number from 1 to 100' }),
-  /** Omitted → 1 (single use, SPEC §3 default); null → unlimited. */
+  /** Omitted → 1 (single use, docs/product.md §3 default); null → unlimited. */
   maxUsage: z
     .number({ message: 'Maximum uses must be a positive whole number or empty for unlimited' })
     .int({ message: 'Maximum uses must be a positive whole number or empty for unlimited' })

@@ -18,7 +18,7 @@ export const addToCartBody = z.object({
 });
 export type AddToCartBody = z.infer<typeof addToCartBody>;
 
-/** PUT to 0 or less removes the line (SPEC §4). */
+/** PUT to 0 or less removes the line (docs/product.md §4). */
 export const updateCartBody = z.object({ quantity: quantitySchema.min(-MAX_QUANTITY) });
 export const cartItemParams = z.object({ id: safeString().uuid({ message: 'Cart item not found' }) });
 

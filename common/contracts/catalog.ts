@@ -83,7 +83,7 @@ export interface HomeData {
   grid: ProductPage;
 }
 
-/** Sizes a category's products may have (SPEC §3). */
+/** Sizes a category's products may have (docs/product.md §3). */
 export const categorySizes: Record<string, readonly string[]> = {
   tshirts: ['XS', 'S', 'M', 'L', 'XL', 'XXL'],
   hoodies: ['S', 'M', 'L', 'XL', 'XXL'],

@@ -4,7 +4,7 @@ import { shippingMethodSchema } from './settings';
 
 const required = (message: string) => safeString({ message }).trim().min(1, { message });
 
-/** SPEC §5 messages, exact. Shared by the form (react-hook-form) and the server. */
+/** docs/product.md §5 messages, exact. Shared by the form (react-hook-form) and the server. */
 export const customerInfoBody = z.object({
   email: z
     .string({ message: 'Please enter a valid email address' })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { safeString } from './safe-string';
 
-/** SPEC §5: required, e-mail type, trimmed (and lower-cased so one address subscribes once). */
+/** docs/product.md §5: required, e-mail type, trimmed (and lower-cased so one address subscribes once). */
 export const newsletterBody = z.object({
   email: z
     .string({ message: 'Email is required' })

@@ -7,7 +7,7 @@ export const DISCOUNT_MESSAGES = {
   used: 'This discount code has already been used',
 } as const;
 
-/** Codes are case-insensitive and stored upper case (DESIGN). */
+/** Codes are case-insensitive and stored upper case (docs/product.md §10). */
 export function normalizeDiscountCode(code: string): string {
   return code.trim().toUpperCase();
 }
@@ -41,7 +41,7 @@ export function checkDiscountCode(code: DiscountCodeState | null, now: Date, own
   return { ok: true, code: code.code, discountPercent: code.discountPercent };
 }
 
-/** SPEC §9: subtotal × percent / 100, rounded to the cent, never more than the subtotal. */
+/** docs/product.md §9: subtotal × percent / 100, rounded to the cent, never more than the subtotal. */
 export function discountAmountCents(subtotalCents: Cents, percent: number): Cents {
   return Math.min(subtotalCents, percentOf(subtotalCents, percent));
 }

@@ -19,7 +19,7 @@ describe('order status', () => {
     expect(isOrderStatus('PENDING')).toBe(false);
   });
 
-  test('badge tones per SPEC §4', () => {
+  test('badge tones per docs/product.md §4', () => {
     expect(orderStatusTone('pending')).toBe('yellow');
     expect(orderStatusTone('confirmed')).toBe('blue');
     expect(orderStatusTone('processing')).toBe('purple');

@@ -1,4 +1,4 @@
-// SPEC §4: the admin may set any status regardless of the current one; no ordering is enforced.
+// docs/product.md §4: the admin may set any status regardless of the current one; no ordering is enforced.
 
 export const ORDER_STATUSES = [
   'pending',
@@ -16,7 +16,7 @@ export function isOrderStatus(value: string): value is OrderStatusValue {
 
 export type StatusTone = 'yellow' | 'blue' | 'purple' | 'green' | 'dark-green' | 'red' | 'grey';
 
-/** Badge colours of SPEC §4; anything unknown is grey. */
+/** Badge colours of docs/product.md §4; anything unknown is grey. */
 export function orderStatusTone(status: string): StatusTone {
   switch (status) {
     case 'pending':

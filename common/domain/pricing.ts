@@ -4,7 +4,7 @@ import { formatMoney, parseMoney, type Cents } from './money';
 import { discountAmountCents } from './discount';
 import { amountToFreeShipping, isFreeShippingEligible, shippingCostCents } from './shipping';
 
-/** SPEC §5/§9: the sale price when there is one, else the price. */
+/** docs/product.md §5/§9: the sale price when there is one, else the price. */
 export function unitPriceCents(product: { price: string; salePrice: string | null }): Cents {
   return parseMoney(product.salePrice ?? product.price);
 }

@@ -1,4 +1,4 @@
-// Newsletter welcome codes: one single-use 10 % code per new subscriber (SPEC §9, DESIGN).
+// Newsletter welcome codes: one single-use 10 % code per new subscriber (docs/product.md §9).
 
 export const WELCOME_PERCENT = 10;
 export const WELCOME_PREFIX = 'WELCOME-';

@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { addFromProductPage, cartDrawer, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
-// The cart sidebar of SPEC §2/§4, driven by role and accessible name.
+// The cart sidebar of docs/product.md §2/§4, driven by role and accessible name.
 
 const PRODUCT = 'Fifty Standard Tee'; // $38.00, sizes XS-XXL, plenty of stock in the seed
 

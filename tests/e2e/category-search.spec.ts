@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { describeViolationWithCount, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
-// Category page, its not-found state and redirect (SPEC §2), and search results.
+// Category page, its not-found state and redirect (docs/product.md §2), and search results.
 
 test.beforeEach(async ({ page }) => {
   await markNewsletterSeen(page);

@@ -8,7 +8,7 @@ import {
   toastText,
 } from '../support/e2e';
 
-// The buying path of SPEC §2: sidebar → checkout (info, payment) → order success, on the offline gateway.
+// The buying path of docs/product.md §2: sidebar → checkout (info, payment) → order success, on the offline gateway.
 
 const PRODUCT = 'Fifty Standard Tee'; // $38.00, sizes XS-XXL
 
@@ -62,7 +62,7 @@ test('browse → add → sidebar → checkout → validation → discount → pa
   await expect(step(page, 'Shipping Info')).toHaveAttribute('aria-current', 'step');
   await expect(page.getByRole('button', { name: 'Skip to Payment' })).toHaveCount(0);
 
-  // Empty submit: the exact messages of SPEC §5 under their fields.
+  // Empty submit: the exact messages of docs/product.md §5 under their fields.
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   for (const message of [
     'Please enter a valid email address',

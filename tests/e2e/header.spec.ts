@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { markNewsletterSeen, seriousViolations } from '../support/e2e';
 
-// Header and footer of SPEC §2, driven by role and accessible name.
+// Header and footer of docs/product.md §2, driven by role and accessible name.
 
 test.beforeEach(async ({ page }) => {
   await markNewsletterSeen(page);

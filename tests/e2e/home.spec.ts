@@ -2,7 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { seasonLabel, seasonOf } from '../../common/domain/season';
 import { markNewsletterSeen, seriousViolations } from '../support/e2e';
 
-// Home screen of SPEC §2/§4: hero, carousel, category tiles, product grid and card, testimonials.
+// Home screen of docs/product.md §2/§4: hero, carousel, category tiles, product grid and card, testimonials.
 
 test.beforeEach(async ({ page }) => {
   await markNewsletterSeen(page);

@@ -1,7 +1,7 @@
 import { test, expect, type Page, type Route } from '@playwright/test';
 import { seriousViolations } from '../support/e2e';
 
-// Newsletter popup and home section of SPEC §2/§4/§8, plus the welcome code e-mail flow.
+// Newsletter popup and home section of docs/product.md §2/§4/§8, plus the welcome code e-mail flow.
 
 const unique = (tag: string) => `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 const popup = (page: Page) => page.getByRole('dialog', { name: /10% off/i });

@@ -1,7 +1,7 @@
 import { test, expect, type APIRequestContext } from '@playwright/test';
 import { describeViolationWithCount, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
-// Product detail (SPEC §2, §4): both URL forms, the size rule, the label, the stepper, sold out, not found.
+// Product detail (docs/product.md §2, §4): both URL forms, the size rule, the label, the stepper, sold out, not found.
 
 interface ApiProduct {
   id: string;

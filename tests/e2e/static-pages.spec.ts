@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { describeViolationWithCount, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
-// Refund policy, size guide, mission, shipping and the not-found page (SPEC §2, §3, §9).
+// Refund policy, size guide, mission, shipping and the not-found page (docs/product.md §2, §3, §9).
 
 async function expectPage(page: Page, path: string, h1: string) {
   await page.goto(path);

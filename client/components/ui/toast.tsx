@@ -5,7 +5,7 @@ import { cn } from '../../lib/cn';
 
 export const ToastProvider = ToastPrimitive.Provider;
 
-/** Top on phones, bottom-right from sm up (SPEC §8). F8 focuses it (Radix default hotkey). */
+/** Top on phones, bottom-right from sm up (docs/product.md §8). F8 focuses it (Radix default hotkey). */
 export const ToastViewport = forwardRef<
   ElementRef<typeof ToastPrimitive.Viewport>,
   ComponentPropsWithoutRef<typeof ToastPrimitive.Viewport>

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// SPEC §9: at most one toast shown, 5000 ms by default.
+// docs/product.md §9: at most one toast shown, 5000 ms by default.
 export const TOAST_DURATION_MS = 5000;
 
 export interface ToastInput {

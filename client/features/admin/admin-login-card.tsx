@@ -5,7 +5,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { adminErrorMessage, useAdminLogin } from './use-admin-session';
 
-/** SPEC §2 'Admin Access' card; §5: blank or whitespace-only never submitted, field cleared after submit. */
+/** docs/product.md §2 'Admin Access' card; §5: blank or whitespace-only never submitted, field cleared after submit. */
 export function AdminLoginCard() {
   const [password, setPassword] = useState('');
   const login = useAdminLogin();

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { adminColorPalette } from '../../../common/contracts/admin';
 import { addColour, removeColour } from './colour-palette';
 
-test('the palette has the 12 colours of SPEC §3 with hex values', () => {
+test('the palette has the 12 colours of docs/product.md §3 with hex values', () => {
   expect(adminColorPalette.map((c) => c.name)).toEqual([
     'Black',
     'White',

@@ -1,6 +1,6 @@
 import type { ProductColor } from '../../../common/contracts/catalog';
 
-/** SPEC §4: adding a colour that is already present is ignored. */
+/** docs/product.md §4: adding a colour that is already present is ignored. */
 export function addColour(colours: readonly ProductColor[], colour: ProductColor): ProductColor[] {
   if (colours.some((c) => c.name === colour.name)) return [...colours];
   return [...colours, colour];

@@ -5,7 +5,7 @@ export function orderStatusLabel(status: string): string {
 }
 
 /**
- * SPEC §4 badge colours. Dark text on pale fills (and white on the darker green) keep contrast
+ * docs/product.md §4 badge colours. Dark text on pale fills (and white on the darker green) keep contrast
  * above 4.5:1 so the badges pass WCAG AA.
  */
 const badgeClassByTone: Record<StatusTone, string> = {
@@ -30,7 +30,7 @@ const orderDateOptions: Intl.DateTimeFormatOptions = {
   minute: '2-digit',
 };
 
-/** SPEC §2: en-US short month, day, year, hour, minute ("Nov 22, 2026, 3:04 PM"). */
+/** docs/product.md §2: en-US short month, day, year, hour, minute ("Nov 22, 2026, 3:04 PM"). */
 export function formatOrderDate(iso: string, timeZone?: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
@@ -40,7 +40,7 @@ export function formatOrderDate(iso: string, timeZone?: string): string {
     .replace(/[\u202f\u00a0]/g, ' ');
 }
 
-/** 'FREE' when shipping costs nothing (SPEC §2). */
+/** 'FREE' when shipping costs nothing (docs/product.md §2). */
 export function formatShipping(shipping: string): string {
   return Number(shipping) === 0 ? 'FREE' : `$${shipping}`;
 }

@@ -30,8 +30,8 @@ function putFile(url: string, file: File, onProgress: UploadProgress): Promise<v
 }
 
 /**
- * SPEC §7 image upload, one file: upload-url → PUT → normalize. Resolves to the stored path,
- * or null when any step fails (failures are only logged, SPEC §8).
+ * docs/product.md §7 image upload, one file: upload-url → PUT → normalize. Resolves to the stored path,
+ * or null when any step fails (failures are only logged, docs/product.md §8).
  */
 export async function uploadImage(file: File, onProgress: UploadProgress): Promise<string | null> {
   try {

@@ -27,7 +27,7 @@ const get =
   () =>
     apiJson('GET', url, undefined, schema);
 
-/** SPEC §6: admin data is requested only when the status call says the session is an admin's. */
+/** docs/product.md §6: admin data is requested only when the status call says the session is an admin's. */
 export function useAdminProducts(enabled: boolean) {
   return useQuery<AdminProduct[]>({
     queryKey: adminProductsKey,
@@ -60,7 +60,7 @@ export function useDiscountCodes(enabled: boolean) {
   });
 }
 
-/** SPEC §7: after a product save or delete, the admin list and the public list are refreshed. */
+/** docs/product.md §7: after a product save or delete, the admin list and the public list are refreshed. */
 function useRefreshProducts() {
   const queryClient = useQueryClient();
   return () =>

@@ -8,7 +8,7 @@ interface AdminStatus {
   isAuthenticated: boolean;
 }
 
-/** SPEC §7: the status call is not retried; admin data is only requested once this says yes. */
+/** docs/product.md §7: the status call is not retried; admin data is only requested once this says yes. */
 export function useAdminStatus() {
   return useQuery<AdminStatus>({ queryKey: adminStatusKey, retry: false });
 }

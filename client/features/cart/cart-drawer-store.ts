@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// SPEC §4: the drawer has explicit open/close and a toggle; shared by header, cards and sidebar.
+// docs/product.md §4: the drawer has explicit open/close and a toggle; shared by header, cards and sidebar.
 let open = false;
 const listeners = new Set<() => void>();
 const set = (value: boolean) => {

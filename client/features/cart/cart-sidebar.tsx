@@ -15,7 +15,7 @@ import {
 } from './cart-totals';
 import { useCart, useClearCart, useRemoveCartItem, useUpdateCartItem } from './use-cart';
 
-/** SPEC §2 cart sidebar: a right slide-over dialog titled 'Shopping Cart'. */
+/** docs/product.md §2 cart sidebar: a right slide-over dialog titled 'Shopping Cart'. */
 export function CartSidebar() {
   const open = useCartDrawerOpen();
   const { data: items, isPending } = useCart();

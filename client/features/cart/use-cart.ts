@@ -15,7 +15,7 @@ export function useCartCount(): number {
   return (data ?? []).reduce((n, item) => n + item.quantity, 0);
 }
 
-/** Adds a line; opens the drawer when the cart was empty before (SPEC §4). */
+/** Adds a line; opens the drawer when the cart was empty before (docs/product.md §4). */
 export function useAddToCart() {
   const qc = useQueryClient();
   return useMutation({
@@ -42,7 +42,7 @@ const CART_WRITE_KEY = ['cart-write'];
 type Optimistic<V> = (lines: CartItem[], vars: V) => CartItem[];
 
 /**
- * Every cart write refetches the cart afterwards (SPEC §7), success or not. Writes share one
+ * Every cart write refetches the cart afterwards (docs/product.md §7), success or not. Writes share one
  * mutation scope so rapid stepper clicks reach the server in order; the optimistic update keeps
  * the drawer responsive and the refetch corrects it (e.g. when the server caps at stock).
  */

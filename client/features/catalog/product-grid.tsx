@@ -61,7 +61,7 @@ export function ProductGrid({
   const ownRef = useRef<HTMLElement>(null);
   const sectionRef = outerRef ?? ownRef;
 
-  // Locked grids follow their category when the route changes (SPEC §2).
+  // Locked grids follow their category when the route changes (docs/product.md §2).
   useEffect(() => {
     if (lockedCategory) setOwnFilter(lockedCategory);
   }, [lockedCategory]);

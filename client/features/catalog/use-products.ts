@@ -7,7 +7,7 @@ import { readBootstrap } from '../../lib/bootstrap';
 export const PRODUCTS_KEY = ['/api/products'] as const;
 export const CATEGORIES_KEY = ['/api/categories'] as const;
 
-/** All products (SPEC §7: category filtering happens in the browser); first render uses the embedded list. */
+/** All products (docs/product.md §7: category filtering happens in the browser); first render uses the embedded list. */
 export function useProducts(opts: { enabled?: boolean } = {}) {
   return useQuery<Product[]>({
     queryKey: PRODUCTS_KEY,

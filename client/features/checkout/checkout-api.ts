@@ -71,7 +71,7 @@ export interface PaymentIntent extends CreatePaymentIntentResult {
 
 /**
  * Creates (and so holds stock for) a payment intent whenever the payable total changes. Only
- * requested when the amount is above 0 (SPEC §5); never cached across visits (gcTime 0).
+ * requested when the amount is above 0 (docs/product.md §5); never cached across visits (gcTime 0).
  */
 export function usePaymentIntent(choices: CheckoutChoices, totals: Totals | undefined) {
   const amount = totals ? parseMoney(totals.total) : 0;
@@ -102,7 +102,7 @@ export function usePaymentIntent(choices: CheckoutChoices, totals: Totals | unde
   });
 }
 
-/** Offline test gateway (DESIGN.md): 200 on success, 402 {message} for a declined card. */
+/** Offline test gateway (docs/product.md §11): 200 on success, 402 {message} for a declined card. */
 export function confirmOfflinePayment(body: {
   clientSecret: string;
   cardNumber: string;

@@ -28,13 +28,13 @@ import { useCompleteOrder, useStripeRedirectReturn } from './use-complete-order'
 
 const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
 
-/** The two-step checkout of SPEC §2 for a non-empty cart. */
+/** The two-step checkout of docs/product.md §2 for a non-empty cart. */
 export function CheckoutFlow({ items }: { items: CartItem[] }) {
   const settings = useShopSettings();
   const customerInfo = useCustomerInfo();
   const saved = customerInfo.data ?? null;
 
-  // Straight to payment when info is already saved (SPEC §4); the shopper's own choice wins after that.
+  // Straight to payment when info is already saved (docs/product.md §4); the shopper's own choice wins after that.
   const [chosenStep, setChosenStep] = useState<CheckoutStep | null>(null);
   const step: CheckoutStep = chosenStep ?? (saved ? 'payment' : 'info');
 

@@ -8,7 +8,7 @@ const STEPS: Array<{ id: CheckoutStep; label: string }> = [
   { id: 'payment', label: 'Payment' },
 ];
 
-/** SPEC §2 progress indicator: an ordered list with the current step marked aria-current="step". */
+/** docs/product.md §2 progress indicator: an ordered list with the current step marked aria-current="step". */
 export function CheckoutProgress({ step }: { step: CheckoutStep }) {
   const current = STEPS.findIndex((s) => s.id === step);
   return (

@@ -27,7 +27,7 @@ function defaultsFrom(saved: CustomerInfo | null): FormInput {
   };
 }
 
-/** Step 1: shipping details (SPEC §5 messages come from the shared contract). */
+/** Step 1: shipping details (docs/product.md §5 messages come from the shared contract). */
 export function CustomerInfoForm({
   saved,
   onSaved,

@@ -8,7 +8,7 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api-client';
 import { validateDiscount } from './checkout-api';
 
-/** SPEC §2/§5/§8 discount box: upper-cased input, Enter or 'Apply' validates with the server. */
+/** docs/product.md §2/§5/§8 discount box: upper-cased input, Enter or 'Apply' validates with the server. */
 export function DiscountBox({
   applied,
   onApply,

@@ -10,7 +10,7 @@ import { paymentFailed, paymentFailureMessage } from './payment-messages';
 
 type CardField = 'cardNumber' | 'expiry' | 'cvc';
 
-/** The offline test gateway's card form (DESIGN.md: labels Card number / Expiry (MM/YY) / CVC). */
+/** The offline test gateway's card form (docs/product.md §11: labels Card number / Expiry (MM/YY) / CVC). */
 export function OfflineCardForm({
   clientSecret,
   amount,

@@ -1,7 +1,7 @@
 import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api-client';
 
-/** SPEC §8 'Payment Failed' with the provider's own message (cart, form and discount stay). */
+/** docs/product.md §8 'Payment Failed' with the provider's own message (cart, form and discount stay). */
 export function paymentFailed(err: unknown): void {
   toast({ title: 'Payment Failed', description: paymentFailureMessage(err), variant: 'destructive' });
 }

@@ -5,7 +5,7 @@ import { ProductImage } from '../../components/product-image';
 import { Skeleton } from '../../components/ui/skeleton';
 import { useCategories } from '../catalog/use-products';
 
-/** SPEC §2 tile tags per category slug. */
+/** docs/product.md §2 tile tags per category slug. */
 export const CATEGORY_TAGS: Record<string, string> = {
   tshirts: 'Limited Edition',
   hoodies: 'Premium Quality',

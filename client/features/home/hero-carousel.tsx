@@ -32,7 +32,7 @@ const TONES: Record<HeroSlide['tone'], { panel: string; eyebrow: string; button:
 };
 
 /**
- * SPEC §2/§4 carousel: 7 slides, wraps both ways, auto-advances every 5 s (paused on hover,
+ * docs/product.md §2/§4 carousel: 7 slides, wraps both ways, auto-advances every 5 s (paused on hover,
  * focus, the pause button and prefers-reduced-motion), APG carousel semantics.
  */
 export function HeroCarousel() {

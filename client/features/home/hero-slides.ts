@@ -1,4 +1,4 @@
-// SPEC §3 hard-coded display data: hero slide (id, title, description, image, cta label).
+// docs/product.md §3 hard-coded display data: hero slide (id, title, description, image, cta label).
 // Images are the demo catalogue's art; `{threshold}` and `{season}` are filled from the server's settings.
 
 export interface HeroSlide {

@@ -1,4 +1,4 @@
-// SPEC §3 hard-coded display data: testimonial (name, location, rating 1-5, review text; 9 entries).
+// docs/product.md §3 hard-coded display data: testimonial (name, location, rating 1-5, review text; 9 entries).
 
 export interface Testimonial {
   name: string;

@@ -35,7 +35,7 @@ function Card({ t }: { t: Testimonial }) {
   );
 }
 
-/** SPEC §4: 9 entries, 3 per page, 3 pages, previous/next/dots, wrapping. */
+/** docs/product.md §4: 9 entries, 3 per page, 3 pages, previous/next/dots, wrapping. */
 export function Testimonials() {
   const pages = Math.ceil(TESTIMONIALS.length / TESTIMONIALS_PER_PAGE);
   const [page, setPage] = useState(0);

@@ -13,7 +13,7 @@ function isQuietRoute(path: string): boolean {
 }
 
 /**
- * Opens the newsletter offer 3 s after load unless the seen flag is stored (SPEC §4).
+ * Opens the newsletter offer 3 s after load unless the seen flag is stored (docs/product.md §4).
  * The dialog's code is fetched while waiting, so it never weighs on the first paint.
  */
 export function NewsletterPopup() {

@@ -4,7 +4,7 @@ import { toast } from '../../components/ui/use-toast';
 import { markNewsletterSeen } from './seen-flag';
 import { knownSubscribeFailure, useSubscribe } from './use-subscribe';
 
-/** Home 'Join the Community' signup (SPEC §2, §4, §8). */
+/** Home 'Join the Community' signup (docs/product.md §2, §4, §8). */
 export function NewsletterSection() {
   const subscribe = useSubscribe();
   const [email, setEmail] = useState('');

@@ -1,4 +1,4 @@
-// SPEC §4: once the popup was closed (any way) or the shopper subscribed, it never opens again.
+// docs/product.md §4: once the popup was closed (any way) or the shopper subscribed, it never opens again.
 export const NEWSLETTER_SEEN_KEY = 'fifty:newsletter-seen';
 
 export function hasSeenNewsletter(): boolean {

@@ -29,7 +29,7 @@ export interface AddToCartRequest {
 interface ProductDetailProps {
   product: Product;
   categoryName: string;
-  /** Server setting, e.g. "60.00" (DESIGN: one threshold everywhere). */
+  /** Server setting, e.g. "60.00" (docs/product.md §10: one threshold everywhere). */
   freeShippingThreshold: string;
   onAddToCart: (req: AddToCartRequest) => void;
   adding: boolean;

@@ -10,14 +10,14 @@ export interface PurchasableProduct {
   sizes: readonly string[];
 }
 
-/** SPEC §4: enabled only if in stock and (no sizes exist or a size is chosen). */
+/** docs/product.md §4: enabled only if in stock and (no sizes exist or a size is chosen). */
 export function canAddToCart(p: PurchasableProduct, selectedSize: string | null): boolean {
   return (
     isAvailable(p) && (p.sizes.length === 0 || (selectedSize !== null && p.sizes.includes(selectedSize)))
   );
 }
 
-/** SPEC §4: 'Out of Stock', else 'Add to Cart - $' + unit price × quantity with 2 decimals. */
+/** docs/product.md §4: 'Out of Stock', else 'Add to Cart - $' + unit price × quantity with 2 decimals. */
 export function addToCartLabel(p: PurchasableProduct, quantity: number): string {
   if (!isAvailable(p)) return 'Out of Stock';
   return `Add to Cart - ${formatUsd(unitPriceCents(p) * Math.max(1, quantity))}`;
@@ -30,7 +30,7 @@ export function savingsCents(p: Pick<PurchasableProduct, 'price' | 'salePrice'>)
   return diff > 0 ? diff : null;
 }
 
-/** The stepper never goes below 1 (SPEC §4). */
+/** The stepper never goes below 1 (docs/product.md §4). */
 export function clampQuantity(n: number): number {
   return Number.isFinite(n) ? Math.max(1, Math.floor(n)) : 1;
 }

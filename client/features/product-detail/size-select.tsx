@@ -2,7 +2,7 @@ import { ChevronDown } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'wouter';
 
-/** Native select: labelled 'Size', placeholder 'Select a size' (SPEC §2), robust on every device. */
+/** Native select: labelled 'Size', placeholder 'Select a size' (docs/product.md §2), robust on every device. */
 export function SizeSelect({
   sizes,
   value,

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { buttonVariants } from '../../components/ui/button';
 
-/** Shared layout of the 'Product / Category / Page Not Found' screens (SPEC §8). */
+/** Shared layout of the 'Product / Category / Page Not Found' screens (docs/product.md §8). */
 export function NotFoundState({
   title,
   message,

@@ -1,4 +1,4 @@
-// SPEC §3 size chart, in inches.
+// docs/product.md §3 size chart, in inches.
 
 export interface GarmentSize {
   size: string;

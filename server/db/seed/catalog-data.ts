@@ -46,7 +46,7 @@ export interface DiscountSeed {
   maxUsage: number | null;
 }
 
-/** Size lists per category (spec §3); the admin form swaps to these when the category changes. */
+/** Size lists per category (docs/product.md §3); the admin form swaps to these when the category changes. */
 export const categorySizes: Record<SeedCategorySlug, readonly string[]> = {
   tshirts: ['XS', 'S', 'M', 'L', 'XL', 'XXL'],
   hoodies: ['S', 'M', 'L', 'XL', 'XXL'],
@@ -70,7 +70,7 @@ const paletteHex = {
 
 type PaletteName = keyof typeof paletteHex;
 
-/** The admin colour palette (spec §3), in the order the admin form offers it. */
+/** The admin colour palette (docs/product.md §3), in the order the admin form offers it. */
 export const colorPalette: SeedColor[] = Object.entries(paletteHex).map(([name, value]) => ({ name, value }));
 
 const colors = (...names: PaletteName[]): SeedColor[] =>

@@ -263,7 +263,7 @@ describeEachDb('admin back office', (t) => {
     const changed = await admin.put(`/api/admin/orders/${a.id}/status`, { status: 'delivered' });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(json(changed)).toMatchObject({ id: a.id, status: 'delivered' });
-    // Any status may follow any other (SPEC §4).
+    // Any status may follow any other (docs/product.md §4).
     expect((await admin.put(`/api/admin/orders/${a.id}/status`, { status: 'pending' })).statusCode).toBe(200);
 
     const bad = await admin.put(`/api/admin/orders/${a.id}/status`, { status: 'teleported' });

@@ -149,7 +149,7 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
       };
     },
 
-    /** Quantity 0 or less removes the line (SPEC §4); another session's line is a 404. */
+    /** Quantity 0 or less removes the line (docs/product.md §4); another session's line is a 404. */
     async update(sessionId: string | null, id: string, quantity: number): Promise<CartItem | null> {
       const line = sessionId ? await findCartLine(db, sessionId, id) : null;
       if (!sessionId || !line) throw notFound('Cart item not found');

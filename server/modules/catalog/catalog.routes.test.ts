@@ -9,7 +9,7 @@ import {
   type Product,
 } from '../../../common/contracts/catalog';
 
-// SPEC §3: every field with the type it names. Strict, so a renamed or extra field is noticed.
+// docs/product.md §3: every field with the type it names. Strict, so a renamed or extra field is noticed.
 const wireProduct = productSchema.strict();
 const wireCategory = categorySchema.strict();
 const HEX = /^#[0-9a-f]{6}$/i;
@@ -48,7 +48,7 @@ describeEachDb('catalogue API', (t) => {
     expect(json<{ message: string }>(odd)).toHaveProperty('message');
   });
 
-  test('GET /api/products returns every product with the fields and types of SPEC §3', async () => {
+  test('GET /api/products returns every product with the fields and types of docs/product.md §3', async () => {
     const res = await get('/api/products');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -68,7 +68,7 @@ describeEachDb('catalogue API', (t) => {
       expect(p.images.length).toBeGreaterThan(0);
       expect(p.colors.length).toBeGreaterThan(0);
       for (const c of p.colors) expect(c.value, `${p.name} ${c.name}`).toMatch(HEX);
-      // Sizes come from the category's list (SPEC §3).
+      // Sizes come from the category's list (docs/product.md §3).
       for (const s of p.sizes) expect(categorySizes[p.category], `${p.name} ${s}`).toContain(s);
       if (p.stock === 0) expect(p.inStock).toBe(false);
       expect(p.name.length).toBeGreaterThan(3);

@@ -75,7 +75,7 @@ export function createOrdersService(deps: { db: Db }) {
     async getOrder(id: string): Promise<Order | null> {
       return one(await findOrderById(db, id));
     },
-    /** Any status regardless of the current one (SPEC §4); null when there is no such order. */
+    /** Any status regardless of the current one (docs/product.md §4); null when there is no such order. */
     async updateStatus(id: string, status: OrderStatus): Promise<Order | null> {
       return one(await setOrderStatus(db, id, status));
     },

@@ -28,7 +28,7 @@ export interface OfflineConfirmInput {
 
 export interface OfflineGateway extends PaymentGateway {
   readonly provider: 'offline';
-  /** DESIGN's `POST /api/payments/offline/confirm`: 200 {id, status, amount} or a 402 card error. */
+  /** The `POST /api/payments/offline/confirm` of docs/product.md §11: 200 {id, status, amount} or a 402 card error. */
   confirm(
     input: OfflineConfirmInput,
     now?: Date,

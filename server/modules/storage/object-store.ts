@@ -15,7 +15,7 @@ export interface UploadConstraints {
 }
 
 /**
- * Object storage for product images (DESIGN.md): local disk by default, S3-compatible when
+ * Object storage for product images (docs/product.md §11): local disk by default, S3-compatible when
  * S3_BUCKET is set. Keys are relative paths like `products/ab12.webp`; raw browser uploads live
  * under `incoming/` until normalisation replaces them with WebP variants.
  */
