@@ -4,13 +4,13 @@
 //   BENCH_DURATION=3 npx tsx bench/products.bench.ts    (quick look)
 // Each server runs in its own process; autocannon runs here, so the load generator does not share
 // an event loop with either server. Results are printed and appended to bench/products-runs.md.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { buildServer, serverEntryOut } from '../scripts/build-server.mjs';
+import { measureInTurns, type Figures } from './support/turns';
 import { freePort, rssMb, stop, waitFor } from './support/server-process';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,97 +18,6 @@ const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const warmupSeconds = 2;
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
-
-const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
-
-/** CPU seconds (user + system) a process has used so far; null where /proc is missing. */
-function cpuSeconds(pid: number): number | null {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-  } catch {
-    return null;
-  }
-}
-
-async function load(url: string, seconds: number, headers: Record<string, string> = {}) {
-  return autocannon({ url, connections, duration: seconds, headers });
-}
-
-interface Figures {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  mbps: number;
-  /** Server CPU time per request: robust to other load on a shared machine. */
-  cpuUsPerReq: number | null;
-}
-
-interface Target {
-  name: string;
-  url: string;
-  pid: number;
-  headers?: Record<string, string>;
-}
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-/**
- * Each target gets `duration` seconds in total, in `rounds` slices taken in turn (shop, plain, shop,
- * plain…), so a burst of other work on a shared machine lands on both instead of on one.
- * BENCH_ROUNDS=1 runs one uninterrupted autocannon run per target.
- */
-async function measureInTurns(targets: Target[]): Promise<Figures[]> {
-  const slice = duration / rounds;
-  for (const t of targets) {
-    process.stdout.write(`warm-up ${t.name} ${warmupSeconds} s… `);
-    await load(t.url, warmupSeconds, t.headers);
-  }
-  console.log(`\nmeasuring: ${rounds} round(s) of ${slice} s x ${connections} connections per target`);
-  const acc = targets.map(() => ({
-    requests: 0,
-    bytes: 0,
-    seconds: 0,
-    cpu: 0 as number | null,
-    p50: [] as number[],
-    p99: [] as number[],
-    non2xx: 0,
-    errors: 0,
-  }));
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, t] of targets.entries()) {
-      const before = cpuSeconds(t.pid);
-      const r = await load(t.url, slice, t.headers);
-      const after = cpuSeconds(t.pid);
-      const a = acc[i];
-      a.requests += r.requests.total;
-      a.bytes += r.throughput.total;
-      a.seconds += r.duration;
-      a.cpu = a.cpu !== null && before !== null && after !== null ? a.cpu + (after - before) : null;
-      a.p50.push(r.latency.p50);
-      a.p99.push(r.latency.p99);
-      a.non2xx += r.non2xx;
-      a.errors += r.errors;
-    }
-    process.stdout.write(`round ${round + 1}/${rounds} `);
-  }
-  console.log('');
-  return acc.map((a) => ({
-    rps: Math.round(a.requests / a.seconds),
-    p50: median(a.p50),
-    p99: median(a.p99),
-    non2xx: a.non2xx,
-    errors: a.errors,
-    mbps: Math.round((a.bytes / a.seconds / 1024 / 1024) * 10) / 10,
-    cpuUsPerReq: a.cpu !== null && a.requests ? Math.round((a.cpu * 1e6) / a.requests) : null,
-  }));
-}
 
 const row = (f: Figures) => ({
   'req/s (avg)': f.rps,
@@ -179,16 +88,19 @@ async function main() {
     const rssIdle = rssMb(shop.pid!);
     // The third target is what browsers get: they always ask for compression (the shop serves
     // brotli bytes made once per catalogue change).
-    const [shopFigures, plainFigures, brFigures] = await measureInTurns([
-      { name: 'shop', url: shopUrl, pid: shop.pid! },
-      { name: 'plain', url: plainUrl, pid: plain.pid! },
-      {
-        name: 'shop (br)',
-        url: shopUrl,
-        pid: shop.pid!,
-        headers: { 'accept-encoding': 'gzip, deflate, br' },
-      },
-    ]);
+    const [shopFigures, plainFigures, brFigures] = await measureInTurns(
+      [
+        { name: 'shop', url: shopUrl, pid: shop.pid! },
+        { name: 'plain', url: plainUrl, pid: plain.pid! },
+        {
+          name: 'shop (br)',
+          url: shopUrl,
+          pid: shop.pid!,
+          headers: { 'accept-encoding': 'gzip, deflate, br' },
+        },
+      ],
+      { seconds: duration, rounds, connections, warmupSeconds },
+    );
     const rssAfter = rssMb(shop.pid!);
     const ratio = Math.round((shopFigures.rps / plainFigures.rps) * 1000) / 10;
     const cpuRatio =

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { projectRoot } from '../../server/lib/project-root';
+import { customer } from './shop-fixtures';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -129,17 +130,7 @@ export async function buyOnePiece(base: string): Promise<string> {
     selectedColor: product.colors?.[0]?.name ?? null,
   });
   if (add.status !== 200) throw new Error(`cart: ${add.status} ${JSON.stringify(add.json)}`);
-  const info = await shopper.call('POST', '/api/customer-info', {
-    email: 'ada@example.com',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    phone: null,
-    shippingAddress: '1 Analytical Way',
-    shippingCity: 'Springfield',
-    shippingState: 'IL',
-    shippingZip: '62701',
-    shippingCountry: 'US',
-  });
+  const info = await shopper.call('POST', '/api/customer-info', customer());
   if (info.status !== 200) throw new Error(`customer-info: ${info.status} ${JSON.stringify(info.json)}`);
   const intent = await shopper.call('POST', '/api/create-payment-intent', {});
   if (intent.status !== 200) throw new Error(`intent: ${intent.status} ${JSON.stringify(intent.json)}`);
