@@ -3,8 +3,8 @@ import { useForm } from 'react-hook-form';
 import { Plus, TicketPercent } from 'lucide-react';
 import { discountCodeCreateBody, type DiscountCode } from '../../../common/contracts/admin';
 import { Button } from '../../components/ui/button';
+import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { WELCOME_PREFIX } from '../../../common/domain/welcome-code';
@@ -251,14 +251,6 @@ function CreateDiscountCodeForm() {
     });
   };
 
-  const err = (name: keyof CodeFormValues) =>
-    errors[name]?.message ? { 'aria-invalid': true as const, 'aria-describedby': id(`${name}-error`) } : {};
-  const errorText = (name: keyof CodeFormValues) =>
-    errors[name]?.message ? (
-      <p id={id(`${name}-error`)} className="text-sm font-medium text-red-700">
-        {errors[name]?.message}
-      </p>
-    ) : null;
 
   return (
     <form
@@ -270,65 +262,62 @@ function CreateDiscountCodeForm() {
       <h3 id={id('title')} className="text-sm font-bold uppercase tracking-wide sm:col-span-2 lg:col-span-5">
         New discount code
       </h3>
-      <div className="grid gap-1.5">
-        <Label htmlFor={id('code')}>Code</Label>
-        <Input
-          id={id('code')}
-          autoComplete="off"
-          className="font-mono uppercase"
-          placeholder="DROP20"
-          aria-required="true"
-          {...register('code')}
-          {...err('code')}
-        />
-        {errorText('code')}
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={id('discountPercent')}>Percent off</Label>
-        <Input
-          id={id('discountPercent')}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={100}
-          step={1}
-          aria-required="true"
-          {...register('discountPercent')}
-          {...err('discountPercent')}
-        />
-        {errorText('discountPercent')}
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={id('maxUsage')}>Maximum uses</Label>
-        <Input
-          id={id('maxUsage')}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
-          disabled={unlimited}
-          {...register('maxUsage')}
-          {...err('maxUsage')}
-        />
-        <div className="flex items-center gap-2">
-          <input
-            id={id('unlimited')}
-            type="checkbox"
-            className="h-5 w-5 cursor-pointer accent-ink"
-            {...register('unlimited')}
+      {/* Code and percent are required without the visual mark: the form is short and says so on error. */}
+      <FormField label="Code" error={errors.code?.message}>
+        {(control) => (
+          <Input
+            autoComplete="off"
+            className="font-mono uppercase"
+            placeholder="DROP20"
+            aria-required="true"
+            {...control}
+            {...register('code')}
           />
-          <label htmlFor={id('unlimited')} className="cursor-pointer text-sm">
-            Unlimited uses
-          </label>
-        </div>
-        {errorText('maxUsage')}
-      </div>
-      <div className="grid gap-1.5">
-        <Label htmlFor={id('expiresAt')}>Expiry date</Label>
-        <Input id={id('expiresAt')} type="date" {...register('expiresAt')} {...err('expiresAt')} />
-        <p className="text-xs text-muted">Optional; ends that day (UTC).</p>
-        {errorText('expiresAt')}
-      </div>
+        )}
+      </FormField>
+      <FormField label="Percent off" error={errors.discountPercent?.message}>
+        {(control) => (
+          <Input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={100}
+            step={1}
+            aria-required="true"
+            {...control}
+            {...register('discountPercent')}
+          />
+        )}
+      </FormField>
+      <FormField label="Maximum uses" error={errors.maxUsage?.message}>
+        {(control) => (
+          <>
+            <Input
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              disabled={unlimited}
+              {...control}
+              {...register('maxUsage')}
+            />
+            <div className="flex items-center gap-2">
+              <input
+                id={id('unlimited')}
+                type="checkbox"
+                className="h-5 w-5 cursor-pointer accent-ink"
+                {...register('unlimited')}
+              />
+              <label htmlFor={id('unlimited')} className="cursor-pointer text-sm">
+                Unlimited uses
+              </label>
+            </div>
+          </>
+        )}
+      </FormField>
+      <FormField label="Expiry date" description="Optional; ends that day (UTC)." error={errors.expiresAt?.message}>
+        {(control) => <Input type="date" {...control} {...register('expiresAt')} />}
+      </FormField>
       <Button
         type="submit"
         className="sm:col-span-2 lg:col-span-1 lg:mt-[1.625rem]"

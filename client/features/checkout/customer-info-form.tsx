@@ -1,11 +1,10 @@
-import { useId, type ReactNode } from 'react';
-import { useForm, type FieldError } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { customerInfoBody, type CustomerInfo } from '../../../common/contracts/checkout';
 import { Button } from '../../components/ui/button';
+import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { useSaveCustomerInfo } from './checkout-api';
 import { SHIPPING_COUNTRIES } from './countries';
@@ -73,42 +72,42 @@ export function CustomerInfoForm({
 
       <fieldset className="space-y-4">
         <legend className="mb-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">Contact</legend>
-        <Field label="Email" error={errors.email}>
+        <FormField label="Email" error={errors.email?.message}>
           {(a) => <Input type="email" autoComplete="email" {...a} {...register('email')} />}
-        </Field>
+        </FormField>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="First Name" error={errors.firstName}>
+          <FormField label="First Name" error={errors.firstName?.message}>
             {(a) => <Input autoComplete="given-name" {...a} {...register('firstName')} />}
-          </Field>
-          <Field label="Last Name" error={errors.lastName}>
+          </FormField>
+          <FormField label="Last Name" error={errors.lastName?.message}>
             {(a) => <Input autoComplete="family-name" {...a} {...register('lastName')} />}
-          </Field>
+          </FormField>
         </div>
-        <Field label="Phone (optional)" error={errors.phone}>
+        <FormField label="Phone (optional)" error={errors.phone?.message}>
           {(a) => <Input type="tel" autoComplete="tel" {...a} {...register('phone')} />}
-        </Field>
+        </FormField>
       </fieldset>
 
       <fieldset className="space-y-4">
         <legend className="mb-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">
           Shipping Address
         </legend>
-        <Field label="Address" error={errors.shippingAddress}>
+        <FormField label="Address" error={errors.shippingAddress?.message}>
           {(a) => <Input autoComplete="street-address" {...a} {...register('shippingAddress')} />}
-        </Field>
+        </FormField>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="City" error={errors.shippingCity}>
+          <FormField label="City" error={errors.shippingCity?.message}>
             {(a) => <Input autoComplete="address-level2" {...a} {...register('shippingCity')} />}
-          </Field>
-          <Field label="State" error={errors.shippingState}>
+          </FormField>
+          <FormField label="State" error={errors.shippingState?.message}>
             {(a) => <Input autoComplete="address-level1" {...a} {...register('shippingState')} />}
-          </Field>
+          </FormField>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="ZIP Code" error={errors.shippingZip}>
+          <FormField label="ZIP Code" error={errors.shippingZip?.message}>
             {(a) => <Input autoComplete="postal-code" {...a} {...register('shippingZip')} />}
-          </Field>
-          <Field label="Country" error={errors.shippingCountry}>
+          </FormField>
+          <FormField label="Country" error={errors.shippingCountry?.message}>
             {(a) => (
               <select
                 autoComplete="country"
@@ -123,7 +122,7 @@ export function CustomerInfoForm({
                 ))}
               </select>
             )}
-          </Field>
+          </FormField>
         </div>
       </fieldset>
 
@@ -138,35 +137,5 @@ export function CustomerInfoForm({
         )}
       </div>
     </form>
-  );
-}
-
-interface FieldA11y {
-  id: string;
-  'aria-invalid': boolean;
-  'aria-describedby': string | undefined;
-}
-
-function Field({
-  label,
-  error,
-  children,
-}: {
-  label: string;
-  error?: FieldError;
-  children: (a: FieldA11y) => ReactNode;
-}) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  return (
-    <div className="space-y-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': error ? errorId : undefined })}
-      {error?.message && (
-        <p id={errorId} className="text-sm font-medium text-red-700">
-          {error.message}
-        </p>
-      )}
-    </div>
   );
 }
