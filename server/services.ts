@@ -14,6 +14,7 @@ import { createSettingsService } from './modules/settings/settings.service';
 import { createCartService } from './modules/cart/cart.service';
 import { createCheckoutService } from './modules/checkout/checkout.service';
 import { createRequestGate } from './modules/checkout/request-gate';
+import { createInventoryService } from './modules/inventory/inventory.service';
 import { createFulfilmentService } from './modules/orders/fulfilment.service';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentGateway } from './modules/payments/create-gateway';
@@ -51,8 +52,9 @@ export async function createServices(config: Config, database: Database, log: Fa
   // One request per pooled connection.
   const gate = createRequestGate({ concurrency: 10 });
   const gateway = await createPaymentGateway(config, db, log, gate.outside);
-  const cart = createCartService({ db, catalog });
-  const checkout = createCheckoutService({ db, cart, settings, gateway, log, onStockChanged });
+  const inventory = createInventoryService({ db });
+  const cart = createCartService({ db, catalog, inventory });
+  const checkout = createCheckoutService({ db, cart, inventory, settings, gateway, log, onStockChanged });
   const orders = createOrdersService({ db });
   const fulfilment = createFulfilmentService({ db, gateway, checkout, cart, mailer, settings, log, onStockChanged });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
@@ -69,6 +71,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     log,
     adminPassword: config.ADMIN_PASSWORD,
     catalog,
+    inventory,
     newsletter,
     images,
     orders,
@@ -76,7 +79,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, cart, checkout, orders, fulfilment, payments };
+  return { config, database, db, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, cart, checkout, orders, fulfilment, payments };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

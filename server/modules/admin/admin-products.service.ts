@@ -3,14 +3,7 @@ import type { Db } from '../../db/client';
 import { EDITION_SIZE } from '../../../common/domain/stock';
 import { badRequest, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
-import { toProduct } from '../catalog/catalog.service';
-import {
-  deleteProductRow,
-  findEditionRoom,
-  insertProductRow,
-  listAllProductRows,
-  updateProductRow,
-} from './admin-products.repository';
+import type { InventoryService } from '../inventory/inventory.service';
 
 export const PRODUCT_NOT_FOUND = 'Product not found';
 
@@ -27,10 +20,11 @@ export const EDITION_MESSAGES = {
 export function createAdminProductsService(deps: {
   db: Db;
   catalog: CatalogService;
+  inventory: InventoryService;
   /** True for images in our own storage (local uploads or the S3 public URL). */
   isOwnImageUrl: (url: string) => boolean;
 }) {
-  const { db, catalog } = deps;
+  const { db, catalog, inventory } = deps;
 
   /** Rules the contract cannot check alone: the category exists, the images are ours. */
   async function assertStorable(payload: ProductPayload): Promise<void> {
@@ -42,24 +36,35 @@ export function createAdminProductsService(deps: {
 
   return {
     async listProducts(): Promise<AdminProduct[]> {
-      return (await listAllProductRows(db)).map(toProduct);
+      return catalog.listProductsFresh();
     },
 
     async createProduct(payload: ProductPayload): Promise<AdminProduct> {
       await assertStorable(payload);
-      const size = payload.editionSize ?? EDITION_SIZE;
-      if (payload.stock > size) throw badRequest(EDITION_MESSAGES.onlyUnmade(size, 0, 0, size));
-      const row = await insertProductRow(db, payload);
+      const { stock, editionSize, ...details } = payload;
+      const size = editionSize ?? EDITION_SIZE;
+      if (stock > size) throw badRequest(EDITION_MESSAGES.onlyUnmade(size, 0, 0, size));
+      // The catalogue writes the product, inventory its stock and edition size, in one transaction.
+      const product = await db.transaction(async (tx) => {
+        const created = await catalog.insertProduct(tx, details);
+        if (!(await inventory.setLevels(tx, created.id, { stock, editionSize: size })))
+          throw badRequest(EDITION_MESSAGES.onlyUnmade(size, 0, 0, size));
+        return (await catalog.getProductFresh(created.id, tx))!;
+      });
       catalog.invalidate();
-      return toProduct(row);
+      return product;
     },
 
     async updateProduct(id: string, payload: ProductPayload): Promise<AdminProduct> {
       if (!isUuid(id)) throw notFound(PRODUCT_NOT_FOUND);
       await assertStorable(payload);
-      const row = await updateProductRow(db, id, payload);
+      const { stock, editionSize, ...details } = payload;
+      // Refused as a whole when the edition has no room for the stock (nothing is written then).
+      const row = await db.transaction(async (tx) =>
+        (await inventory.setLevels(tx, id, { stock, editionSize })) ? catalog.updateProduct(tx, id, details) : null,
+      );
       if (!row) {
-        const room = await findEditionRoom(db, id);
+        const room = await inventory.editionRoom(id);
         if (!room) throw notFound(PRODUCT_NOT_FOUND);
         const size = payload.editionSize ?? room.editionSize;
         if (room.sold + room.held > size)
@@ -72,11 +77,11 @@ export function createAdminProductsService(deps: {
         );
       }
       catalog.invalidate();
-      return toProduct(row);
+      return row;
     },
 
     async deleteProduct(id: string): Promise<void> {
-      if (!isUuid(id) || !(await deleteProductRow(db, id))) throw notFound(PRODUCT_NOT_FOUND);
+      if (!isUuid(id) || !(await catalog.deleteProduct(id))) throw notFound(PRODUCT_NOT_FOUND);
       catalog.invalidate();
     },
   };

@@ -4,6 +4,7 @@ import type { OrderStatus } from '../../../common/contracts/checkout';
 import type { Db } from '../../db/client';
 import { notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
+import type { InventoryService } from '../inventory/inventory.service';
 import type { NewsletterService } from '../newsletter/newsletter.service';
 import type { ImagesService } from '../storage/images.service';
 import { createAdminAuthService } from './admin-auth.service';
@@ -22,6 +23,7 @@ export function createAdminService(deps: {
   log: FastifyBaseLogger;
   adminPassword?: string;
   catalog: CatalogService;
+  inventory: InventoryService;
   newsletter: NewsletterService;
   images: ImagesService;
   orders: OrdersForAdmin;
@@ -30,6 +32,7 @@ export function createAdminService(deps: {
   const products = createAdminProductsService({
     db: deps.db,
     catalog: deps.catalog,
+    inventory: deps.inventory,
     isOwnImageUrl: deps.images.isOwnImageUrl,
   });
   const discounts = createAdminDiscountsService(deps.db);

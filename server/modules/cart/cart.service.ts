@@ -5,6 +5,7 @@ import { unitPriceCents } from '../../../common/domain/pricing';
 import { checkCartQuantity, isAvailable, stockMessages } from '../../../common/domain/stock';
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
+import type { InventoryService } from '../inventory/inventory.service';
 import { publicSessionRef } from '../session/session-ref';
 import {
   addCartLineIfAvailable,
@@ -12,13 +13,13 @@ import {
   deleteCartLine,
   findCartLine,
   listCartLines,
-  listCartLinesWithOwnHolds,
+  moveCartLines,
   productQuantityInCart,
   updateCartLineQuantity,
   type CartLineRow,
 } from './cart.repository';
 
-export function toCartItem(row: CartLineRow): CartItem {
+export function toCartItem(row: CartLineRow, product: Product): CartItem {
   return {
     id: row.id,
     sessionId: publicSessionRef(row.sessionId),
@@ -26,7 +27,15 @@ export function toCartItem(row: CartLineRow): CartItem {
     quantity: row.quantity,
     selectedSize: row.selectedSize,
     selectedColor: row.selectedColor,
-    product: { ...row.product, inStock: isAvailable(row.product) },
+    product: {
+      id: product.id,
+      name: product.name,
+      images: product.images,
+      price: product.price,
+      salePrice: product.salePrice,
+      stock: product.stock,
+      inStock: isAvailable(product),
+    },
   };
 }
 
@@ -41,8 +50,6 @@ export interface PricedCartLine {
   image: string | null;
   /** Units on sale right now (already net of every hold), for a fast "sold out" answer. */
   available: number;
-  /** Units of this product the session's own open checkout holds (they return if it is replaced). */
-  heldByMe: number;
 }
 
 const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
@@ -83,8 +90,18 @@ function resolveColor(product: Product, requested: string | null): string | null
   return color.name;
 }
 
-export function createCartService(deps: { db: Db; catalog: CatalogService }) {
-  const { db, catalog } = deps;
+export function createCartService(deps: { db: Db; catalog: CatalogService; inventory: InventoryService }) {
+  const { db, catalog, inventory } = deps;
+
+  /** The session's lines with their products, fresh from the database (a deleted product's line is gone). */
+  async function linesWithProducts(sessionId: string): Promise<Array<{ row: CartLineRow; product: Product }>> {
+    const rows = await listCartLines(db, sessionId);
+    const products = await catalog.getProductsFresh(rows.map((r) => r.productId));
+    return rows.flatMap((row) => {
+      const product = products.get(row.productId);
+      return product ? [{ row, product }] : [];
+    });
+  }
 
   async function productOrThrow(productId: string): Promise<Product> {
     const product = await catalog.getProductFresh(productId);
@@ -95,7 +112,7 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
   return {
     async list(sessionId: string | null): Promise<CartItem[]> {
       if (!sessionId) return [];
-      return (await listCartLines(db, sessionId)).map(toCartItem);
+      return (await linesWithProducts(sessionId)).map(({ row, product }) => toCartItem(row, product));
     },
 
     /**
@@ -117,13 +134,15 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
         if (!check.ok) throw conflict(check.message);
       }
       const sid = sessionId ?? (await ensureSession());
-      const saved = await addCartLineIfAvailable(db, {
-        sessionId: sid,
-        productId: product.id,
-        quantity: body.quantity,
-        selectedSize,
-        selectedColor,
-      });
+      const live = await inventory.stockOf(product.id);
+      const saved =
+        live && live.inStock
+          ? await addCartLineIfAvailable(
+              db,
+              { sessionId: sid, productId: product.id, quantity: body.quantity, selectedSize, selectedColor },
+              live.stock,
+            )
+          : null;
       if (!saved) {
         const fresh = await productOrThrow(product.id);
         const inCart = await productQuantityInCart(db, sid, product.id);
@@ -143,8 +162,8 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
           images: product.images,
           price: product.price,
           salePrice: product.salePrice,
-          stock: saved.stock,
-          inStock: isAvailable({ inStock: product.inStock, stock: saved.stock }),
+          stock: live!.stock,
+          inStock: isAvailable({ inStock: product.inStock, stock: live!.stock }),
         },
       };
     },
@@ -162,7 +181,7 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
       const check = checkCartQuantity(product, others + quantity, others + line.quantity);
       if (!check.ok) throw conflict(check.message);
       await updateCartLineQuantity(db, sessionId, id, quantity);
-      return toCartItem({ ...line, quantity });
+      return toCartItem({ ...line, quantity }, product);
     },
 
     async remove(sessionId: string | null, id: string): Promise<void> {
@@ -178,18 +197,21 @@ export function createCartService(deps: { db: Db; catalog: CatalogService }) {
       await clearCart(tx, sessionId);
     },
 
+    /** The session id changed (admin login): its lines follow, inside the caller's transaction. */
+    async moveToSession(tx: DbOrTx, fromSid: string, toSid: string): Promise<void> {
+      await moveCartLines(tx, fromSid, toSid);
+    },
+
     async pricedLines(sessionId: string): Promise<PricedCartLine[]> {
-      const rows = await listCartLinesWithOwnHolds(db, sessionId);
-      return rows.map((row) => ({
+      return (await linesWithProducts(sessionId)).map(({ row, product }) => ({
         productId: row.productId,
-        name: row.product.name,
-        unitPriceCents: unitPriceCents(row.product),
+        name: product.name,
+        unitPriceCents: unitPriceCents(product),
         quantity: row.quantity,
         selectedSize: row.selectedSize,
         selectedColor: row.selectedColor,
-        image: row.product.images[0] ?? null,
-        available: row.product.inStock ? row.product.stock : 0,
-        heldByMe: row.heldByMe,
+        image: product.images[0] ?? null,
+        available: isAvailable(product) ? product.stock : 0,
       }));
     },
   };

@@ -1,15 +1,20 @@
 import { isDatabaseUnavailable } from '../../db/db-errors';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { Category, Product } from '../../../common/contracts/catalog';
 import { rankBySearch } from '../../../common/domain/search';
 import { isAvailable } from '../../../common/domain/stock';
 import type { CatalogChangeFeed } from './catalog-changes';
 import {
+  deleteProductRow,
   findCategoryRow,
   findProductRow,
+  findProductRows,
+  insertProductRow,
   listCategoryRows,
   listProductRows,
+  updateProductRow,
   type CategoryRow,
+  type ProductDetails,
   type ProductRow,
 } from './catalog.repository';
 
@@ -179,9 +184,29 @@ export function createCatalogService(db: Db, opts: { changes?: CatalogChangeFeed
       return snap.categories.find((c) => c.slug === slug) ?? (await findCategoryRow(db, slug).then((r) => (r ? toCategory(r) : null)));
     },
     /** Fresh from the database: used where stock must be exact (cart, checkout, admin). */
-    async getProductFresh(id: string): Promise<Product | null> {
-      const row = await findProductRow(db, id);
+    async getProductFresh(id: string, tx: DbOrTx = db): Promise<Product | null> {
+      const row = await findProductRow(tx, id);
       return row ? toProduct(row) : null;
+    },
+    /** Fresh from the database, by id (missing ids are left out). */
+    async getProductsFresh(ids: readonly string[]): Promise<Map<string, Product>> {
+      const rows = await findProductRows(db, [...new Set(ids)]);
+      return new Map(rows.map((row) => [row.id, toProduct(row)]));
+    },
+    /** Every product, sold out and paused included, fresh from the database (the admin's list). */
+    async listProductsFresh(): Promise<Product[]> {
+      return (await listProductRows(db)).map(toProduct);
+    },
+    // Product writes (the admin's); the caller invalidates after its commit. Stock columns are inventory's.
+    async insertProduct(tx: DbOrTx, details: ProductDetails): Promise<Product> {
+      return toProduct(await insertProductRow(tx, details));
+    },
+    async updateProduct(tx: DbOrTx, id: string, details: ProductDetails): Promise<Product | null> {
+      const row = await updateProductRow(tx, id, details);
+      return row ? toProduct(row) : null;
+    },
+    deleteProduct(id: string): Promise<boolean> {
+      return deleteProductRow(db, id);
     },
     async getProduct(id: string): Promise<Product | null> {
       return (await current()).byId.get(id) ?? null;
@@ -199,4 +224,5 @@ export function createCatalogService(db: Db, opts: { changes?: CatalogChangeFeed
   };
 }
 
+export type { ProductDetails };
 export type CatalogService = ReturnType<typeof createCatalogService>;

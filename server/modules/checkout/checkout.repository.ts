@@ -6,7 +6,6 @@ import {
   checkouts,
   customerInfo,
   discountCodes,
-  stockHolds,
   type CheckoutCustomer,
   type CheckoutLine,
 } from './checkout.tables';
@@ -76,6 +75,15 @@ export async function countDiscountUsage(tx: DbOrTx, code: string): Promise<void
 }
 
 // ---- checkouts --------------------------------------------------------------------------------
+
+/** Ids of the session's open checkouts (what it may hold). */
+export async function listOpenCheckoutIds(db: DbOrTx, sessionId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: checkouts.id })
+    .from(checkouts)
+    .where(and(eq(checkouts.sessionId, sessionId), eq(checkouts.status, 'open')));
+  return rows.map((r) => r.id);
+}
 
 export async function lockOpenCheckouts(tx: DbOrTx, sessionId: string): Promise<CheckoutRow[]> {
   return tx
@@ -234,31 +242,4 @@ export async function deferPaymentChecks(db: DbOrTx, ids: readonly string[], now
 /** Sets (at = a date: due then) or clears (at = null: settled, never asked about again) the next payment check. */
 export async function setPaymentCheck(db: DbOrTx, id: string, at: Date | null): Promise<void> {
   await db.update(checkouts).set({ paymentCheckAt: at }).where(eq(checkouts.id, id));
-}
-
-// ---- stock holds ------------------------------------------------------------------------------
-
-export async function insertHolds(
-  tx: DbOrTx,
-  checkoutId: string,
-  quantities: ReadonlyArray<[string, number]>,
-): Promise<void> {
-  if (quantities.length === 0) return;
-  await tx
-    .insert(stockHolds)
-    .values(quantities.map(([productId, quantity]) => ({ checkoutId, productId, quantity })));
-}
-
-/** Marks a checkout's held units `to` and returns what they were (product id → units). */
-export async function finishHolds(
-  tx: DbOrTx,
-  checkoutIds: readonly string[],
-  to: 'released' | 'consumed',
-): Promise<Array<{ productId: string; quantity: number }>> {
-  if (checkoutIds.length === 0) return [];
-  return tx
-    .update(stockHolds)
-    .set({ status: to })
-    .where(and(inArray(stockHolds.checkoutId, [...checkoutIds]), eq(stockHolds.status, 'held')))
-    .returning({ productId: stockHolds.productId, quantity: stockHolds.quantity });
 }

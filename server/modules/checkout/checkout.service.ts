@@ -20,14 +20,10 @@ import { formatMoney } from '../../../common/domain/money';
 import { checkoutHoldsStock } from '../../../common/domain/order-status';
 import { amountMatches, computeTotals, totalsToWire, type TotalsCents } from '../../../common/domain/pricing';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
-import {
-  EDITION_SIZE,
-  editionNumbersFor,
-  quantitiesByProduct,
-  stockMessages,
-} from '../../../common/domain/stock';
+import { quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
 import { badRequest, conflict, HttpError, notFound } from '../../plugins/http-error';
 import type { CartService, PricedCartLine } from '../cart/cart.service';
+import type { InventoryService } from '../inventory/inventory.service';
 import type { PaymentGateway } from '../payments/payment-gateway';
 import type { SettingsService } from '../settings/settings.service';
 import {
@@ -37,12 +33,11 @@ import {
   findCustomerInfo,
   findDiscountCode,
   findIntentState,
-  finishHolds,
   insertCheckout,
-  insertHolds,
   deferPaymentChecks,
   listDuePaymentChecks,
   listExpiredOpenCheckouts,
+  listOpenCheckoutIds,
   lockCheckout,
   lockOpenCheckouts,
   releaseDiscountUsage,
@@ -55,7 +50,6 @@ import {
   type PaymentCheck,
 } from './checkout.repository';
 import type { CheckoutCustomer, CheckoutLine } from './checkout.tables';
-import { addSoldUnits, moveStock } from './stock.repository';
 import { publicSessionRef } from '../session/session-ref';
 import { mapLimit } from '../../lib/map-limit';
 
@@ -160,6 +154,7 @@ const discountError = (check: Extract<DiscountCheck, { ok: false }>) =>
 interface CheckoutDeps {
   db: Db;
   cart: CartService;
+  inventory: InventoryService;
   settings: SettingsService;
   gateway: PaymentGateway;
   log: FastifyBaseLogger;
@@ -168,7 +163,7 @@ interface CheckoutDeps {
 }
 
 export function createCheckoutService(deps: CheckoutDeps) {
-  const { db, cart, settings, gateway, log } = deps;
+  const { db, cart, inventory, settings, gateway, log } = deps;
   const stockChanged = () => deps.onStockChanged?.();
 
   function totalsFor(
@@ -209,7 +204,6 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   /** Gives back what open checkouts hold: their units (returned as a per-product map) and code usages. */
   async function releaseCheckouts(tx: Tx, rows: readonly CheckoutRow[], to: 'cancelled' | 'expired') {
-    const released = new Map<string, number>();
     const codes: string[] = [];
     const ids: string[] = [];
     for (const row of rows) {
@@ -217,9 +211,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       ids.push(row.id);
       if (row.discountClaimed && row.discountCode) codes.push(row.discountCode);
     }
-    for (const hold of await finishHolds(tx, ids, 'released')) {
-      released.set(hold.productId, (released.get(hold.productId) ?? 0) + hold.quantity);
-    }
+    const released = await inventory.releaseHolds(tx, ids);
     return { released, codes, ids };
   }
 
@@ -234,8 +226,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     to: 'cancelled' | 'expired',
   ): Promise<number> {
     const { released, codes, ids } = await releaseCheckouts(tx, rows, to);
-    for (const [productId, quantity] of [...released].sort(([a], [b]) => (a < b ? -1 : 1)))
-      await moveStock(tx, productId, quantity, 0);
+    await inventory.moveUnits(tx, released, new Map());
     await releaseCodes(tx, codes);
     return ids.length;
   }
@@ -252,10 +243,14 @@ export function createCheckoutService(deps: CheckoutDeps) {
    * In a drop most attempts come after the last piece is held: answer them from the cart's own read
    * instead of a transaction. Only a hint — the conditional update in the transaction is the guard.
    */
-  function refuseWhenSoldOut(lines: readonly PricedCartLine[]): void {
+  async function refuseWhenSoldOut(sessionId: string, lines: readonly PricedCartLine[]): Promise<void> {
+    const open = await listOpenCheckoutIds(db, sessionId);
+    // Units the session's own open checkout holds come back when the attempt is replaced.
+    const heldByMe = open.length > 0 ? await inventory.heldFor(open) : new Map<string, number>();
     for (const [productId, quantity] of quantitiesByProduct(lines)) {
       const line = lines.find((l) => l.productId === productId)!;
-      if (line.available + line.heldByMe < quantity) throw conflict(stockMessages.justSoldOut(line.name));
+      if (line.available + (heldByMe.get(productId) ?? 0) < quantity)
+        throw conflict(stockMessages.justSoldOut(line.name));
     }
   }
 
@@ -271,7 +266,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     if (!sessionId) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
     const lines = await cart.pricedLines(sessionId);
     if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
-    refuseWhenSoldOut(lines);
+    await refuseWhenSoldOut(sessionId, lines);
     const info = await findCustomerInfo(db, sessionId);
     if (!info) throw badRequest(CHECKOUT_MESSAGES.noCustomerInfo);
     const customer = toCheckoutCustomer(info);
@@ -323,12 +318,10 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
       const { released, codes } = await releaseCheckouts(tx, previous, 'cancelled');
       const take = new Map(quantitiesByProduct(snapshot));
-      const productIds = [...new Set([...released.keys(), ...take.keys()])].sort();
-      for (const productId of productIds) {
-        if (!(await moveStock(tx, productId, released.get(productId) ?? 0, take.get(productId) ?? 0))) {
-          const name = snapshot.find((l) => l.productId === productId)?.name ?? 'this item';
-          throw conflict(stockMessages.justSoldOut(name));
-        }
+      const short = await inventory.moveUnits(tx, released, take);
+      if (short) {
+        const name = snapshot.find((l) => l.productId === short)?.name ?? 'this item';
+        throw conflict(stockMessages.justSoldOut(name));
       }
 
       // A limited code is claimed once per attempt; a replaced attempt's usage of the same code carries over.
@@ -361,7 +354,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         discountClaimed,
         holdExpiresAt: new Date(now.getTime() + settings.holdMinutes * 60_000),
       });
-      await insertHolds(tx, checkout.id, [...take]);
+      await inventory.recordHolds(tx, checkout.id, take);
       return { kind: 'new' as const, checkout, replaced: previous };
     });
 
@@ -516,13 +509,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
      */
     async settleHold(tx: Tx, checkout: CheckoutRow): Promise<void> {
       if (checkoutHoldsStock(checkout.status)) {
-        await finishHolds(tx, [checkout.id], 'consumed');
+        await inventory.consumeHolds(tx, [checkout.id]);
       } else {
-        for (const [productId, quantity] of quantitiesByProduct(checkout.lines)) {
-          if (!(await moveStock(tx, productId, 0, quantity))) {
-            const name = checkout.lines.find((l) => l.productId === productId)?.name ?? 'an item';
-            throw new HoldLostError(name, stockMessages.justSoldOut(name));
-          }
+        const short = await inventory.moveUnits(tx, new Map(), new Map(quantitiesByProduct(checkout.lines)));
+        if (short) {
+          const name = checkout.lines.find((l) => l.productId === short)?.name ?? 'an item';
+          throw new HoldLostError(name, stockMessages.justSoldOut(name));
         }
         if (checkout.discountCode && !checkout.discountClaimed) {
           const row = await findDiscountCode(tx, checkout.discountCode);
@@ -535,25 +527,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
     },
 
     /** Edition numbers for each line, in line order ("No. 17 of 50"): sold_count moves with the sale. */
-    async assignEditionNumbers(
-      tx: Tx,
-      lines: readonly CheckoutLine[],
-    ): Promise<Array<{ numbers: number[]; editionSize: number }>> {
-      const pool = new Map<string, { numbers: number[]; editionSize: number }>();
-      for (const [productId, quantity] of quantitiesByProduct(lines)) {
-        const sold = await addSoldUnits(tx, productId, quantity);
-        // A product deleted since the hold keeps its order, without numbers.
-        pool.set(
-          productId,
-          sold
-            ? { numbers: editionNumbersFor(sold.soldCount, quantity), editionSize: sold.editionSize }
-            : { numbers: [], editionSize: EDITION_SIZE },
-        );
-      }
-      return lines.map((line) => {
-        const entry = pool.get(line.productId)!;
-        return { numbers: entry.numbers.splice(0, line.quantity), editionSize: entry.editionSize };
-      });
+    assignEditionNumbers(tx: Tx, lines: readonly CheckoutLine[]): Promise<Array<{ numbers: number[]; editionSize: number }>> {
+      return inventory.sell(tx, lines);
     },
 
     async markFulfilled(tx: Tx, id: string): Promise<void> {

@@ -11,7 +11,6 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { products } from '../catalog/catalog.tables';
 
 export const customerInfo = pgTable('customer_info', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -109,27 +108,5 @@ export const checkouts = pgTable(
     index('checkouts_payment_check_idx')
       .on(t.paymentCheckAt)
       .where(sql`${t.paymentCheckAt} is not null and ${t.paymentIntentId} is not null`),
-  ],
-);
-
-/** Units taken out of products.stock for an open checkout; released on expiry or failure. */
-export const stockHolds = pgTable(
-  'stock_holds',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    checkoutId: uuid('checkout_id')
-      .notNull()
-      .references(() => checkouts.id, { onDelete: 'cascade' }),
-    productId: uuid('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
-    quantity: integer('quantity').notNull(),
-    /** held → consumed (became an order) | released (returned to stock). */
-    status: text('status').notNull().default('held'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index('stock_holds_checkout_idx').on(t.checkoutId),
-    check('stock_holds_qty', sql`${t.quantity} > 0`),
   ],
 );

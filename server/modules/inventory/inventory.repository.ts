@@ -1,6 +1,8 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+// The stock columns of catalog's products row are inventory's (see inventory.tables.ts): the only writer.
 import { products } from '../catalog/catalog.tables';
+import { stockHolds } from './inventory.tables';
 
 /**
  * The one conditional update that guards a drop: takes `take` units (after giving back `release`)
@@ -51,5 +53,96 @@ export async function addSoldUnits(
     })
     .where(eq(products.id, productId))
     .returning({ soldCount: products.soldCount, editionSize: products.editionSize });
+  return row ?? null;
+}
+
+// ---- stock holds ------------------------------------------------------------------------------
+
+export async function insertHolds(
+  tx: DbOrTx,
+  checkoutId: string,
+  quantities: ReadonlyArray<[string, number]>,
+): Promise<void> {
+  if (quantities.length === 0) return;
+  await tx
+    .insert(stockHolds)
+    .values(quantities.map(([productId, quantity]) => ({ checkoutId, productId, quantity })));
+}
+
+/** Marks a checkout's held units `to` and returns what they were (product id → units). */
+export async function finishHolds(
+  tx: DbOrTx,
+  checkoutIds: readonly string[],
+  to: 'released' | 'consumed',
+): Promise<Array<{ productId: string; quantity: number }>> {
+  if (checkoutIds.length === 0) return [];
+  return tx
+    .update(stockHolds)
+    .set({ status: to })
+    .where(and(inArray(stockHolds.checkoutId, [...checkoutIds]), eq(stockHolds.status, 'held')))
+    .returning({ productId: stockHolds.productId, quantity: stockHolds.quantity });
+}
+
+/** Units still held for these checkouts, per product. */
+export async function sumHeldUnits(
+  db: DbOrTx,
+  checkoutIds: readonly string[],
+): Promise<Array<{ productId: string; quantity: number }>> {
+  if (checkoutIds.length === 0) return [];
+  return db
+    .select({ productId: stockHolds.productId, quantity: sql<number>`sum(${stockHolds.quantity})::int` })
+    .from(stockHolds)
+    .where(and(inArray(stockHolds.checkoutId, [...checkoutIds]), eq(stockHolds.status, 'held')))
+    .groupBy(stockHolds.productId);
+}
+
+// ---- stock levels -----------------------------------------------------------------------------
+
+/** The live stock of a product (not the catalogue snapshot); null when there is no such product. */
+export async function findStock(db: DbOrTx, productId: string): Promise<{ stock: number; inStock: boolean } | null> {
+  const [row] = await db
+    .select({ stock: products.stock, inStock: products.inStock })
+    .from(products)
+    .where(eq(products.id, productId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The owner sets stock and edition size; refused (null) when sold + held + stock would exceed the
+ * edition, or when there is no such product.
+ */
+export async function setStockLevels(
+  db: DbOrTx,
+  id: string,
+  levels: { stock: number; editionSize?: number },
+): Promise<{ stock: number; editionSize: number } | null> {
+  const [row] = await db
+    .update(products)
+    .set({ stock: levels.stock, ...(levels.editionSize === undefined ? {} : { editionSize: levels.editionSize }) })
+    // Every piece is accounted for: sold + held in open checkouts + left never exceeds the edition.
+    .where(
+      and(
+        eq(products.id, id),
+        sql`${products.soldCount} + ${products.heldCount} + ${levels.stock} <= ${levels.editionSize ?? products.editionSize}`,
+      ),
+    )
+    .returning({ stock: products.stock, editionSize: products.editionSize });
+  return row ?? null;
+}
+
+/** How many more units the product could be given: edition size less sold and held units. */
+export async function findEditionRoom(
+  db: DbOrTx,
+  id: string,
+): Promise<{ editionSize: number; sold: number; held: number } | null> {
+  const [row] = await db
+    .select({
+      editionSize: products.editionSize,
+      sold: products.soldCount,
+      held: products.heldCount,
+    })
+    .from(products)
+    .where(eq(products.id, id));
   return row ?? null;
 }

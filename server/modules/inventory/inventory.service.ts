@@ -1,0 +1,114 @@
+import type { Db, DbOrTx, Tx } from '../../db/client';
+import { EDITION_SIZE, editionNumbersFor, quantitiesByProduct } from '../../../common/domain/stock';
+import {
+  addSoldUnits,
+  findEditionRoom,
+  findStock,
+  finishHolds,
+  insertHolds,
+  moveStock,
+  setStockLevels,
+  sumHeldUnits,
+} from './inventory.repository';
+
+/** Units per product id. */
+export type Units = ReadonlyMap<string, number>;
+
+const byId = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Inventory: stock, holds, sold counts and edition numbers — the drop core, and the only writer of
+ * products.stock / held_count / sold_count / edition_size. Stock is decided by the database, one
+ * conditional UPDATE per product, rows always taken in product-id order (common/domain/stock.ts), so
+ * concurrent checkouts never deadlock. Writes that must join a caller's transaction take its `tx`.
+ */
+export function createInventoryService(deps: { db: Db }) {
+  const { db } = deps;
+
+  /**
+   * Gives back `release` and takes `take` units, product by product in id order, each in the one
+   * conditional update. Returns the id of the first product that had too few units (nothing is
+   * taken for it; the caller's transaction rolls the rest back), or null when everything moved.
+   */
+  async function moveUnits(tx: Tx, release: Units, take: Units): Promise<string | null> {
+    const productIds = [...new Set([...release.keys(), ...take.keys()])].sort();
+    for (const productId of productIds) {
+      if (!(await moveStock(tx, productId, release.get(productId) ?? 0, take.get(productId) ?? 0))) return productId;
+    }
+    return null;
+  }
+
+  return {
+    moveUnits,
+
+    /** Records what a checkout now holds (the units were taken by moveUnits in the same transaction). */
+    async recordHolds(tx: Tx, checkoutId: string, take: Units): Promise<void> {
+      await insertHolds(tx, checkoutId, [...take].sort(byId));
+    },
+
+    /** Ends the holds of these checkouts; returns the units to give back (moveUnits does it). */
+    async releaseHolds(tx: Tx, checkoutIds: readonly string[]): Promise<Map<string, number>> {
+      const released = new Map<string, number>();
+      for (const hold of await finishHolds(tx, checkoutIds, 'released'))
+        released.set(hold.productId, (released.get(hold.productId) ?? 0) + hold.quantity);
+      return released;
+    },
+
+    /** A paid checkout's holds become its sale (sell moves the units from held to sold). */
+    async consumeHolds(tx: Tx, checkoutIds: readonly string[]): Promise<void> {
+      await finishHolds(tx, checkoutIds, 'consumed');
+    },
+
+    /** Units of each product still held for these checkouts (a shopper's own holds come back on replace). */
+    async heldFor(checkoutIds: readonly string[]): Promise<Map<string, number>> {
+      const rows = await sumHeldUnits(db, checkoutIds);
+      return new Map(rows.map((r) => [r.productId, r.quantity]));
+    },
+
+    /**
+     * Held units become sold units, and each line gets its edition numbers, in line order
+     * ("No. 17 of 50"): sold_count moves with the sale.
+     */
+    async sell(
+      tx: Tx,
+      lines: ReadonlyArray<{ productId: string; quantity: number }>,
+    ): Promise<Array<{ numbers: number[]; editionSize: number }>> {
+      const pool = new Map<string, { numbers: number[]; editionSize: number }>();
+      for (const [productId, quantity] of quantitiesByProduct(lines)) {
+        const sold = await addSoldUnits(tx, productId, quantity);
+        // A product deleted since the hold keeps its order, without numbers.
+        pool.set(
+          productId,
+          sold
+            ? { numbers: editionNumbersFor(sold.soldCount, quantity), editionSize: sold.editionSize }
+            : { numbers: [], editionSize: EDITION_SIZE },
+        );
+      }
+      return lines.map((line) => {
+        const entry = pool.get(line.productId)!;
+        return { numbers: entry.numbers.splice(0, line.quantity), editionSize: entry.editionSize };
+      });
+    },
+
+    /** The live stock of a product (the cart checks it; only a checkout's hold reserves). */
+    stockOf(productId: string, tx: DbOrTx = db): Promise<{ stock: number; inStock: boolean } | null> {
+      return findStock(tx, productId);
+    },
+
+    /** The owner restocks or resizes an edition; null when the edition has no room for it (or no product). */
+    setLevels(
+      tx: DbOrTx,
+      productId: string,
+      levels: { stock: number; editionSize?: number },
+    ): Promise<{ stock: number; editionSize: number } | null> {
+      return setStockLevels(tx, productId, levels);
+    },
+
+    /** Edition size, sold and held units: what a refused restock is explained with. */
+    editionRoom(productId: string): Promise<{ editionSize: number; sold: number; held: number } | null> {
+      return findEditionRoom(db, productId);
+    },
+  };
+}
+
+export type InventoryService = ReturnType<typeof createInventoryService>;

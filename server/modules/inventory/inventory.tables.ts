@@ -1,0 +1,29 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { products } from '../catalog/catalog.tables';
+import { checkouts } from '../checkout/checkout.tables';
+
+// Inventory also owns the stock columns of catalog's `products` row (stock, held_count, sold_count,
+// edition_size): they stay there so one CHECK can keep every edition whole; only inventory writes them.
+
+/** Units taken out of products.stock for an open checkout; released on expiry or failure. */
+export const stockHolds = pgTable(
+  'stock_holds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    checkoutId: uuid('checkout_id')
+      .notNull()
+      .references(() => checkouts.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull(),
+    /** held → consumed (became an order) | released (returned to stock). */
+    status: text('status').notNull().default('held'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('stock_holds_checkout_idx').on(t.checkoutId),
+    check('stock_holds_qty', sql`${t.quantity} > 0`),
+  ],
+);
