@@ -78,7 +78,8 @@ async function main() {
   const dropId = await newProduct('Fault Drop Tee', 50, 50);
   const floodId = await newProduct('Flood Tee', 1000, 1000);
 
-  const env = { DATABASE_URL: server.url, LOG_LEVEL: 'error' };
+  // Every bench shopper comes from 127.0.0.1: per-address rate limits × 100 (per-session limits unchanged).
+  const env = { DATABASE_URL: server.url, LOG_LEVEL: 'error', RATE_LIMIT_ADDRESS_FACTOR: '100' };
   const shops: ShopProcess[] = [];
   const start = async () => {
     const shop = await spawnShop({ dataDir: fs.mkdtempSync(path.join(dir, 'app-')), env });

@@ -14,6 +14,7 @@ import { registerJsonBody } from './plugins/json-body';
 import { registerSecurity } from './plugins/security';
 import { registerSession } from './plugins/session';
 import { registerStaticClient } from './plugins/static-client';
+import { registerRateLimits } from './modules/rate-limit/rate-limits';
 import { createServices, type ServiceOverrides, type Services } from './services';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
@@ -94,6 +95,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     }
   });
 
+  // Before the routes: routes marked `config: { rateLimited }` get their limits as they are added.
+  await registerRateLimits(app, {
+    counter: services.rateLimitCounter,
+    enabled: config.RATE_LIMITS === 'on',
+    addressFactor: config.RATE_LIMIT_ADDRESS_FACTOR,
+  });
   await app.register(settingsRoutes, { settings: services.settings });
   await app.register(catalogRoutes, { catalog: services.catalog });
   await app.register(cartRoutes, { cart: services.cart, gate: services.gate });

@@ -71,6 +71,10 @@ const envSchema = z.object({
   CLIENT_DIR: z.string().optional(),
   /** Which proxies may set X-Forwarded-*: 'loopback' (default), 'true', or a comma list of addresses/CIDRs. */
   TRUST_PROXY: z.string().default('loopback'),
+  /** Route rate limits (docs/security.md): 'off' when a proxy or CDN in front does the limiting. */
+  RATE_LIMITS: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
+  /** Multiplies every per-address rate limit (one address for many shoppers: a large NAT, a load test). */
+  RATE_LIMIT_ADDRESS_FACTOR: z.coerce.number().positive().max(10_000).default(1),
   /** Seed the demo catalogue and the FALL15 code on a fresh database (default: true unless production). */
   DEMO_DATA: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

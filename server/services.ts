@@ -4,9 +4,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createJobRunner } from './jobs/job-runner';
+import { createRateLimitCounter } from './modules/rate-limit/rate-limit.store';
 import { createCatalogChangeFeed } from './modules/catalog/catalog-changes';
 import { createCatalogService } from './modules/catalog/catalog.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
+import { createDiscountsService } from './modules/discounts/discounts.service';
 import { createNewsletterService } from './modules/newsletter/newsletter.service';
 import { createSeoService } from './modules/seo/seo.service';
 import { createSessionService } from './modules/session/session.service';
@@ -43,10 +45,14 @@ export async function createServices(config: Config, database: Database, log: Fa
     overrides.mailer ??
     createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox') });
   const jobs = createJobRunner(log);
-  const newsletter = createNewsletterService({ db, mailer, shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL, log });
+  const discounts = createDiscountsService({ db });
+  const newsletter = createNewsletterService({ db, discounts, mailer, shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL, log });
   const seo = createSeoService({ catalog, settings, publicUrl: config.PUBLIC_URL });
 
   jobs.every('prune-sessions', 60 * 60 * 1000, () => sessions.pruneExpired());
+  // Request counters of the route rate limits, shared by every instance (modules/rate-limit).
+  const rateLimitCounter = createRateLimitCounter(db);
+  jobs.every('prune-rate-limits', 5 * 60 * 1000, () => rateLimitCounter.pruneExpired());
 
   // Buying path (issue #4): cart → checkout (holds) → gateway → fulfil → order.
   // One request per pooled connection.
@@ -54,7 +60,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   const gateway = await createPaymentGateway(config, db, log, gate.outside);
   const inventory = createInventoryService({ db });
   const cart = createCartService({ db, catalog, inventory });
-  const checkout = createCheckoutService({ db, cart, inventory, settings, gateway, log, onStockChanged });
+  const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, onStockChanged });
   const orders = createOrdersService({ db });
   const fulfilment = createFulfilmentService({ db, gateway, checkout, cart, mailer, settings, log, onStockChanged });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
@@ -72,6 +78,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     adminPassword: config.ADMIN_PASSWORD,
     catalog,
     inventory,
+    discounts,
     newsletter,
     images,
     orders,
@@ -79,7 +86,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, cart, checkout, orders, fulfilment, payments };
+  return { config, database, db, rateLimitCounter, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, discounts, cart, checkout, orders, fulfilment, payments };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -17,7 +17,7 @@ export async function cartRoutes(
   // No cookie → [] without creating a session.
   r.get('/api/cart', async (request) => inCart(async () => cart.list(await sid(request))));
 
-  r.post('/api/cart', { schema: { body: addToCartBody } }, async (request) =>
+  r.post('/api/cart', { schema: { body: addToCartBody }, config: { rateLimited: 'cart-add' } }, async (request) =>
     inCart(async () =>
       cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid),
     ),

@@ -24,11 +24,11 @@ export async function checkoutRoutes(
     inCheckout(async () => checkout.getCustomerInfo(await sid(request))),
   );
 
-  r.post('/api/customer-info', { schema: { body: customerInfoBody } }, async (request) =>
+  r.post('/api/customer-info', { schema: { body: customerInfoBody }, config: { rateLimited: 'customer-info' } }, async (request) =>
     inCheckout(async () => checkout.saveCustomerInfo((await request.ensureSession()).sid, request.body)),
   );
 
-  r.post('/api/validate-discount', { schema: { body: validateDiscountBody } }, async (request) =>
+  r.post('/api/validate-discount', { schema: { body: validateDiscountBody }, config: { rateLimited: 'discount' } }, async (request) =>
     inCheckout(async () => checkout.validateDiscount(await sid(request), request.body.code)),
   );
 
@@ -36,7 +36,7 @@ export async function checkoutRoutes(
     inCheckout(async () => checkout.calculateTotals(await sid(request), request.body)),
   );
 
-  r.post('/api/create-payment-intent', { schema: { body: createPaymentIntentBody } }, async (request) =>
+  r.post('/api/create-payment-intent', { schema: { body: createPaymentIntentBody }, config: { rateLimited: 'payment-intent' } }, async (request) =>
     gate.run('payment', async () => checkout.createPaymentIntent(await sid(request), request.body)),
   );
 }
