@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/client';
 import { products } from '../../server/modules/catalog/catalog.tables';
-import { discountCodes } from '../../server/modules/checkout/checkout.tables';
+import { discountCodes } from '../../server/modules/discounts/discounts.tables';
 import type { CreatePaymentIntentResult, CustomerInfoBody } from '../../common/contracts/checkout';
 import type { TestApp, TestClient } from './build-test-app';
 

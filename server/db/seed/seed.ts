@@ -2,7 +2,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { categories, products } from '../../modules/catalog/catalog.tables';
-import { discountCodes } from '../../modules/checkout/checkout.tables';
+import { discountCodes } from '../../modules/discounts/discounts.tables';
 import { EDITION_SIZE } from '../../../common/domain/stock';
 import { discountSeeds, seedCategories, seedProductImages, seedProducts } from './catalog-data';
 import { renderSeedArt } from './product-art';

@@ -4,11 +4,11 @@ import type { OrderStatus } from '../../../common/contracts/checkout';
 import type { Db } from '../../db/client';
 import { notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
+import type { DiscountsService } from '../discounts/discounts.service';
 import type { InventoryService } from '../inventory/inventory.service';
 import type { NewsletterService } from '../newsletter/newsletter.service';
 import type { ImagesService } from '../storage/images.service';
 import { createAdminAuthService } from './admin-auth.service';
-import { createAdminDiscountsService } from './admin-discounts.service';
 import { createAdminProductsService } from './admin-products.service';
 import { newsletterCsv, ordersCsv } from './csv-export';
 
@@ -24,6 +24,7 @@ export function createAdminService(deps: {
   adminPassword?: string;
   catalog: CatalogService;
   inventory: InventoryService;
+  discounts: DiscountsService;
   newsletter: NewsletterService;
   images: ImagesService;
   orders: OrdersForAdmin;
@@ -35,7 +36,6 @@ export function createAdminService(deps: {
     inventory: deps.inventory,
     isOwnImageUrl: deps.images.isOwnImageUrl,
   });
-  const discounts = createAdminDiscountsService(deps.db);
 
   async function listSignups(): Promise<NewsletterSignup[]> {
     const list = await deps.newsletter.listSubscriptions();
@@ -50,7 +50,7 @@ export function createAdminService(deps: {
   return {
     auth,
     products,
-    discounts,
+    discounts: deps.discounts,
     images: deps.images,
 
     listOrders: (filter: { status?: OrderStatus; q?: string }) => deps.orders.listOrders(filter),

@@ -1,17 +1,15 @@
-import { and, asc, eq, gt, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { CustomerInfoBody } from '../../../common/contracts/checkout';
 import { orders } from '../orders/orders.tables';
 import {
   checkouts,
   customerInfo,
-  discountCodes,
   type CheckoutCustomer,
   type CheckoutLine,
 } from './checkout.tables';
 
 export type CustomerInfoRow = typeof customerInfo.$inferSelect;
-export type DiscountCodeRow = typeof discountCodes.$inferSelect;
 export type CheckoutRow = typeof checkouts.$inferSelect;
 
 // ---- customer info ----------------------------------------------------------------------------
@@ -35,46 +33,23 @@ export async function upsertCustomerInfo(
   return row!;
 }
 
-// ---- discount codes ---------------------------------------------------------------------------
+// ---- checkouts --------------------------------------------------------------------------------
 
-export async function findDiscountCode(db: DbOrTx, code: string): Promise<DiscountCodeRow | null> {
-  const [row] = await db.select().from(discountCodes).where(eq(discountCodes.code, code)).limit(1);
-  return row ?? null;
-}
-
-/** Atomically takes one usage of a limited code; false when it is used up, inactive or expired. */
-export async function claimDiscountUsage(tx: DbOrTx, code: string): Promise<boolean> {
-  const rows = await tx
-    .update(discountCodes)
-    .set({ usageCount: sql`${discountCodes.usageCount} + 1` })
+/** Usages of `code` this session already holds through its open checkouts. */
+export async function countOwnClaims(db: DbOrTx, sessionId: string, code: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(checkouts)
     .where(
       and(
-        eq(discountCodes.code, code),
-        eq(discountCodes.isActive, true),
-        sql`(${discountCodes.expiresAt} is null or ${discountCodes.expiresAt} > now())`,
-        sql`(${discountCodes.maxUsage} is null or ${discountCodes.usageCount} < ${discountCodes.maxUsage})`,
+        eq(checkouts.sessionId, sessionId),
+        eq(checkouts.status, 'open'),
+        eq(checkouts.discountClaimed, true),
+        eq(checkouts.discountCode, code),
       ),
-    )
-    .returning({ id: discountCodes.id });
-  return rows.length > 0;
+    );
+  return row?.n ?? 0;
 }
-
-export async function releaseDiscountUsage(tx: DbOrTx, code: string): Promise<void> {
-  await tx
-    .update(discountCodes)
-    .set({ usageCount: sql`${discountCodes.usageCount} - 1` })
-    .where(and(eq(discountCodes.code, code), gt(discountCodes.usageCount, 0)));
-}
-
-/** Unlimited codes are counted when an order uses them. */
-export async function countDiscountUsage(tx: DbOrTx, code: string): Promise<void> {
-  await tx
-    .update(discountCodes)
-    .set({ usageCount: sql`${discountCodes.usageCount} + 1` })
-    .where(and(eq(discountCodes.code, code), sql`${discountCodes.maxUsage} is null`));
-}
-
-// ---- checkouts --------------------------------------------------------------------------------
 
 /** Ids of the session's open checkouts (what it may hold). */
 export async function listOpenCheckoutIds(db: DbOrTx, sessionId: string): Promise<string[]> {

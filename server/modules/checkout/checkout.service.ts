@@ -23,15 +23,14 @@ import { resolveShippingMethod } from '../../../common/domain/shipping';
 import { quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
 import { badRequest, conflict, HttpError, notFound } from '../../plugins/http-error';
 import type { CartService, PricedCartLine } from '../cart/cart.service';
+import type { DiscountsService } from '../discounts/discounts.service';
 import type { InventoryService } from '../inventory/inventory.service';
 import type { PaymentGateway } from '../payments/payment-gateway';
 import type { SettingsService } from '../settings/settings.service';
 import {
-  claimDiscountUsage,
-  countDiscountUsage,
+  countOwnClaims,
   findCheckoutByIntent,
   findCustomerInfo,
-  findDiscountCode,
   findIntentState,
   insertCheckout,
   deferPaymentChecks,
@@ -40,7 +39,6 @@ import {
   listOpenCheckoutIds,
   lockCheckout,
   lockOpenCheckouts,
-  releaseDiscountUsage,
   setCheckoutIntent,
   setPaymentCheck,
   transitionCheckout,
@@ -155,6 +153,7 @@ interface CheckoutDeps {
   db: Db;
   cart: CartService;
   inventory: InventoryService;
+  discounts: DiscountsService;
   settings: SettingsService;
   gateway: PaymentGateway;
   log: FastifyBaseLogger;
@@ -163,7 +162,7 @@ interface CheckoutDeps {
 }
 
 export function createCheckoutService(deps: CheckoutDeps) {
-  const { db, cart, inventory, settings, gateway, log } = deps;
+  const { db, cart, inventory, discounts, settings, gateway, log } = deps;
   const stockChanged = () => deps.onStockChanged?.();
 
   function totalsFor(
@@ -183,18 +182,12 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
   /** Usages of `code` this session already holds through its open checkouts. */
   async function ownClaims(sessionId: string | null, code: string): Promise<number> {
-    if (!sessionId) return 0;
-    const [row] = await db
-      .execute<{ n: number }>(
-        sql`select count(*)::int as n from checkouts where session_id = ${sessionId} and status = 'open' and discount_claimed and discount_code = ${code}`,
-      )
-      .then((r) => r.rows);
-    return row?.n ?? 0;
+    return sessionId ? countOwnClaims(db, sessionId, code) : 0;
   }
 
   async function checkCode(sessionId: string | null, raw: string): Promise<DiscountCheck> {
     const code = normalizeDiscountCode(raw);
-    const row = await findDiscountCode(db, code);
+    const row = await discounts.find(code);
     return checkDiscountCode(
       row,
       new Date(),
@@ -216,7 +209,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   }
 
   async function releaseCodes(tx: Tx, codes: string[]) {
-    for (const code of [...codes].sort()) await releaseDiscountUsage(tx, code);
+    for (const code of [...codes].sort()) await discounts.release(tx, code);
   }
 
   /** Returns the units and code usages of open checkouts and marks them `to`. */
@@ -281,7 +274,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
       let discount: { code: string; percent: number; limited: boolean } | null = null;
       if (code) {
-        const row = await findDiscountCode(tx, code);
+        const row = await discounts.find(code, tx);
         const own = previous.filter((c) => c.discountClaimed && c.discountCode === code).length;
         const check = checkDiscountCode(row, now, own);
         if (!check.ok) throw discountError(check);
@@ -335,8 +328,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
         ...(claim ? [{ code: claim, claim: true }] : []),
       ];
       for (const op of codeOps.sort((a, b) => (a.code < b.code ? -1 : 1))) {
-        if (!op.claim) await releaseDiscountUsage(tx, op.code);
-        else if (!(await claimDiscountUsage(tx, op.code))) throw conflict(DISCOUNT_MESSAGES.used);
+        if (!op.claim) await discounts.release(tx, op.code);
+        else if (!(await discounts.claim(tx, op.code))) throw conflict(DISCOUNT_MESSAGES.used);
       }
 
       const checkout = await insertCheckout(tx, {
@@ -517,13 +510,13 @@ export function createCheckoutService(deps: CheckoutDeps) {
           throw new HoldLostError(name, stockMessages.justSoldOut(name));
         }
         if (checkout.discountCode && !checkout.discountClaimed) {
-          const row = await findDiscountCode(tx, checkout.discountCode);
-          if (row && isLimitedCode(row) && !(await claimDiscountUsage(tx, checkout.discountCode))) {
+          const row = await discounts.find(checkout.discountCode, tx);
+          if (row && isLimitedCode(row) && !(await discounts.claim(tx, checkout.discountCode))) {
             throw new HoldLostError(null, 'This discount code has already been used');
           }
         }
       }
-      if (checkout.discountCode) await countDiscountUsage(tx, checkout.discountCode);
+      if (checkout.discountCode) await discounts.countUse(tx, checkout.discountCode);
     },
 
     /** Edition numbers for each line, in line order ("No. 17 of 50"): sold_count moves with the sale. */

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
-  check,
   index,
   integer,
   jsonb,
@@ -27,25 +26,6 @@ export const customerInfo = pgTable('customer_info', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
-
-export const discountCodes = pgTable(
-  'discount_codes',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    code: text('code').notNull().unique(),
-    discountPercent: integer('discount_percent').notNull(),
-    isActive: boolean('is_active').notNull().default(true),
-    usageCount: integer('usage_count').notNull().default(0),
-    /** null = unlimited (FALL15); the spec's default of 1 makes codes single-use. */
-    maxUsage: integer('max_usage').default(1),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
-  },
-  (t) => [
-    check('discount_percent_range', sql`${t.discountPercent} between 1 and 100`),
-    check('discount_usage_within_max', sql`${t.maxUsage} is null or ${t.usageCount} <= ${t.maxUsage}`),
-  ],
-);
 
 export interface CheckoutLine {
   productId: string;

@@ -16,7 +16,8 @@ import {
   startPayment,
 } from '../../../tests/support/shop-fixtures';
 import { offlineIntents } from '../payments/payments.tables';
-import { checkouts, discountCodes } from './checkout.tables';
+import { discountCodes } from '../discounts/discounts.tables';
+import { checkouts } from './checkout.tables';
 
 describeEachDb('customer info API', (t) => {
   test('GET with nothing saved is 200 null', async () => {

@@ -1,6 +1,5 @@
 import { desc } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { discountCodes } from '../checkout/checkout.tables';
 import { newsletterSubscriptions } from './newsletter.tables';
 
 export type SubscriptionRow = typeof newsletterSubscriptions.$inferSelect;
@@ -17,19 +16,6 @@ export async function insertSubscription(
     .onConflictDoNothing({ target: newsletterSubscriptions.email })
     .returning();
   return row ?? null;
-}
-
-/** Inserts a discount code; false when the code string is already taken. */
-export async function insertDiscountCode(
-  db: DbOrTx,
-  code: { code: string; discountPercent: number; maxUsage: number },
-): Promise<boolean> {
-  const rows = await db
-    .insert(discountCodes)
-    .values(code)
-    .onConflictDoNothing({ target: discountCodes.code })
-    .returning({ id: discountCodes.id });
-  return rows.length > 0;
 }
 
 export async function listSubscriptionRows(db: DbOrTx): Promise<SubscriptionRow[]> {

@@ -1,20 +1,18 @@
-import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { NewsletterSubscription } from '../../../common/contracts/newsletter';
-import { formatWelcomeCode, WELCOME_LENGTH, WELCOME_PERCENT } from '../../../common/domain/welcome-code';
+import { WELCOME_PERCENT } from '../../../common/domain/welcome-code';
 import { conflict } from '../../plugins/http-error';
+import type { DiscountsService } from '../discounts/discounts.service';
 import type { Mailer } from '../mail/mail.service';
 import { buildWelcomeMail } from './newsletter.mail';
 import {
-  insertDiscountCode,
   insertSubscription,
   listSubscriptionRows,
   type SubscriptionRow,
 } from './newsletter.repository';
 
 export const ALREADY_SUBSCRIBED = 'This email is already subscribed to our newsletter.';
-const CODE_ATTEMPTS = 5;
 
 function toSubscription(row: SubscriptionRow): NewsletterSubscription {
   return { id: row.id, email: row.email, subscribedAt: row.subscribedAt.toISOString() };
@@ -22,12 +20,13 @@ function toSubscription(row: SubscriptionRow): NewsletterSubscription {
 
 export function createNewsletterService(deps: {
   db: Db;
+  discounts: DiscountsService;
   mailer: Mailer;
   shopName: string;
   publicUrl?: string;
   log: FastifyBaseLogger;
 }) {
-  const { db, mailer, log } = deps;
+  const { db, discounts, mailer, log } = deps;
 
   return {
     /**
@@ -36,15 +35,7 @@ export function createNewsletterService(deps: {
      */
     async subscribe(email: string): Promise<NewsletterSubscription> {
       const { row, code } = await db.transaction(async (tx) => {
-        let code: string | null = null;
-        for (let i = 0; i < CODE_ATTEMPTS && !code; i++) {
-          const candidate = formatWelcomeCode(crypto.randomBytes(WELCOME_LENGTH));
-          if (
-            await insertDiscountCode(tx, { code: candidate, discountPercent: WELCOME_PERCENT, maxUsage: 1 })
-          )
-            code = candidate;
-        }
-        if (!code) throw new Error('Could not allocate a unique welcome code');
+        const code = await discounts.createWelcomeCode(tx);
         const row = await insertSubscription(tx, email, code);
         // Throwing rolls the code back: a repeat never gets a second one.
         if (!row) throw conflict(ALREADY_SUBSCRIBED);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq, like, sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { describeEachDb } from '../../../tests/support/build-test-app';
-import { discountCodes } from '../checkout/checkout.tables';
+import { discountCodes } from '../discounts/discounts.tables';
 import { newsletterSubscriptions } from './newsletter.tables';
 
 function outboxFiles(dataDir: string): string[] {
