@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { addToCartBody, cartItemParams, updateCartBody } from '../../../common/contracts/cart';
-import type { RequestGate } from '../checkout/request-gate';
+import type { RequestGate } from '../../lib/request-gate';
 import type { CartService } from './cart.service';
 
 const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;

@@ -7,7 +7,7 @@ import {
   validateDiscountBody,
 } from '../../../common/contracts/checkout';
 import type { CheckoutService } from './checkout.service';
-import type { RequestGate } from './request-gate';
+import type { RequestGate } from '../../lib/request-gate';
 
 const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paymentSuccessBody } from '../../../common/contracts/checkout';
 import { notFound } from '../../plugins/http-error';
-import type { RequestGate } from '../checkout/request-gate';
+import type { RequestGate } from '../../lib/request-gate';
 import type { FulfilmentService } from './fulfilment.service';
 import type { OrdersService } from './orders.service';
 

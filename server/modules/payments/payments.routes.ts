@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { offlineConfirmBody } from '../../../common/contracts/checkout';
-import type { RequestGate } from '../checkout/request-gate';
+import type { RequestGate } from '../../lib/request-gate';
 import type { PaymentsService } from './payments.service';
 
 export async function paymentsRoutes(
