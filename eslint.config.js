@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 const boundary = (group, message) => ({ group, message });
 
@@ -50,6 +53,32 @@ const oneCopyOfEachRule = [
   },
 ];
 
+// Server modules meet only through services (house rule 1): a module may import another module's
+// *.service.ts (and the types it exports), never its *.repository.ts or *.tables.ts. Exceptions: server/db
+// (schema aggregation, migrations, seed) and tests, which are not in these zones; *.tables.ts files may
+// reference another module's tables for a foreign key; inventory writes the stock columns it owns on
+// catalog's products row (inventory.repository → catalog.tables).
+const root = import.meta.dirname;
+const modulesDir = path.join(root, 'server/modules');
+const serverModules = fs
+  .readdirSync(modulesDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const ownedDataAccess = ['*.repository.ts', '*.tables.ts'].map((f) => `${modulesDir}/*/${f}`);
+const sharedColumns = { inventory: [`${modulesDir}/catalog/catalog.tables.*`] };
+const moduleZones = serverModules.map((name) => ({
+  target: `${modulesDir}/${name}/**`,
+  from: ownedDataAccess,
+  except: [`${modulesDir}/${name}/*`, ...(sharedColumns[name] ?? [])],
+  message: `Another module's repository or tables: call its service instead (${name} may import ../<module>/<module>.service).`,
+}));
+
+const importXSettings = {
+  'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+  'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+  'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'server/db/migrations/**'] },
   js.configs.recommended,
@@ -90,5 +119,21 @@ export default tseslint.config(
   {
     files: ['client/**/*.{ts,tsx}', 'server/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', ...oneCopyOfEachRule] },
+  },
+  {
+    files: ['server/**/*.ts', 'common/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: importXSettings,
+    rules: {
+      // Type-only imports are not cycles (they vanish at runtime); value imports may never go round.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['server/modules/**/*.ts'],
+    ignores: ['server/modules/**/*.test.ts', 'server/modules/**/*.tables.ts'],
+    plugins: { 'import-x': importX },
+    settings: importXSettings,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: moduleZones }] },
   },
 );

@@ -12,7 +12,8 @@ import {
   generatePassword,
   hashPassword,
 } from '../server/modules/admin/admin-auth.service';
-import { revokeAdminSessions, writeSetting } from '../server/modules/admin/admin-auth.repository';
+import { writeSetting } from '../server/modules/admin/admin-auth.repository';
+import { revokeAdminLogins } from '../server/modules/session/session.service';
 import { GENERATED_PASSWORD_FILE } from '../server/modules/admin/generated-password';
 
 const args = process.argv.slice(2);
@@ -38,7 +39,7 @@ try {
   const hashed = await hashPassword(password);
   await database.db.transaction(async (tx) => {
     await writeSetting(tx, ADMIN_PASSWORD_HASH_KEY, hashed);
-    await revokeAdminSessions(tx);
+    await revokeAdminLogins(tx);
   });
 } finally {
   await database.close();

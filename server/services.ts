@@ -77,6 +77,8 @@ export async function createServices(config: Config, database: Database, log: Fa
     log,
     adminPassword: config.ADMIN_PASSWORD,
     catalog,
+    cart,
+    checkout,
     inventory,
     discounts,
     newsletter,

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { requestUrl } from '../modules/seo/request-url';
 import { jsonForScript, type SeoService } from '../modules/seo/seo.service';
-import { createPageCache, type CachedPage, type PageCache, type PageCacheOptions } from '../modules/seo/page-cache';
+import { createPageCache, type CachedPage, type PageCache, type PageCacheOptions } from './page-cache';
 import { loadClientAssets } from './client-assets';
 import { PrecompressedBody, sendPrecompressed } from './precompressed';
 import { loadServerRenderer } from './server-render';
@@ -71,28 +72,6 @@ function lowPriorityScripts(html: string): string {
 }
 
 const isApiPath = (p: string) => p === '/api' || p.startsWith('/api/');
-
-const HOST_RE = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
-
-/**
- * The URL a page request came to. The path is parsed against a fixed base so `//evil.example/x`
- * stays a path, and a malformed Host header falls back to localhost instead of throwing.
- */
-export function requestUrl(request: FastifyRequest): URL {
-  let url: URL;
-  try {
-    url = new URL(`http://localhost${request.url.startsWith('/') ? '' : '/'}${request.url}`);
-  } catch {
-    url = new URL('http://localhost/');
-  }
-  const host = request.host;
-  if (host && HOST_RE.test(host)) {
-    const origin = new URL(`${request.protocol === 'https' ? 'https' : 'http'}://${host}`);
-    url.protocol = origin.protocol;
-    url.host = origin.host;
-  }
-  return url;
-}
 
 export async function registerStaticClient(app: FastifyInstance, opts: StaticClientOptions): Promise<void> {
   fs.mkdirSync(opts.uploadsDir, { recursive: true });

@@ -1,8 +1,5 @@
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { cartItems } from '../cart/cart.tables';
-import { customerInfo } from '../checkout/checkout.tables';
-import { sessions } from '../session/session.tables';
 import { adminLoginThrottle, appSettings } from './admin.tables';
 
 export async function readSetting(db: DbOrTx, key: string): Promise<string | null> {
@@ -112,21 +109,4 @@ export async function deleteQuietThrottlesBefore(db: DbOrTx, before: Date): Prom
     .where(and(lt(adminLoginThrottle.lastAt, before), lt(adminLoginThrottle.nextAt, before)))
     .returning({ key: adminLoginThrottle.key });
   return rows.length;
-}
-
-/**
- * Login gives the browser a new session id; the shopper's cart and saved details follow it.
- * (Tables of the cart and checkout modules, moved here because only login changes a session id.)
- */
-export async function moveShopperRows(db: DbOrTx, fromSid: string, toSid: string): Promise<void> {
-  await db.update(cartItems).set({ sessionId: toSid }).where(eq(cartItems.sessionId, fromSid));
-  await db.update(customerInfo).set({ sessionId: toSid }).where(eq(customerInfo.sessionId, fromSid));
-}
-
-/** Logs every admin out (their shopper sessions and carts stay): used when the password changes. */
-export async function revokeAdminSessions(db: DbOrTx): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ sess: sql`${sessions.sess} - 'admin'` })
-    .where(sql`${sessions.sess} -> 'admin' is not null`);
 }

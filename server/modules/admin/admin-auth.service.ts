@@ -5,17 +5,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ADMIN_IDLE_TIMEOUT_MS, ADMIN_SESSION_MAX_AGE_MS } from '../../../common/contracts/admin';
 import type { Db } from '../../db/client';
 import { HttpError, unauthorized } from '../../plugins/http-error';
-import type { SessionData } from '../session/session.tables';
+import { revokeAdminLogins, type SessionData } from '../session/session.service';
 import {
   clearThrottle,
   deleteQuietThrottlesBefore,
   GLOBAL_THROTTLE_KEY,
   insertSettingIfAbsent,
-  moveShopperRows,
   readSetting,
   refundGlobalAttempt,
   reserveLoginAttempt,
-  revokeAdminSessions,
   waitFor,
   writeSetting,
   type ThrottlePolicy,
@@ -140,7 +138,7 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
         const hashed = await hashPassword(deps.adminPassword);
         await db.transaction(async (tx) => {
           await writeSetting(tx, ADMIN_PASSWORD_HASH_KEY, hashed);
-          await revokeAdminSessions(tx);
+          await revokeAdminLogins(tx);
         });
       }
       return { generated: null };
@@ -192,11 +190,6 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
       if (!ok) throw unauthorized(INVALID_PASSWORD);
       await refundGlobalAttempt(db);
       if (!knownDevice) await clearThrottle(db, addressKey);
-    },
-
-    /** The shopper's cart and saved details follow the new session id, together. */
-    async moveShopperData(fromSid: string, toSid: string): Promise<void> {
-      await db.transaction((tx) => moveShopperRows(tx, fromSid, toSid));
     },
 
     /** Throttle rows quiet for a day are back to zero anyway. */

@@ -71,7 +71,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     const now = Date.now();
     // A new session id on login defeats session fixation; the shopper's data moves with it.
     const fresh = await request.regenerateSession({ ...(old?.data ?? {}), admin: { at: now, since: now } });
-    if (old) await admin.auth.moveShopperData(old.sid, fresh.sid);
+    if (old) await admin.moveShopperData(old.sid, fresh.sid);
     request.setSignedCookie(KNOWN_DEVICE_COOKIE, crypto.randomBytes(16).toString('base64url'), KNOWN_DEVICE_MAX_AGE_MS);
     return { success: true as const };
   });

@@ -3,7 +3,9 @@ import { isUuid, type AdminOrder, type NewsletterSignup } from '../../../common/
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import type { Db } from '../../db/client';
 import { notFound } from '../../plugins/http-error';
+import type { CartService } from '../cart/cart.service';
 import type { CatalogService } from '../catalog/catalog.service';
+import type { CheckoutService } from '../checkout/checkout.service';
 import type { DiscountsService } from '../discounts/discounts.service';
 import type { InventoryService } from '../inventory/inventory.service';
 import type { NewsletterService } from '../newsletter/newsletter.service';
@@ -23,6 +25,8 @@ export function createAdminService(deps: {
   log: FastifyBaseLogger;
   adminPassword?: string;
   catalog: CatalogService;
+  cart: CartService;
+  checkout: CheckoutService;
   inventory: InventoryService;
   discounts: DiscountsService;
   newsletter: NewsletterService;
@@ -52,6 +56,14 @@ export function createAdminService(deps: {
     products,
     discounts: deps.discounts,
     images: deps.images,
+
+    /** Login gives the browser a new session id: the shopper's cart and saved details follow it, together. */
+    async moveShopperData(fromSid: string, toSid: string): Promise<void> {
+      await deps.db.transaction(async (tx) => {
+        await deps.cart.moveToSession(tx, fromSid, toSid);
+        await deps.checkout.moveCustomerInfo(tx, fromSid, toSid);
+      });
+    },
 
     listOrders: (filter: { status?: OrderStatus; q?: string }) => deps.orders.listOrders(filter),
     async updateOrderStatus(orderId: string, status: OrderStatus): Promise<AdminOrder> {

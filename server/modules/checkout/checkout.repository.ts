@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { CustomerInfoBody } from '../../../common/contracts/checkout';
-import { orders } from '../orders/orders.tables';
 import {
   checkouts,
   customerInfo,
@@ -31,6 +30,11 @@ export async function upsertCustomerInfo(
     .onConflictDoUpdate({ target: customerInfo.sessionId, set: { ...values, updatedAt: new Date() } })
     .returning();
   return row!;
+}
+
+/** The session id changed (admin login): the saved details follow it. */
+export async function moveCustomerInfo(db: DbOrTx, fromSid: string, toSid: string): Promise<void> {
+  await db.update(customerInfo).set({ sessionId: toSid }).where(eq(customerInfo.sessionId, fromSid));
 }
 
 // ---- checkouts --------------------------------------------------------------------------------
@@ -99,20 +103,6 @@ export async function findCheckoutByIntent(db: DbOrTx, paymentIntentId: string):
   const [row] = await db
     .select()
     .from(checkouts)
-    .where(eq(checkouts.paymentIntentId, paymentIntentId))
-    .limit(1);
-  return row ?? null;
-}
-
-/** The checkout of an intent and, when it has one, its order's number: one read for the hot path. */
-export async function findIntentState(
-  db: DbOrTx,
-  paymentIntentId: string,
-): Promise<{ checkout: CheckoutRow; orderNumber: string | null } | null> {
-  const [row] = await db
-    .select({ checkout: checkouts, orderNumber: orders.orderNumber })
-    .from(checkouts)
-    .leftJoin(orders, eq(orders.stripePaymentIntentId, checkouts.paymentIntentId))
     .where(eq(checkouts.paymentIntentId, paymentIntentId))
     .limit(1);
   return row ?? null;

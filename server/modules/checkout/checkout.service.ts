@@ -31,12 +31,12 @@ import {
   countOwnClaims,
   findCheckoutByIntent,
   findCustomerInfo,
-  findIntentState,
   insertCheckout,
   deferPaymentChecks,
   listDuePaymentChecks,
   listExpiredOpenCheckouts,
   listOpenCheckoutIds,
+  moveCustomerInfo,
   lockCheckout,
   lockOpenCheckouts,
   setCheckoutIntent,
@@ -405,6 +405,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
       return toCustomerInfo(await upsertCustomerInfo(db, sessionId, body));
     },
 
+    /** The session id changed (admin login): the saved details follow, inside the caller's transaction. */
+    moveCustomerInfo(tx: Tx, fromSid: string, toSid: string): Promise<void> {
+      return moveCustomerInfo(tx, fromSid, toSid);
+    },
+
     // ---- discount -----------------------------------------------------------------------------
     async validateDiscount(sessionId: string | null, code: string): Promise<DiscountResult> {
       const check = await checkCode(sessionId, code);
@@ -485,11 +490,6 @@ export function createCheckoutService(deps: CheckoutDeps) {
     // ---- fulfilment support (called by the orders module inside its transaction) -------------
     findByIntent(intentId: string): Promise<CheckoutRow | null> {
       return findCheckoutByIntent(db, intentId);
-    },
-
-    /** The checkout of an intent with its order number when it already has an order. */
-    findIntentState(intentId: string): Promise<{ checkout: CheckoutRow; orderNumber: string | null } | null> {
-      return findIntentState(db, intentId);
     },
 
     lockForUpdate(tx: Tx, id: string): Promise<CheckoutRow | null> {

@@ -1,5 +1,5 @@
 import type { MailMessage } from '../mail/mail.service';
-import { escapeHtml } from '../seo/seo.service';
+import { escapeHtml } from '../../lib/html';
 
 /** The welcome e-mail carrying the subscriber's own single-use code. */
 export function buildWelcomeMail(opts: {

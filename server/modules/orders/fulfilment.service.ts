@@ -10,7 +10,7 @@ import type { Mailer, MailMessage } from '../mail/mail.service';
 import type { GatewayIntent, PaymentGateway } from '../payments/payment-gateway';
 import type { SettingsService } from '../settings/settings.service';
 import { renderOrderConfirmation, renderRefundNotice } from './order-email';
-import { findOrderByIntent, insertOrder, insertOrderItems } from './orders.repository';
+import { findOrderByIntent, findOrderNumberByIntent, insertOrder, insertOrderItems } from './orders.repository';
 import { mapLimit } from '../../lib/map-limit';
 import { toOrder } from './orders.service';
 
@@ -51,6 +51,12 @@ interface FulfilmentDeps {
 export function createFulfilmentService(deps: FulfilmentDeps) {
   const { db, gateway, checkout, cart, mailer, settings, log } = deps;
   const pendingMail = new Set<Promise<void>>();
+
+  /** The checkout of an intent with its order number when it already has an order (two reads at once). */
+  async function intentState(intentId: string): Promise<{ checkout: CheckoutRow; orderNumber: string | null } | null> {
+    const [co, orderNumber] = await Promise.all([checkout.findByIntent(intentId), findOrderNumberByIntent(db, intentId)]);
+    return co ? { checkout: co, orderNumber } : null;
+  }
 
   function sendLater(message: MailMessage, context: Record<string, unknown>): void {
     // The order is committed already: a mail failure is logged, never undoes it.
@@ -95,7 +101,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
     intentId: string,
     known: { intent?: GatewayIntent; state?: { checkout: CheckoutRow; orderNumber: string | null } } = {},
   ): Promise<FulfilResult> {
-    const state = known.state ?? (await checkout.findIntentState(intentId));
+    const state = known.state ?? (await intentState(intentId));
     if (!state) return { kind: 'not_found' };
     if (state.orderNumber) return { kind: 'ok', orderNumber: state.orderNumber, created: false };
     const co = state.checkout;
@@ -193,7 +199,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
 
     /** POST /api/payment-success: only the session that paid may ask, and only for its own intent. */
     async fulfilForSession(sessionId: string | null, intentId: string): Promise<{ orderNumber: string }> {
-      const state = sessionId ? await checkout.findIntentState(intentId) : null;
+      const state = sessionId ? await intentState(intentId) : null;
       if (!state || state.checkout.sessionId !== sessionId) throw notFound(FULFIL_MESSAGES.notFound);
       const result = await fulfil(intentId, { state });
       switch (result.kind) {

@@ -1,10 +1,8 @@
 import type { Order } from '../../../common/contracts/checkout';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
 import { formatEditionNumbers } from '../../../common/domain/stock';
+import { escapeHtml } from '../../lib/html';
 import type { MailMessage } from '../mail/mail.service';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** "Size: M · Color: Black": the words the cart, order page and admin use. */
 function variant(item: Order['items'][number]): string {

@@ -12,6 +12,15 @@ export async function findOrderByIntent(db: DbOrTx, intentId: string): Promise<O
   return row ?? null;
 }
 
+export async function findOrderNumberByIntent(db: DbOrTx, intentId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ orderNumber: orders.orderNumber })
+    .from(orders)
+    .where(eq(orders.stripePaymentIntentId, intentId))
+    .limit(1);
+  return row?.orderNumber ?? null;
+}
+
 export async function findOrderById(db: DbOrTx, id: string): Promise<OrderRow | null> {
   const [row] = await db.select().from(orders).where(eq(orders.id, id)).limit(1);
   return row ?? null;

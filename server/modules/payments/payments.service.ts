@@ -2,16 +2,20 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { HttpError, notFound } from '../../plugins/http-error';
-import type { FulfilmentService } from '../orders/fulfilment.service';
 import type { OfflineConfirmInput, OfflineGateway } from './offline-gateway';
 import { WebhookSignatureError, type PaymentGateway } from './payment-gateway';
 import { paymentEvents } from './payments.tables';
+
+/** Whoever turns a succeeded intent into an order (the orders module's fulfil): payments does not depend on it. */
+export interface SucceededPaymentHandler {
+  fulfil(intentId: string): Promise<{ kind: string }>;
+}
 
 /** The payment provider's own calls into the shop: offline confirm and Stripe webhooks. */
 export function createPaymentsService(deps: {
   db: Db;
   gateway: PaymentGateway;
-  fulfilment: FulfilmentService;
+  fulfilment: SucceededPaymentHandler;
   log: FastifyBaseLogger;
 }) {
   const { db, gateway, fulfilment, log } = deps;

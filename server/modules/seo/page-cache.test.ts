@@ -8,7 +8,7 @@ import { adminClient } from '../../../tests/support/admin-session';
 import { createProduct, readyShopper, startPayment } from '../../../tests/support/shop-fixtures';
 import type { Product } from '../../../common/contracts/catalog';
 import { ssrDirFor } from '../../plugins/server-render';
-import { LruCache } from './page-cache';
+import { LruCache } from '../../plugins/page-cache';
 
 // A stand-in for the built storefront whose render() counts its calls and prints the data it was
 // given, so these tests see when a page is rendered and from which catalogue.

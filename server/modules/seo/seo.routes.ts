@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { requestUrl } from '../../plugins/static-client';
+import { requestUrl } from './request-url';
 import type { SeoService } from './seo.service';
 
 /** Crawler entry points: the sitemap lists every public page with absolute URLs. */

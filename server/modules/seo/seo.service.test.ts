@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { escapeHtml, escapeXml, jsonForScript } from './seo.service';
+import { escapeHtml, escapeXml } from '../../lib/html';
+import { jsonForScript } from './seo.service';
 
 describe('seo helpers', () => {
   test('escapeHtml escapes the five characters that matter in text and attributes', () => {

@@ -11,6 +11,7 @@ import { isUuid } from '../../../common/domain/ids';
 import { formatUsd } from '../../../common/domain/money';
 import { gridSearch, parseGridQuery, pickFeatured, slicePage } from '../../../common/domain/product-page';
 import { STATIC_PAGE_PATHS, type StaticPagePath } from '../../../common/domain/site-routes';
+import { escapeHtml, escapeXml } from '../../lib/html';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { SettingsService } from '../settings/settings.service';
 
@@ -22,17 +23,6 @@ export interface PageHead {
   bootstrap: Record<string, unknown>;
   /** Permanent redirect target (a path), when the page lives elsewhere. */
   redirect?: string;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-}
-
-export function escapeXml(s: string): string {
-  return escapeHtml(s).replace(/&#39;/g, '&apos;');
 }
 
 /**

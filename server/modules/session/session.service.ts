@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { sessions, type SessionData } from './session.tables';
+
+export type { SessionData };
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** Extend a session's expiry at most this often, so reads stay reads. */
@@ -16,6 +18,14 @@ export interface SessionRecord {
 export function newSessionId(): string {
   // 192 bits from the OS CSPRNG.
   return crypto.randomBytes(24).toString('base64url');
+}
+
+/** Logs every admin out (their shopper sessions and carts stay): the password changed. Joins the caller's transaction. */
+export async function revokeAdminLogins(db: DbOrTx): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ sess: sql`${sessions.sess} - 'admin'` })
+    .where(sql`${sessions.sess} -> 'admin' is not null`);
 }
 
 export function createSessionService(db: Db) {

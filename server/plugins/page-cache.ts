@@ -1,4 +1,4 @@
-import type { PrecompressedBody } from '../../plugins/precompressed';
+import type { PrecompressedBody } from './precompressed';
 
 /** A rendered page as it is sent: the same bytes for every shopper until the catalogue changes. */
 export interface CachedPage {
