@@ -15,6 +15,7 @@ import { registerSecurity } from './plugins/security';
 import { registerSession } from './plugins/session';
 import { registerStaticClient } from './plugins/static-client';
 import { registerRateLimits } from './modules/rate-limit/rate-limits';
+import { registerBotCheck } from './modules/bot-check/bot-check.routes';
 import { createServices, type ServiceOverrides, type Services } from './services';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
@@ -101,6 +102,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     enabled: config.RATE_LIMITS === 'on',
     addressFactor: config.RATE_LIMIT_ADDRESS_FACTOR,
   });
+  // Also before the routes: routes marked `config: { botChecked: true }` require a solved challenge.
+  await registerBotCheck(app, { botCheck: services.botCheck });
   await app.register(settingsRoutes, { settings: services.settings });
   await app.register(catalogRoutes, { catalog: services.catalog });
   await app.register(cartRoutes, { cart: services.cart, gate: services.gate });

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import { createJobRunner } from './jobs/job-runner';
 import { createRateLimitCounter } from './modules/rate-limit/rate-limit.store';
+import { createBotCheckService } from './modules/bot-check/bot-check.service';
 import { createCatalogChangeFeed } from './modules/catalog/catalog-changes';
 import { createCatalogService } from './modules/catalog/catalog.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
@@ -53,6 +54,9 @@ export async function createServices(config: Config, database: Database, log: Fa
   // Request counters of the route rate limits, shared by every instance (modules/rate-limit).
   const rateLimitCounter = createRateLimitCounter(db);
   jobs.every('prune-rate-limits', 5 * 60 * 1000, () => rateLimitCounter.pruneExpired());
+  // Proof-of-work bot check (newsletter): challenges signed with a key every instance derives alike.
+  const botCheck = createBotCheckService({ db, secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex') });
+  jobs.every('prune-spent-pow-challenges', 15 * 60 * 1000, () => botCheck.pruneSpent());
 
   // Buying path (issue #4): cart → checkout (holds) → gateway → fulfil → order.
   // One request per pooled connection.
@@ -88,7 +92,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, discounts, cart, checkout, orders, fulfilment, payments };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, discounts, cart, checkout, orders, fulfilment, payments };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

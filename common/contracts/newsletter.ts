@@ -10,6 +10,8 @@ export const newsletterBody = z.object({
     .max(254, { message: 'Email is too long' })
     .toLowerCase()
     .pipe(z.email({ message: 'Please enter a valid email address' })),
+  /** The solved proof-of-work challenge of GET /api/pow-challenge (base64 JSON { challenge, solution }). */
+  altcha: safeString().max(10_000).optional(),
 });
 export type NewsletterBody = z.infer<typeof newsletterBody>;
 

@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { markNewsletterSeen, seriousViolations } from '../support/e2e';
+import { markNewsletterSeen, seriousViolations, subscribeByApi } from '../support/e2e';
 
 // Issue 10, the owner's side (items 14-17, and item 3's words in the admin).
 
@@ -89,9 +89,7 @@ test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale cont
 }) => {
   test.setTimeout(120_000);
   const orderNumber = await placeOrder(page);
-  const welcome = await page.request.post('/api/newsletter', {
-    data: { email: `owner-${Date.now()}@example.com` },
-  });
+  const welcome = await subscribeByApi(page.request, `owner-${Date.now()}@example.com`);
   expect(welcome.ok()).toBe(true);
 
   expect((await page.request.post('/api/admin/login', { data: { password: PASSWORD } })).ok()).toBe(true);
@@ -167,7 +165,7 @@ test.describe('on a phone', () => {
   test('item 16: the codes and signups tables scroll sideways inside the screen and say so', async ({
     page,
   }) => {
-    await page.request.post('/api/newsletter', { data: { email: `phone-${Date.now()}@example.com` } });
+    await subscribeByApi(page.request, `phone-${Date.now()}@example.com`);
     expect((await page.request.post('/api/admin/login', { data: { password: PASSWORD } })).ok()).toBe(true);
     await page.goto('/admin');
     for (const [tab, table] of [

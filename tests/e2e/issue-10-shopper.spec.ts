@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { cartDrawer, markNewsletterSeen, seriousViolations, toastText } from '../support/e2e';
+import { cartDrawer, markNewsletterSeen, seriousViolations, subscribeByApi, toastText } from '../support/e2e';
 
 // Issue 10, the shopper's side: orders say what to make, checkout errors stay where they happen,
 // buying on a phone, and copy that agrees with itself. Each test names the items it covers.
@@ -276,7 +276,7 @@ test('items 19-21: newsletter copy agrees, policies are pages, contact mails sup
 
   // Item 19: an address already on the list gets the same words from the home form and the popup.
   const email = `twice-${Date.now()}@example.com`;
-  expect((await page.request.post('/api/newsletter', { data: { email } })).ok()).toBe(true);
+  expect((await subscribeByApi(page.request, email)).ok()).toBe(true);
   await page.getByLabel(/email/i).last().fill(email);
   await page
     .getByRole('button', { name: /subscribe/i })
@@ -329,7 +329,7 @@ test('item 19: the popup says its offer once and words a known refusal like the 
   const context = await browser.newContext();
   const page = await context.newPage();
   const email = `popup-${Date.now()}@example.com`;
-  expect((await page.request.post('/api/newsletter', { data: { email } })).ok()).toBe(true);
+  expect((await subscribeByApi(page.request, email)).ok()).toBe(true);
   await page.goto('/');
   const dialog = page.getByRole('dialog', { name: /10% off/i });
   await expect(dialog).toBeVisible({ timeout: 10_000 });

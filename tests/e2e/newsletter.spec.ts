@@ -157,6 +157,38 @@ test.describe('home section', () => {
     await expect(failed).toContainText('already subscribed');
   });
 
+  test('keyboard only: the bot check runs on submit, says so in a live region, then subscribes', async ({ page }) => {
+    const challenge = holdRoute();
+    await page.route('**/api/pow-challenge', challenge.handler);
+    const sent: Array<{ email: string; altcha?: string }> = [];
+    await page.route('**/api/newsletter', (route) => {
+      sent.push(JSON.parse(route.request().postData() ?? '{}') as { email: string; altcha?: string });
+      return route.continue();
+    });
+    await page.goto('/');
+    const section = page.getByRole('region', { name: 'Join the Community' });
+    const field = section.getByRole('textbox', { name: 'Email address' });
+    const email = unique('keyboard');
+    await field.scrollIntoViewIfNeeded();
+    await expect(field).toBeEnabled(); // the section is hydrated: Enter submits through the app
+    // Typed key by key into the focused field, submitted with Enter: no pointer anywhere.
+    await field.pressSequentially(email);
+    await expect(field).toHaveValue(email);
+    await field.press('Enter');
+    await expect(section.getByRole('button', { name: 'Subscribing...' })).toBeDisabled();
+    // Announced politely while the proof of work runs; no puzzle, nothing to click.
+    const status = section.getByText('Checking you are human…');
+    await expect(status).toBeVisible();
+    await expect(status).toHaveAttribute('aria-live', 'polite');
+    challenge.release();
+    await expect(page.getByRole('status').filter({ hasText: 'Successfully subscribed!' })).toBeVisible();
+    await expect(status).toBeHidden();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.email).toBe(email);
+    expect(sent[0]!.altcha).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    await expect(field).toHaveValue('');
+  });
+
   test('a blank address sends nothing', async ({ page }) => {
     const sent: string[] = [];
     await page.route('**/api/newsletter', (route) => {

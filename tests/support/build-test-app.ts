@@ -11,6 +11,7 @@ import { openDatabase, type Database } from '../../server/db/client';
 import { migrateDatabase } from '../../server/db/migrate';
 import { seedCatalogue } from '../../server/db/seed/seed';
 import type { Services } from '../../server/services';
+import { solvePow } from './pow';
 
 /** The PostgreSQL server of this test run (tests/support/global-setup.ts): embedded, or TEST_DATABASE_URL. */
 function baseUrl(): string {
@@ -128,8 +129,17 @@ export class TestClient {
   get(url: string) {
     return this.request({ method: 'GET', url });
   }
-  post(url: string, payload?: unknown) {
-    return this.request({ method: 'POST', url, payload: (payload ?? {}) as object, headers: { 'content-type': 'application/json' } });
+  /**
+   * Like a browser on the storefront, a newsletter signup solves the bot check first (GET
+   * /api/pow-challenge) unless the payload names its own `altcha` (undefined: send none).
+   */
+  async post(url: string, payload?: unknown) {
+    let body = (payload ?? {}) as Record<string, unknown>;
+    if (url === '/api/newsletter' && typeof body === 'object' && !Array.isArray(body) && !Object.hasOwn(body, 'altcha')) {
+      const challenge = await this.get('/api/pow-challenge');
+      body = { ...body, altcha: await solvePow(challenge.json()) };
+    }
+    return this.request({ method: 'POST', url, payload: body, headers: { 'content-type': 'application/json' } });
   }
   put(url: string, payload?: unknown) {
     return this.request({ method: 'PUT', url, payload: (payload ?? {}) as object, headers: { 'content-type': 'application/json' } });

@@ -1,5 +1,6 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { solvePow } from './pow';
 
 type Violation = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'][number];
 
@@ -57,4 +58,11 @@ export async function seriousViolations(
   );
   const { violations } = await builder.analyze();
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map(describe);
+}
+
+/** A newsletter signup through the API, with the bot check solved as the storefront does it. */
+export async function subscribeByApi(request: APIRequestContext, email: string) {
+  const challenge = await request.get('/api/pow-challenge');
+  expect(challenge.ok()).toBe(true);
+  return request.post('/api/newsletter', { data: { email, altcha: await solvePow(await challenge.json()) } });
 }

@@ -11,6 +11,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { useShopSettings } from '../settings/use-shop-settings';
+import { HumanCheckStatus } from './human-check-status';
 import { knownSubscribeFailure, useSubscribe } from './use-subscribe';
 
 /** The popup itself (lazy chunk). Any close calls onClose, which stores the seen flag. */
@@ -89,6 +90,7 @@ export default function NewsletterDialog({ open, onClose }: { open: boolean; onC
             >
               {subscribe.isPending ? 'Joining...' : 'Claim 10% Off'}
             </Button>
+            <HumanCheckStatus checking={subscribe.checking} className="text-center" />
             <Button type="button" variant="link" onClick={onClose} className="self-center text-muted">
               No thanks
             </Button>

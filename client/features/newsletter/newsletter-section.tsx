@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
+import { HumanCheckStatus } from './human-check-status';
 import { markNewsletterSeen } from './seen-flag';
 import { knownSubscribeFailure, useSubscribe } from './use-subscribe';
 
@@ -64,6 +65,7 @@ export function NewsletterSection() {
               {subscribe.isPending ? 'Subscribing...' : 'Subscribe'}
             </Button>
           </div>
+          <HumanCheckStatus checking={subscribe.checking} />
           <p className="text-sm">Unsubscribe any time. We never share your address.</p>
         </form>
       </div>

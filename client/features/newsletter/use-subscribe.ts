@@ -1,12 +1,29 @@
+import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { NewsletterResponse } from '../../../common/contracts/newsletter';
 import { ApiError, apiJson } from '../../lib/api-client';
 
-/** POST /api/newsletter; callers show their own toasts (docs/product.md §8 differs per screen). */
+/**
+ * POST /api/newsletter after the bot check (a proof of work, prove-human.ts, loaded when first used);
+ * `checking` is true while it runs (HumanCheckStatus says so). Callers show their own toasts
+ * (docs/product.md §8 differs per screen).
+ */
 export function useSubscribe() {
-  return useMutation({
-    mutationFn: (email: string) => apiJson<NewsletterResponse>('POST', '/api/newsletter', { email }),
+  const [checking, setChecking] = useState(false);
+  const mutation = useMutation({
+    mutationFn: async (email: string) => {
+      setChecking(true);
+      let altcha: string;
+      try {
+        const { proveHuman } = await import('./prove-human');
+        altcha = await proveHuman();
+      } finally {
+        setChecking(false);
+      }
+      return apiJson<NewsletterResponse>('POST', '/api/newsletter', { email, altcha });
+    },
   });
+  return { ...mutation, checking };
 }
 
 /**

@@ -11,7 +11,7 @@ export async function newsletterRoutes(
 
   r.post(
     '/api/newsletter',
-    { schema: { body: newsletterBody }, config: { rateLimited: 'newsletter' } },
+    { schema: { body: newsletterBody }, config: { rateLimited: 'newsletter', botChecked: true } },
     async (request, reply): Promise<NewsletterResponse> => {
       const subscription = await opts.newsletter.subscribe(request.body.email);
       reply.status(201);

@@ -77,6 +77,22 @@ describeEachDb('rate limits: per session (strict), per address (generous)', (t) 
     });
   }
 
+  test(`newsletter: ${RATE_LIMITS.newsletter.identity!.max} signups per e-mail address in 10 minutes, whatever the session; ${RATE_LIMITS.newsletter.session.max} a minute per session`, async () => {
+    const address = freshAddress();
+    const email = `limit-${Date.now()}@example.com`;
+    const statuses = [];
+    for (let i = 0; i < RATE_LIMITS.newsletter.identity!.max; i++)
+      statuses.push((await new ShopperAt(t().app, address).post('/api/newsletter', { email })).statusCode);
+    expect(statuses).toEqual([201, 409, 409]);
+    expectRefused(await new ShopperAt(t().app, address).post('/api/newsletter', { email }));
+    expect((await new ShopperAt(t().app, address).post('/api/newsletter', { email: `other-${email}` })).statusCode).toBe(201);
+
+    const shopper = await shopperWithSession(address);
+    for (let i = 0; i < RATE_LIMITS.newsletter.session.max; i++)
+      notLimited(await shopper.post('/api/newsletter', { email: `s${i}-${email}` }));
+    expectRefused(await shopper.post('/api/newsletter', { email: `s-last-${email}` }));
+  });
+
   test('a refused session does not use up its address: the strict limit is counted first', async () => {
     const address = freshAddress();
     const shopper = await shopperWithSession(address);

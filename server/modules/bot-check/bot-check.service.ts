@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import { createChallenge, randomInt, verifySolution, type Challenge, type Payload } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { badRequest } from '../../plugins/http-error';
+import { spentPowChallenges } from './bot-check.tables';
+
+/**
+ * The proof of work (ADR 009): PBKDF2/SHA-256 at POW_COST iterations per try; the answer is a counter
+ * picked at random in [POW_MIN_COUNTER, POW_MAX_COUNTER], so a browser tries ~2,000 keys (a fraction of a
+ * second on a laptop, about a second on a phone), while the server checks a solution with one HMAC.
+ */
+export const POW_ALGORITHM = 'PBKDF2/SHA-256';
+export const POW_COST = 500;
+export const POW_MIN_COUNTER = 1_000;
+export const POW_MAX_COUNTER = 3_000;
+/** A challenge must be solved and used within this long. */
+export const POW_TTL_MS = 5 * 60_000;
+
+export const BOT_CHECK_MESSAGES = {
+  missing: 'The check that you are human is missing. Please try again.',
+  invalid: 'The check that you are human failed. Please try again.',
+  expired: 'The check that you are human expired. Please try again.',
+  reused: 'The check that you are human was already used. Please try again.',
+} as const;
+
+/** HMAC keys of the challenges, derived from the session secret that every instance shares. */
+function deriveSecret(secret: string, purpose: string): string {
+  return crypto.createHmac('sha256', secret).update(`fifty:pow:${purpose}`).digest('base64url');
+}
+
+function decodePayload(value: string): Payload | null {
+  try {
+    const payload = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as Payload;
+    const ok =
+      payload &&
+      typeof payload === 'object' &&
+      typeof payload.challenge?.signature === 'string' &&
+      typeof payload.challenge.parameters === 'object' &&
+      payload.challenge.parameters !== null &&
+      typeof payload.solution?.counter === 'number' &&
+      typeof payload.solution.derivedKey === 'string';
+    return ok ? payload : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Proof-of-work bot check with no third-party service (altcha-lib): signed, short-lived challenges,
+ * each accepted once on any instance (the signature is spent in `spent_pow_challenges`).
+ */
+export function createBotCheckService(deps: { db: Db; secret: string; now?: () => number }) {
+  const { db } = deps;
+  const now = deps.now ?? Date.now;
+  const hmacSignatureSecret = deriveSecret(deps.secret, 'signature');
+  const hmacKeySignatureSecret = deriveSecret(deps.secret, 'key-signature');
+
+  return {
+    /** A new challenge for GET /api/pow-challenge. */
+    async challenge(): Promise<Challenge> {
+      return createChallenge({
+        algorithm: POW_ALGORITHM,
+        cost: POW_COST,
+        counter: randomInt(POW_MIN_COUNTER, POW_MAX_COUNTER),
+        deriveKey,
+        expiresAt: new Date(now() + POW_TTL_MS),
+        hmacSignatureSecret,
+        hmacKeySignatureSecret,
+      });
+    },
+
+    /**
+     * Accepts a solved challenge (base64 JSON `{ challenge, solution }`, as altcha sends it) once;
+     * throws 400 { message } when it is missing, wrong, expired or already used.
+     */
+    async verify(value: string | null | undefined): Promise<void> {
+      if (!value) throw badRequest(BOT_CHECK_MESSAGES.missing);
+      const payload = decodePayload(value);
+      if (!payload) throw badRequest(BOT_CHECK_MESSAGES.invalid);
+      let result: Awaited<ReturnType<typeof verifySolution>>;
+      try {
+        result = await verifySolution({
+          challenge: payload.challenge,
+          solution: payload.solution,
+          deriveKey,
+          hmacSignatureSecret,
+          hmacKeySignatureSecret,
+        });
+      } catch {
+        throw badRequest(BOT_CHECK_MESSAGES.invalid);
+      }
+      if (result.expired) throw badRequest(BOT_CHECK_MESSAGES.expired);
+      const expiresAt = payload.challenge.parameters.expiresAt;
+      if (!result.verified || typeof expiresAt !== 'number') throw badRequest(BOT_CHECK_MESSAGES.invalid);
+      const spent = await db
+        .insert(spentPowChallenges)
+        .values({ signature: payload.challenge.signature!, expiresAt: new Date(expiresAt * 1000) })
+        .onConflictDoNothing()
+        .returning({ signature: spentPowChallenges.signature });
+      if (spent.length === 0) throw badRequest(BOT_CHECK_MESSAGES.reused);
+    },
+
+    /** Forgets spent challenges that have expired anyway (the prune job). */
+    async pruneSpent(): Promise<number> {
+      const result = await db.delete(spentPowChallenges).where(lt(spentPowChallenges.expiresAt, sql`now()`));
+      return result.rowCount ?? 0;
+    },
+  };
+}
+
+export type BotCheckService = ReturnType<typeof createBotCheckService>;
