@@ -1,8 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { orderStatusSchema } from '../contracts/checkout';
 import {
-  canFulfilCheckout,
-  checkoutHoldsStock,
   isOrderStatus,
   ORDER_STATUSES,
   orderStatusTone,
@@ -27,15 +25,5 @@ describe('order status', () => {
     expect(orderStatusTone('delivered')).toBe('dark-green');
     expect(orderStatusTone('cancelled')).toBe('red');
     expect(orderStatusTone('whatever')).toBe('grey');
-  });
-
-  test('only unfinished checkouts can still be fulfilled; only open ones hold stock', () => {
-    expect(canFulfilCheckout('open')).toBe(true);
-    expect(canFulfilCheckout('expired')).toBe(true);
-    expect(canFulfilCheckout('cancelled')).toBe(true);
-    expect(canFulfilCheckout('fulfilled')).toBe(false);
-    expect(canFulfilCheckout('refunded')).toBe(false);
-    expect(checkoutHoldsStock('open')).toBe(true);
-    expect(checkoutHoldsStock('expired')).toBe(false);
   });
 });

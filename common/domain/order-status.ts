@@ -35,21 +35,3 @@ export function orderStatusTone(status: string): StatusTone {
       return 'grey';
   }
 }
-
-/**
- * A checkout is one payment attempt: it holds stock while `open`, and ends exactly once.
- * `fulfilled` has an order; `refunded` was paid too late and given back; `expired`/`cancelled` released their hold
- * (a late payment on them may still become an order when stock can be taken again).
- */
-export const CHECKOUT_STATUSES = ['open', 'fulfilled', 'expired', 'cancelled', 'refunded'] as const;
-export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
-
-/** Whether a paid intent on a checkout in this state may still become an order. */
-export function canFulfilCheckout(status: string): boolean {
-  return status === 'open' || status === 'expired' || status === 'cancelled';
-}
-
-/** Whether the checkout's stock is still held (taken out of products.stock) for it. */
-export function checkoutHoldsStock(status: string): boolean {
-  return status === 'open';
-}

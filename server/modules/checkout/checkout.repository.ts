@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { CustomerInfoBody } from '../../../common/contracts/checkout';
+import { assertTransition, sourcesOf, type CheckoutStatus } from '../../../common/domain/checkout-lifecycle';
 import {
   checkouts,
   customerInfo,
@@ -113,18 +114,23 @@ export async function lockCheckout(tx: DbOrTx, id: string): Promise<CheckoutRow 
   return row ?? null;
 }
 
-/** Moves a checkout out of `from` states; returns false when another writer got there first. */
+/**
+ * The one way a checkout's status changes: along an edge of the lifecycle table
+ * (common/domain/checkout-lifecycle.ts), `WHERE status = ANY(the statuses that may move to `to`)`.
+ * `from`, when given, narrows the sources and must be legal (else IllegalTransitionError); false when
+ * the row is in no allowed source any more (another writer got there first).
+ */
 export async function transitionCheckout(
   tx: DbOrTx,
   id: string,
-  from: readonly string[],
-  to: string,
-  extra: Partial<Pick<CheckoutRow, 'discountClaimed' | 'paymentCheckAt'>> = {},
+  to: CheckoutStatus,
+  opts: { from?: readonly CheckoutStatus[]; set?: Partial<Pick<CheckoutRow, 'discountClaimed' | 'paymentCheckAt'>> } = {},
 ): Promise<boolean> {
+  for (const from of opts.from ?? []) assertTransition('checkout', from, to);
   const rows = await tx
     .update(checkouts)
-    .set({ status: to, updatedAt: new Date(), ...extra })
-    .where(and(eq(checkouts.id, id), inArray(checkouts.status, [...from])))
+    .set({ status: to, updatedAt: new Date(), ...opts.set })
+    .where(and(eq(checkouts.id, id), inArray(checkouts.status, [...(opts.from ?? sourcesOf('checkout', to))])))
     .returning({ id: checkouts.id });
   return rows.length > 0;
 }
@@ -182,7 +188,8 @@ export async function listDuePaymentChecks(
         isNotNull(checkouts.paymentIntentId),
         lte(checkouts.paymentCheckAt, opts.now),
         lt(checkouts.createdAt, opts.createdBefore),
-        inArray(checkouts.status, ['open', 'expired', 'cancelled']),
+        // Still able to become an order.
+        inArray(checkouts.status, sourcesOf('checkout', 'fulfilled')),
       ),
     )
     .orderBy(asc(checkouts.paymentCheckAt), asc(checkouts.id))

@@ -17,7 +17,7 @@ import {
   type DiscountCheck,
 } from '../../../common/domain/discount';
 import { formatMoney } from '../../../common/domain/money';
-import { checkoutHoldsStock } from '../../../common/domain/order-status';
+import { checkoutHoldsStock } from '../../../common/domain/checkout-lifecycle';
 import { amountMatches, computeTotals, totalsToWire, type TotalsCents } from '../../../common/domain/pricing';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
 import { quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
@@ -200,7 +200,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     const codes: string[] = [];
     const ids: string[] = [];
     for (const row of rows) {
-      if (!(await transitionCheckout(tx, row.id, ['open'], to, { discountClaimed: false }))) continue;
+      if (!(await transitionCheckout(tx, row.id, to, { from: ['open'], set: { discountClaimed: false } }))) continue;
       ids.push(row.id);
       if (row.discountClaimed && row.discountCode) codes.push(row.discountCode);
     }
@@ -525,7 +525,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
     },
 
     async markFulfilled(tx: Tx, id: string): Promise<void> {
-      await transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'fulfilled', { paymentCheckAt: null });
+      await transitionCheckout(tx, id, 'fulfilled', { set: { paymentCheckAt: null } });
     },
 
     /** A late payment that could not be honoured ends its checkout; false when another caller already did. */
@@ -534,7 +534,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         const row = await lockCheckout(tx, id);
         if (!row || row.status === 'fulfilled' || row.status === 'refunded') return false;
         if (row.status === 'open') await releaseInTransaction(tx, [row], 'expired');
-        return transitionCheckout(tx, id, ['open', 'expired', 'cancelled'], 'refunded', { paymentCheckAt: null });
+        return transitionCheckout(tx, id, 'refunded', { set: { paymentCheckAt: null } });
       });
       if (changed) stockChanged();
       return changed;

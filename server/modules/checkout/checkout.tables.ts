@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { CHECKOUT_STATUSES } from '../../../common/domain/checkout-lifecycle';
 import {
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -51,7 +53,8 @@ export interface CheckoutCustomer {
 
 /**
  * One payment attempt of a session: the priced snapshot the intent was created for.
- * status: open (holding stock) → fulfilled | expired | cancelled | refunded.
+ * status: open (holding stock) → fulfilled | expired | cancelled | refunded; the edges are the
+ * lifecycle table in common/domain/checkout-lifecycle.ts (checkout.repository's transitionCheckout).
  */
 export const checkouts = pgTable(
   'checkouts',
@@ -83,6 +86,7 @@ export const checkouts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check('checkouts_status_valid', sql`${t.status} in (${sql.raw(CHECKOUT_STATUSES.map((s) => `'${s}'`).join(', '))})`),
     index('checkouts_session_idx').on(t.sessionId),
     index('checkouts_status_hold_idx').on(t.status, t.holdExpiresAt),
     index('checkouts_payment_check_idx')

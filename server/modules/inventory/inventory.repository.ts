@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { sourcesOf } from '../../../common/domain/checkout-lifecycle';
 // The stock columns of catalog's products row are inventory's (see inventory.tables.ts): the only writer.
 import { products } from '../catalog/catalog.tables';
 import { stockHolds } from './inventory.tables';
@@ -79,7 +80,7 @@ export async function finishHolds(
   return tx
     .update(stockHolds)
     .set({ status: to })
-    .where(and(inArray(stockHolds.checkoutId, [...checkoutIds]), eq(stockHolds.status, 'held')))
+    .where(and(inArray(stockHolds.checkoutId, [...checkoutIds]), inArray(stockHolds.status, sourcesOf('stockHold', to))))
     .returning({ productId: stockHolds.productId, quantity: stockHolds.quantity });
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { STOCK_HOLD_STATUSES } from '../../../common/domain/checkout-lifecycle';
 import { products } from '../catalog/catalog.tables';
 import { checkouts } from '../checkout/checkout.tables';
 
@@ -25,5 +26,6 @@ export const stockHolds = pgTable(
   (t) => [
     index('stock_holds_checkout_idx').on(t.checkoutId),
     check('stock_holds_qty', sql`${t.quantity} > 0`),
+    check('stock_holds_status_valid', sql`${t.status} in (${sql.raw(STOCK_HOLD_STATUSES.map((s) => `'${s}'`).join(', '))})`),
   ],
 );

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Order } from '../../../common/contracts/checkout';
-import { canFulfilCheckout } from '../../../common/domain/order-status';
+import { canFulfilCheckout } from '../../../common/domain/checkout-lifecycle';
 import { generateOrderNumber } from '../../../common/domain/order-number';
 import { HttpError, notFound } from '../../plugins/http-error';
 import type { CartService } from '../cart/cart.service';

@@ -1,5 +1,7 @@
 import { and, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import type { OrderStatus } from '../../../common/contracts/checkout';
+import { sourcesOf } from '../../../common/domain/checkout-lifecycle';
 import { orderItems, orders } from './orders.tables';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -83,11 +85,12 @@ export function listItemsOf(db: DbOrTx, orderIds: readonly string[]): Promise<Or
     .where(inArray(orderItems.orderId, [...orderIds]));
 }
 
-export async function setOrderStatus(db: DbOrTx, id: string, status: string): Promise<OrderRow | null> {
+/** Along the order lifecycle (the owner may set any status: every status is a source). */
+export async function setOrderStatus(db: DbOrTx, id: string, status: OrderStatus): Promise<OrderRow | null> {
   const [row] = await db
     .update(orders)
     .set({ status, updatedAt: new Date() })
-    .where(eq(orders.id, id))
+    .where(and(eq(orders.id, id), inArray(orders.status, sourcesOf('order', status))))
     .returning();
   return row ?? null;
 }

@@ -1,4 +1,6 @@
-import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { ORDER_STATUSES } from '../../../common/domain/order-status';
 import { products } from '../catalog/catalog.tables';
 
 export const orders = pgTable(
@@ -32,6 +34,8 @@ export const orders = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Fulfilment status: the order lifecycle of common/domain/checkout-lifecycle.ts.
+    check('orders_status_valid', sql`${t.status} in (${sql.raw(ORDER_STATUSES.map((s) => `'${s}'`).join(', '))})`),
     index('orders_session_idx').on(t.sessionId, t.createdAt),
     index('orders_status_idx').on(t.status),
     index('orders_email_idx').on(t.customerEmail),

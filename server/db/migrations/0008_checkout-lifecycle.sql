@@ -1,0 +1,3 @@
+ALTER TABLE "checkouts" ADD CONSTRAINT "checkouts_status_valid" CHECK ("checkouts"."status" in ('open', 'fulfilled', 'expired', 'cancelled', 'refunded'));--> statement-breakpoint
+ALTER TABLE "stock_holds" ADD CONSTRAINT "stock_holds_status_valid" CHECK ("stock_holds"."status" in ('held', 'consumed', 'released'));--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_status_valid" CHECK ("orders"."status" in ('pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'));
