@@ -66,7 +66,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   const cart = createCartService({ db, catalog, inventory });
   const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, onStockChanged });
   const orders = createOrdersService({ db });
-  const fulfilment = createFulfilmentService({ db, gateway, checkout, cart, mailer, settings, log, onStockChanged });
+  const fulfilment = createFulfilmentService({ db, gateway, checkout, mailer, settings, log, onStockChanged });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
   const payments = createPaymentsService({ db, gateway, fulfilment, log });
   jobs.every('release-expired-holds', 15_000, () => checkout.releaseExpiredHolds());

@@ -1,11 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Order } from '../../../common/contracts/checkout';
-import { canFulfilCheckout } from '../../../common/domain/checkout-lifecycle';
 import { generateOrderNumber } from '../../../common/domain/order-number';
 import { HttpError, notFound } from '../../plugins/http-error';
-import type { CartService } from '../cart/cart.service';
-import { HoldLostError, type CheckoutRow, type CheckoutService } from '../checkout/checkout.service';
+import type { CheckoutRow, CheckoutService } from '../checkout/checkout.service';
+import { CheckoutRefundedError, HoldLostError } from '../checkout/purchase.service';
 import type { Mailer, MailMessage } from '../mail/mail.service';
 import type { GatewayIntent, PaymentGateway } from '../payments/payment-gateway';
 import type { SettingsService } from '../settings/settings.service';
@@ -29,13 +28,10 @@ export const FULFIL_MESSAGES = {
     `Sorry, ${what ? `${what} sold out` : 'your order could not be completed'} before your payment went through. Your payment has been refunded.`,
 } as const;
 
-class AlreadyRefunded extends Error {}
-
 interface FulfilmentDeps {
   db: Db;
   gateway: PaymentGateway;
   checkout: CheckoutService;
-  cart: CartService;
   mailer: Mailer;
   settings: SettingsService;
   log: FastifyBaseLogger;
@@ -49,7 +45,7 @@ interface FulfilmentDeps {
  * at most one order (UNIQUE on the intent id, and the checkout row is locked while it is made).
  */
 export function createFulfilmentService(deps: FulfilmentDeps) {
-  const { db, gateway, checkout, cart, mailer, settings, log } = deps;
+  const { db, gateway, checkout, mailer, settings, log } = deps;
   const pendingMail = new Set<Promise<void>>();
 
   /** The checkout of an intent with its order number when it already has an order (two reads at once). */
@@ -120,67 +116,60 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
 
     let made: { order: Order; created: boolean };
     try {
-      made = await db.transaction(async (tx) => {
-        const locked = await checkout.lockForUpdate(tx, co.id);
-        // Status and order change in one transaction: `fulfilled` means the order exists.
-        if (locked?.status === 'fulfilled') {
+      // The purchase workflow owns the transaction; this module records the order inside it.
+      made = await checkout.completePurchase<{ order: Order; created: boolean }>(co.id, {
+        existing: async (tx) => {
           const again = await findOrderByIntent(tx, intentId);
-          if (again) return { order: toOrder(again, []), created: false };
-        }
-        if (!locked || locked.status === 'refunded') throw new AlreadyRefunded();
-        if (!canFulfilCheckout(locked.status))
-          throw new Error(`checkout ${locked.id} is ${locked.status} without an order`);
-
-        await checkout.settleHold(tx, locked);
-        const editions = await checkout.assignEditionNumbers(tx, locked.lines);
-        const c = locked.customer;
-        const row = await insertOrder(tx, {
-          orderNumber: generateOrderNumber(),
-          sessionId: locked.sessionId,
-          checkoutId: locked.id,
-          stripePaymentIntentId: intentId,
-          customerEmail: c.email,
-          customerFirstName: c.firstName,
-          customerLastName: c.lastName,
-          customerPhone: c.phone,
-          shippingAddress: c.shippingAddress,
-          shippingCity: c.shippingCity,
-          shippingState: c.shippingState,
-          shippingZip: c.shippingZip,
-          shippingCountry: c.shippingCountry,
-          shippingMethod: locked.shippingMethod,
-          subtotal: locked.subtotal,
-          discountCode: locked.discountCode,
-          discountAmount: locked.discountAmount,
-          tax: locked.tax,
-          shipping: locked.shipping,
-          total: locked.total,
-          // The offline gateway never takes money: its orders are test orders, marked wherever they show.
-          isTest: gateway.provider === 'offline',
-        });
-        if (!row) throw new Error(`order for ${intentId} appeared while its checkout was locked`);
-        const items = await insertOrderItems(
-          tx,
-          locked.lines.map((line, i) => ({
-            orderId: row.id,
-            productId: line.productId,
-            productName: line.name,
-            productPrice: (line.unitPriceCents / 100).toFixed(2),
-            quantity: line.quantity,
-            selectedSize: line.selectedSize,
-            selectedColor: line.selectedColor,
-            productImage: line.image,
-            editionNumbers: editions[i]!.numbers,
-            editionSize: editions[i]!.editionSize,
-          })),
-        );
-        await cart.clearInTransaction(tx, locked.sessionId);
-        await checkout.markFulfilled(tx, locked.id);
-        return { order: toOrder(row, items), created: true };
+          return again ? { order: toOrder(again, []), created: false } : null;
+        },
+        record: async (tx, locked, editions) => {
+          const c = locked.customer;
+          const row = await insertOrder(tx, {
+            orderNumber: generateOrderNumber(),
+            sessionId: locked.sessionId,
+            checkoutId: locked.id,
+            stripePaymentIntentId: intentId,
+            customerEmail: c.email,
+            customerFirstName: c.firstName,
+            customerLastName: c.lastName,
+            customerPhone: c.phone,
+            shippingAddress: c.shippingAddress,
+            shippingCity: c.shippingCity,
+            shippingState: c.shippingState,
+            shippingZip: c.shippingZip,
+            shippingCountry: c.shippingCountry,
+            shippingMethod: locked.shippingMethod,
+            subtotal: locked.subtotal,
+            discountCode: locked.discountCode,
+            discountAmount: locked.discountAmount,
+            tax: locked.tax,
+            shipping: locked.shipping,
+            total: locked.total,
+            // The offline gateway never takes money: its orders are test orders, marked wherever they show.
+            isTest: gateway.provider === 'offline',
+          });
+          if (!row) throw new Error(`order for ${intentId} appeared while its checkout was locked`);
+          const items = await insertOrderItems(
+            tx,
+            locked.lines.map((line, i) => ({
+              orderId: row.id,
+              productId: line.productId,
+              productName: line.name,
+              productPrice: (line.unitPriceCents / 100).toFixed(2),
+              quantity: line.quantity,
+              selectedSize: line.selectedSize,
+              selectedColor: line.selectedColor,
+              productImage: line.image,
+              editionNumbers: editions[i]!.numbers,
+              editionSize: editions[i]!.editionSize,
+            })),
+          );
+          return { order: toOrder(row, items), created: true };
+        },
       });
     } catch (err) {
       if (err instanceof HoldLostError) return refundLatePayment(co, intentId, err);
-      if (err instanceof AlreadyRefunded)
+      if (err instanceof CheckoutRefundedError)
         return { kind: 'refunded', message: FULFIL_MESSAGES.refunded(refundedWhat(co)) };
       throw err;
     }
