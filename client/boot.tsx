@@ -1,10 +1,10 @@
 import { startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { queryClient } from './lib/query-client';
-import { warmClassMerge } from './lib/cn';
 import { nextTask } from './lib/next-task';
 import { AppTree } from './app/app-tree';
 import { preloadRoute } from './app/router';
+import { preloadAdminChrome } from './app/root-layout';
 
 const container = document.getElementById('root')!;
 
@@ -25,14 +25,11 @@ const app = (
 
 /** Starts the app: hydrates the server's markup, or renders a screen the browser renders itself. */
 export async function boot(): Promise<void> {
-  await preloadRoute(window.location.pathname);
+  await Promise.all([preloadRoute(window.location.pathname), preloadAdminChrome(window.location.pathname)]);
   if (!container.firstElementChild) {
     createRoot(container).render(app);
     return;
   }
-  // In a task of its own, not inside the first slice of hydration.
-  await nextTask();
-  warmClassMerge();
   await nextTask();
   // As a transition, hydration works in short slices that leave the main thread free for input.
   startTransition(() => void hydrateRoot(container, app));

@@ -2,6 +2,7 @@ import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { AppTree } from './app/app-tree';
 import { preloadRoute } from './app/router';
+import { preloadSections } from './app/lazy-section';
 import { withServerBootstrap, type Bootstrap } from './lib/bootstrap';
 import { createQueryClient } from './lib/query-client';
 
@@ -12,6 +13,7 @@ import { createQueryClient } from './lib/query-client';
  */
 export async function render(pathname: string, search: string, bootstrap: Bootstrap): Promise<string> {
   await preloadRoute(pathname);
+  await preloadSections();
   // Each request gets its own cache: nothing one shopper's page loaded leaks into another's.
   const queryClient = createQueryClient();
   try {

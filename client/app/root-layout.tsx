@@ -1,27 +1,58 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { SiteHeader } from '../components/site-header';
-import { SiteFooter } from '../components/site-footer';
-import { AdminChrome } from '../components/admin-chrome';
 import { useCartDrawerOpen } from '../features/cart/cart-drawer-store';
 import { NewsletterPopup } from '../features/newsletter/newsletter-popup';
 import { useToasts } from '../components/ui/use-toast';
 import { useLocation } from 'wouter';
+import { lazySection } from './lazy-section';
 
-// Not needed for the first paint: the cart drawer (Radix Dialog and its lines) and the toast region
-// (Radix Toast) load when first needed or when the browser is idle, keeping them out of the entry chunk.
-const CartSidebar = lazy(() => import('../features/cart/cart-sidebar').then((m) => ({ default: m.CartSidebar })));
-const Toaster = lazy(() => import('../components/ui/toaster').then((m) => ({ default: m.Toaster })));
+// The owner's frame: only /admin needs it (boot.tsx loads it before rendering an /admin screen).
+const loadAdminChrome = () =>
+  import('../components/admin-chrome').then((m) => (AdminChromeLoaded = m.AdminChrome));
+let AdminChromeLoaded: ComponentType<{ children: ReactNode }> | null = null;
+const AdminChromeLazy = lazy(() => loadAdminChrome().then((c) => ({ default: c })));
+export const preloadAdminChrome = (pathname: string) =>
+  isAdminPath(pathname) ? loadAdminChrome() : Promise.resolve();
+const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
-function Deferred({ needed, children }: { needed: boolean; children: ReactNode }) {
-  const [idle, setIdle] = useState(false);
+// Far below the first screen: server-rendered, hydrated when it comes near (./lazy-section.tsx).
+const SiteFooter = lazySection(() => import('../components/site-footer').then((m) => m.SiteFooter));
+
+// Not needed until the shopper does something: the cart drawer (Radix Dialog and its lines) and the
+// toast region (Radix Toast). Their code is fetched on the first press or key anywhere on the page
+// (so it is there when the drawer opens), and they mount when first needed.
+const loadCartSidebar = () => import('../features/cart/cart-sidebar');
+const loadToaster = () => import('../components/ui/toaster');
+const CartSidebar = lazy(() => loadCartSidebar().then((m) => ({ default: m.CartSidebar })));
+const Toaster = lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));
+
+function Deferred({
+  needed,
+  load,
+  children,
+}: {
+  needed: boolean;
+  load: () => Promise<unknown>;
+  children: ReactNode;
+}) {
   useEffect(() => {
-    const onIdle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 2000));
-    onIdle(() => setIdle(true));
-  }, []);
+    const prefetch = () => {
+      window.removeEventListener('pointerdown', prefetch, true);
+      window.removeEventListener('keydown', prefetch, true);
+      void load().catch(() => undefined);
+    };
+    window.addEventListener('pointerdown', prefetch, { capture: true, passive: true });
+    window.addEventListener('keydown', prefetch, true);
+    return () => {
+      window.removeEventListener('pointerdown', prefetch, true);
+      window.removeEventListener('keydown', prefetch, true);
+    };
+  }, [load]);
+  // Once mounted it stays, so a closing animation or a second toast finds it there.
   const [wanted, setWanted] = useState(false);
   useEffect(() => {
-    if (needed || idle) setWanted(true);
-  }, [needed, idle]);
+    if (needed) setWanted(true);
+  }, [needed]);
   if (!wanted && !needed) return null;
   return <Suspense fallback={null}>{children}</Suspense>;
 }
@@ -31,14 +62,17 @@ export function RootLayout({ children }: { children: ReactNode }) {
   const hasToast = useToasts().length > 0;
   const [location] = useLocation();
   // The owner's screens are their own: no promo bar, cart, footer or newsletter offer around them.
-  if (location === '/admin' || location.startsWith('/admin/')) {
+  if (isAdminPath(location)) {
+    const AdminChrome = AdminChromeLoaded ?? AdminChromeLazy;
     return (
-      <AdminChrome>
-        {children}
-        <Deferred needed={hasToast}>
-          <Toaster />
-        </Deferred>
-      </AdminChrome>
+      <Suspense fallback={null}>
+        <AdminChrome>
+          {children}
+          <Deferred needed={hasToast} load={loadToaster}>
+            <Toaster />
+          </Deferred>
+        </AdminChrome>
+      </Suspense>
     );
   }
   return (
@@ -48,11 +82,11 @@ export function RootLayout({ children }: { children: ReactNode }) {
         {children}
       </main>
       <SiteFooter />
-      <Deferred needed={cartOpen}>
+      <Deferred needed={cartOpen} load={loadCartSidebar}>
         <CartSidebar />
       </Deferred>
       <NewsletterPopup />
-      <Deferred needed={hasToast}>
+      <Deferred needed={hasToast} load={loadToaster}>
         <Toaster />
       </Deferred>
     </div>

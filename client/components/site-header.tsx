@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Menu, Search, ShoppingBag, X } from 'lucide-react';
 import { cartDrawer } from '../features/cart/cart-drawer-store';
-import { useCartCount } from '../features/cart/use-cart';
+import { useCartCount } from '../features/cart/cart-query';
 import { useShopSettings } from '../features/settings/use-shop-settings';
 import { cn } from '../lib/cn';
 

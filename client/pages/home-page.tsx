@@ -1,17 +1,33 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { PRODUCT_PAGE_MAX } from '../../common/contracts/catalog';
-import { gridSearch, parseGridQuery, type GridQuery } from '../../common/domain/product-page';
-import { BuiltDifferent } from '../features/home/built-different';
-import { CategoryTiles } from '../features/home/category-tiles';
-import { FeaturedProducts } from '../features/home/featured-products';
-import { HeroCarousel } from '../features/home/hero-carousel';
+import {
+  PRODUCT_PAGE_MAX,
+  gridSearch,
+  parseGridQuery,
+  type GridQuery,
+} from '../../common/domain/product-page';
+import { lazySection } from '../app/lazy-section';
 import { HomeHero } from '../features/home/home-hero';
-import { Testimonials } from '../features/home/testimonials';
-import { GridPages } from '../features/catalog/grid-pages';
-import { ProductGrid } from '../features/catalog/product-grid';
 import { useFeaturedProducts, useProductPage } from '../features/catalog/use-products';
-import { NewsletterSection } from '../features/newsletter/newsletter-section';
+
+// Below the first screen: rendered by the server with the rest, their code fetched and hydrated as
+// they come near the viewport or the shopper starts scrolling (client/app/lazy-section.tsx).
+const HeroCarousel = lazySection(() => import('../features/home/hero-carousel').then((m) => m.HeroCarousel));
+const CategoryTiles = lazySection(() =>
+  import('../features/home/category-tiles').then((m) => m.CategoryTiles),
+);
+const FeaturedProducts = lazySection(() =>
+  import('../features/home/featured-products').then((m) => m.FeaturedProducts),
+);
+const GridPages = lazySection(() => import('../features/catalog/grid-pages').then((m) => m.GridPages));
+const ProductGrid = lazySection(() => import('../features/catalog/product-grid').then((m) => m.ProductGrid));
+const BuiltDifferent = lazySection(() =>
+  import('../features/home/built-different').then((m) => m.BuiltDifferent),
+);
+const Testimonials = lazySection(() => import('../features/home/testimonials').then((m) => m.Testimonials));
+const NewsletterSection = lazySection(() =>
+  import('../features/newsletter/newsletter-section').then((m) => m.NewsletterSection),
+);
 
 /** A grid page's own URL (`/?category=hoodies&page=2`), landing on the grid (#shop). */
 function gridHref(q: GridQuery, hash = '#shop'): string {
@@ -51,7 +67,9 @@ export default function HomePage() {
           products={shown?.products}
           isLoading={!shown}
           filter={query.category ?? 'all'}
-          onFilterChange={(value) => navigate(gridHref({ category: value === 'all' ? null : value, page: 1 }, ''))}
+          onFilterChange={(value) =>
+            navigate(gridHref({ category: value === 'all' ? null : value, page: 1 }, ''))
+          }
           footer={
             shown ? (
               <GridPages

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { safeString } from './safe-string';
+import { PRODUCT_PAGE_MAX, PRODUCT_PAGE_SIZE } from '../domain/product-page';
 
 export const moneyString = safeString().regex(/^\d+\.\d{2}$/);
 
@@ -47,10 +48,8 @@ export const productsQuery = z.object({
   category: safeString().max(100).optional(),
 });
 
-/** Products per page of the home page's grid (its HTML stays small however big the catalogue grows). */
-export const PRODUCT_PAGE_SIZE = 24;
-/** Highest page number asked for; beyond the last page the last page is shown. */
-export const PRODUCT_PAGE_MAX = 10_000;
+// Plain constants live in common/domain (no zod), so the storefront can read them without loading zod.
+export { PRODUCT_PAGE_SIZE, PRODUCT_PAGE_MAX };
 
 export const productPageQuery = z.object({
   category: z

@@ -19,6 +19,11 @@ export interface GridQuery {
   page: number;
 }
 
+/** Products per page of the home page's grid (its HTML stays small however big the catalogue grows). */
+export const PRODUCT_PAGE_SIZE = 24;
+/** Highest page number asked for; beyond the last page the last page is shown. */
+export const PRODUCT_PAGE_MAX = 10_000;
+
 const SLUG_RE = /^[a-z0-9-]{1,100}$/;
 
 /**

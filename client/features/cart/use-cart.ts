@@ -1,19 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
 import { ApiError, apiJson, apiRequest } from '../../lib/api-client';
 import { toast } from '../../components/ui/use-toast';
 import { cartDrawer } from './cart-drawer-store';
+import { CART_KEY } from './cart-query';
 
-export const CART_KEY = ['/api/cart'] as const;
-
-export function useCart() {
-  return useQuery<CartItem[]>({ queryKey: CART_KEY });
-}
-
-export function useCartCount(): number {
-  const { data } = useCart();
-  return (data ?? []).reduce((n, item) => n + item.quantity, 0);
-}
+export { CART_KEY, useCart, useCartCount } from './cart-query';
 
 /** Adds a line; opens the drawer when the cart was empty before (docs/product.md §4). */
 export function useAddToCart() {

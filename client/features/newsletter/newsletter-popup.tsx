@@ -14,7 +14,7 @@ function isQuietRoute(path: string): boolean {
 
 /**
  * Opens the newsletter offer 3 s after load unless the seen flag is stored (docs/product.md §4).
- * The dialog's code is fetched while waiting, so it never weighs on the first paint.
+ * The dialog's code is fetched when it is due, so it never competes with the page's first seconds.
  */
 export function NewsletterPopup() {
   const [location] = useLocation();
@@ -24,12 +24,8 @@ export function NewsletterPopup() {
 
   useEffect(() => {
     if (hasSeenNewsletter()) return;
-    const prefetch = window.setTimeout(() => void loadDialog(), POPUP_DELAY_MS / 2);
     const timer = window.setTimeout(() => setDue(true), POPUP_DELAY_MS);
-    return () => {
-      window.clearTimeout(prefetch);
-      window.clearTimeout(timer);
-    };
+    return () => window.clearTimeout(timer);
   }, []);
 
   // Waits out a quiet screen and opens on the next storefront screen instead.

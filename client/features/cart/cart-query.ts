@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+import type { CartItem } from '../../../common/contracts/cart';
+
+// The cart as every screen reads it (the header's count). The changes (use-cart.ts) carry
+// TanStack's mutation code and load with the screens that make them.
+export const CART_KEY = ['/api/cart'] as const;
+
+export function useCart() {
+  return useQuery<CartItem[]>({ queryKey: CART_KEY });
+}
+
+export function useCartCount(): number {
+  const { data } = useCart();
+  return (data ?? []).reduce((n, item) => n + item.quantity, 0);
+}
