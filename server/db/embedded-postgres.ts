@@ -95,6 +95,38 @@ function restoreLibrarySymlinks(nativeDir: string) {
   }
 }
 
+/**
+ * As root, PostgreSQL runs as the unprivileged user, which must be able to execute the binaries. When
+ * node_modules sits under a private folder (/root/…) it cannot: use a copy in the temp folder (once per
+ * binaries version), readable and executable by everyone, owned by root.
+ */
+function binariesRunnableBy(bins: Binaries, ids: Required<RunAs>, log: (msg: string) => void): Binaries {
+  if (spawnSync(bins.postgres, ['--version'], { ...ids }).status === 0) return bins;
+  const nativeDir = path.resolve(path.dirname(bins.postgres), '..');
+  const stamp = crypto.createHash('sha256').update(fs.statSync(bins.postgres).mtimeMs + nativeDir).digest('hex').slice(0, 12);
+  const copy = path.join(os.tmpdir(), `fifty-pg-bin-${stamp}`);
+  const copied = (name: keyof Binaries) => path.join(copy, 'bin', path.basename(bins[name]));
+  if (!fs.existsSync(path.join(copy, '.complete'))) {
+    const scratch = `${copy}.${process.pid}`;
+    fs.rmSync(scratch, { recursive: true, force: true });
+    fs.cpSync(nativeDir, scratch, { recursive: true, verbatimSymlinks: true });
+    spawnSync('chmod', ['-R', 'a+rX', scratch]);
+    fs.chmodSync(scratch, 0o755);
+    fs.writeFileSync(path.join(scratch, '.complete'), '');
+    try {
+      fs.renameSync(scratch, copy);
+    } catch {
+      fs.rmSync(scratch, { recursive: true, force: true }); // another process made it first
+    }
+    log(`The PostgreSQL binaries are not reachable by '${EMBEDDED_OS_USER}' where npm put them; using a copy in ${copy}.`);
+  }
+  const result: Binaries = { initdb: copied('initdb'), pg_ctl: copied('pg_ctl'), postgres: copied('postgres') };
+  if (spawnSync(result.postgres, ['--version'], { ...ids }).status !== 0) {
+    throw new Error(`'${EMBEDDED_OS_USER}' cannot run PostgreSQL from ${copy} either: set DATABASE_URL or run the shop as a normal user.`);
+  }
+  return result;
+}
+
 interface RunAs {
   uid?: number;
   gid?: number;
@@ -251,10 +283,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const pgdata = path.join(dir, 'data');
   const durable = opts.durable ?? true;
   const mode = opts.mode ?? 'exclusive';
-  const bins = await loadBinaries();
+  let bins = await loadBinaries();
 
   const isRoot = process.getuid?.() === 0;
   const runAs: RunAs = isRoot ? ensureOsUser(log) : {};
+  if (isRoot) bins = binariesRunnableBy(bins, runAs as Required<RunAs>, log);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const socketDir = socketDirFor(dir);
   fs.mkdirSync(socketDir, { recursive: true, mode: 0o700 });
