@@ -8,7 +8,7 @@ import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { WELCOME_PREFIX } from '../../../common/domain/welcome-code';
-import { PanelEmpty, PanelError, PanelLoading, ScrollCue } from './panel-parts';
+import { PanelEmpty, PanelError, PanelLoading, PanelTable } from './panel-parts';
 import { useCreateDiscountCode, useSetDiscountCodeActive } from './use-admin-data';
 import { adminErrorMessage } from './use-admin-session';
 
@@ -99,91 +99,80 @@ export function DiscountCodesPanel({ codes: allCodes, isLoading, isError }: Disc
           </p>
         </PanelEmpty>
       ) : (
-        <>
-          <ScrollCue />
-          <div
-            className="relative overflow-x-auto border-2 border-ink bg-white"
-            role="region"
-            aria-label="Discount codes table"
-            tabIndex={0}
-          >
-            <table className="w-full min-w-[40rem] text-left text-sm">
-              <caption className="sr-only">Discount codes</caption>
-              <thead className="border-b-2 border-ink bg-bone text-xs uppercase tracking-wide">
-                <tr>
-                  <th scope="col" className="px-4 py-2.5">
-                    Code
+        <PanelTable label="Discount codes table" caption="Discount codes" minWidth="min-w-[40rem]">
+          <thead className="border-b-2 border-ink bg-bone text-xs uppercase tracking-wide">
+            <tr>
+              <th scope="col" className="px-4 py-2.5">
+                Code
+              </th>
+              <th scope="col" className="px-4 py-2.5">
+                Discount
+              </th>
+              <th scope="col" className="px-4 py-2.5">
+                Uses
+              </th>
+              <th scope="col" className="px-4 py-2.5">
+                Expires
+              </th>
+              <th scope="col" className="px-4 py-2.5">
+                Status
+              </th>
+              <th scope="col" className="px-4 py-2.5">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-neutral-200">
+            {codes.map((c) => {
+              const expired = c.expiresAt !== null && Date.parse(c.expiresAt) < now;
+              const usedUp = c.maxUsage !== null && c.usageCount >= c.maxUsage;
+              return (
+                <tr key={c.id}>
+                  <th scope="row" className="px-4 py-2.5 font-mono font-bold">
+                    {c.code}
                   </th>
-                  <th scope="col" className="px-4 py-2.5">
-                    Discount
-                  </th>
-                  <th scope="col" className="px-4 py-2.5">
-                    Uses
-                  </th>
-                  <th scope="col" className="px-4 py-2.5">
-                    Expires
-                  </th>
-                  <th scope="col" className="px-4 py-2.5">
-                    Status
-                  </th>
-                  <th scope="col" className="px-4 py-2.5">
-                    <span className="sr-only">Actions</span>
-                  </th>
+                  <td className="px-4 py-2.5">{c.discountPercent}%</td>
+                  <td className="whitespace-nowrap px-4 py-2.5">
+                    {c.usageCount} / {c.maxUsage ?? 'unlimited'}
+                  </td>
+                  <td className="whitespace-nowrap px-4 py-2.5">
+                    {c.expiresAt ? (
+                      <time dateTime={c.expiresAt} className={cn(expired && 'text-red-700')}>
+                        {expiryFormat.format(new Date(c.expiresAt))}
+                        {expired && ' (expired)'}
+                      </time>
+                    ) : (
+                      'Never'
+                    )}
+                  </td>
+                  <td className="px-4 py-2.5">
+                    <span
+                      className={cn(
+                        'inline-block px-2 py-0.5 text-xs font-bold',
+                        c.isActive && !expired && !usedUp
+                          ? 'bg-green-100 text-green-900'
+                          : 'bg-neutral-200 text-neutral-900',
+                      )}
+                    >
+                      {!c.isActive ? 'Inactive' : expired ? 'Expired' : usedUp ? 'Used up' : 'Active'}
+                    </span>
+                  </td>
+                  <td className="px-4 py-2.5 text-right">
+                    <Button
+                      size="sm"
+                      variant={c.isActive ? 'outline' : 'default'}
+                      onClick={() => toggle(c)}
+                      disabled={setActive.isPending && setActive.variables?.id === c.id}
+                      aria-label={`${c.isActive ? 'Deactivate' : 'Activate'} ${c.code}`}
+                    >
+                      {c.isActive ? 'Deactivate' : 'Activate'}
+                    </Button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody className="divide-y divide-neutral-200">
-                {codes.map((c) => {
-                  const expired = c.expiresAt !== null && Date.parse(c.expiresAt) < now;
-                  const usedUp = c.maxUsage !== null && c.usageCount >= c.maxUsage;
-                  return (
-                    <tr key={c.id}>
-                      <th scope="row" className="px-4 py-2.5 font-mono font-bold">
-                        {c.code}
-                      </th>
-                      <td className="px-4 py-2.5">{c.discountPercent}%</td>
-                      <td className="whitespace-nowrap px-4 py-2.5">
-                        {c.usageCount} / {c.maxUsage ?? 'unlimited'}
-                      </td>
-                      <td className="whitespace-nowrap px-4 py-2.5">
-                        {c.expiresAt ? (
-                          <time dateTime={c.expiresAt} className={cn(expired && 'text-red-700')}>
-                            {expiryFormat.format(new Date(c.expiresAt))}
-                            {expired && ' (expired)'}
-                          </time>
-                        ) : (
-                          'Never'
-                        )}
-                      </td>
-                      <td className="px-4 py-2.5">
-                        <span
-                          className={cn(
-                            'inline-block px-2 py-0.5 text-xs font-bold',
-                            c.isActive && !expired && !usedUp
-                              ? 'bg-green-100 text-green-900'
-                              : 'bg-neutral-200 text-neutral-900',
-                          )}
-                        >
-                          {!c.isActive ? 'Inactive' : expired ? 'Expired' : usedUp ? 'Used up' : 'Active'}
-                        </span>
-                      </td>
-                      <td className="px-4 py-2.5 text-right">
-                        <Button
-                          size="sm"
-                          variant={c.isActive ? 'outline' : 'default'}
-                          onClick={() => toggle(c)}
-                          disabled={setActive.isPending && setActive.variables?.id === c.id}
-                          aria-label={`${c.isActive ? 'Deactivate' : 'Activate'} ${c.code}`}
-                        >
-                          {c.isActive ? 'Deactivate' : 'Activate'}
-                        </Button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        </>
+              );
+            })}
+          </tbody>
+        </PanelTable>
       )}
     </div>
   );
@@ -251,7 +240,6 @@ function CreateDiscountCodeForm() {
     });
   };
 
-
   return (
     <form
       onSubmit={handleSubmit(onSubmit)}
@@ -315,7 +303,11 @@ function CreateDiscountCodeForm() {
           </>
         )}
       </FormField>
-      <FormField label="Expiry date" description="Optional; ends that day (UTC)." error={errors.expiresAt?.message}>
+      <FormField
+        label="Expiry date"
+        description="Optional; ends that day (UTC)."
+        error={errors.expiresAt?.message}
+      >
         {(control) => <Input type="date" {...control} {...register('expiresAt')} />}
       </FormField>
       <Button

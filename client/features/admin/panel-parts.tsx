@@ -50,3 +50,36 @@ export function ScrollCue() {
     </p>
   );
 }
+
+/**
+ * A tab's data table: scrolls sideways on phones (the cue says so), keyboard-scrollable as a named
+ * region, with a caption for screen readers. `minWidth` keeps the columns readable (a Tailwind class).
+ */
+export function PanelTable({
+  label,
+  caption,
+  minWidth,
+  children,
+}: {
+  label: string;
+  caption: string;
+  minWidth: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <ScrollCue />
+      <div
+        className="relative overflow-x-auto border-2 border-ink bg-white"
+        role="region"
+        aria-label={label}
+        tabIndex={0}
+      >
+        <table className={`w-full ${minWidth} text-left text-sm`}>
+          <caption className="sr-only">{caption}</caption>
+          {children}
+        </table>
+      </div>
+    </>
+  );
+}
