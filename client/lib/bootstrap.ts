@@ -13,6 +13,8 @@ export interface Bootstrap {
   product?: Product | null;
   /** On /search?q=: the server's results for the trimmed query. */
   search?: { q: string; results: Product[] };
+  /** When the server rendered the page (ms since epoch): release countdowns' first render. */
+  now?: number;
 }
 
 let cached: Bootstrap | null = null;

@@ -8,7 +8,7 @@ import {
 } from '../../common/domain/product-page';
 import { lazySection } from '../app/lazy-section';
 import { HomeHero } from '../features/home/home-hero';
-import { useFeaturedProducts, useProductPage } from '../features/catalog/use-products';
+import { useFeaturedProducts, useProductPage, useUpcomingDrops } from '../features/catalog/use-products';
 
 // Below the first screen: rendered by the server with the rest, their code fetched and hydrated as
 // they come near the viewport or the shopper starts scrolling (client/app/lazy-section.tsx).
@@ -18,6 +18,9 @@ const CategoryTiles = lazySection(() =>
 );
 const FeaturedProducts = lazySection(() =>
   import('../features/home/featured-products').then((m) => m.FeaturedProducts),
+);
+const UpcomingDrops = lazySection(() =>
+  import('../features/home/upcoming-drops').then((m) => m.UpcomingDrops),
 );
 const GridPages = lazySection(() => import('../features/catalog/grid-pages').then((m) => m.GridPages));
 const ProductGrid = lazySection(() => import('../features/catalog/product-grid').then((m) => m.ProductGrid));
@@ -41,6 +44,7 @@ export default function HomePage() {
   const [, navigate] = useLocation();
   const grid = useProductPage(query);
   const featured = useFeaturedProducts();
+  const upcoming = useUpcomingDrops();
   const sectionRef = useRef<HTMLElement>(null);
   const shown = grid.data;
 
@@ -57,6 +61,7 @@ export default function HomePage() {
       <HomeHero />
       <HeroCarousel />
       <CategoryTiles />
+      {upcoming.data && upcoming.data.length > 0 ? <UpcomingDrops products={upcoming.data} /> : null}
       {featured.data ? <FeaturedProducts featured={featured.data} /> : null}
       <div className="mx-auto max-w-7xl px-4 py-16 md:px-6 md:py-24">
         <ProductGrid

@@ -29,6 +29,7 @@ describe('productPayloadSchema', () => {
       salePrice: null,
       subcategory: null,
       stock: 7,
+      releaseAt: null,
       inStock: true,
       isNew: false,
       isOnSale: false,

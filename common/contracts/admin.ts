@@ -187,6 +187,11 @@ export const productPayloadSchema = z
     stock: stockInput,
     editionSize: editionSizeInput,
     inStock: z.boolean({ message: 'inStock must be true or false' }).default(true),
+    /** Scheduled release: an instant with its offset (the form sends UTC); empty or null: on sale now. */
+    releaseAt: z
+      .union([z.literal(''), z.null(), z.string().datetime({ offset: true, message: 'Release time must be a date and time' })])
+      .optional()
+      .transform((v) => (v ? new Date(v) : null)),
     isNew: z.boolean({ message: 'isNew must be true or false' }).default(false),
     isOnSale: z.boolean({ message: 'isOnSale must be true or false' }).default(false),
     images: z.array(productImageSchema).max(20, { message: 'At most 20 images' }).default([]),

@@ -26,6 +26,8 @@ export const productSchema = z.object({
   colors: z.array(colorSchema),
   editionSize: z.number().int(),
   soldCount: z.number().int(),
+  /** Scheduled release (ISO 8601, UTC); null: on sale now (common/domain/release.ts). */
+  releaseAt: safeString().nullable(),
 });
 export type Product = z.infer<typeof productSchema>;
 
@@ -79,6 +81,8 @@ export interface ProductPage {
 /** What the home page renders from the catalogue: the featured strip and one page of the grid. */
 export interface HomeData {
   featured: Product[];
+  /** Products whose release is still to come, soonest first ('Upcoming drops'). */
+  upcoming?: Product[];
   grid: ProductPage;
 }
 

@@ -35,6 +35,8 @@ export interface ProductFixture {
   sizes?: string[];
   colors?: Array<{ name: string; value: string }>;
   category?: string;
+  /** Scheduled release (issue 14 item 1); null or absent: on sale now. */
+  releaseAt?: Date | null;
 }
 
 export async function createProduct(db: Db, over: ProductFixture = {}): Promise<string> {
@@ -51,6 +53,7 @@ export async function createProduct(db: Db, over: ProductFixture = {}): Promise<
       // One colour by default: it is chosen for the shopper, so buying-path tests need not name it.
       colors: over.colors ?? [{ name: 'White', value: '#FFFFFF' }],
       images: ['/uploads/seed/test-1.webp'],
+      releaseAt: over.releaseAt ?? null,
     })
     .returning({ id: products.id });
   return row!.id;

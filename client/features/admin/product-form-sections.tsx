@@ -10,6 +10,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { cn } from '../../lib/cn';
 import { addColour, removeColour } from './colour-palette';
 import { ImagePicker } from './image-picker';
+import { isoToLocalInput, localInputToIso, localTimeZone } from './release-time';
 
 // The product form's sections: each renders its fields into the dialog's two-column grid.
 
@@ -170,6 +171,7 @@ export function StockSection(section: ProductFormSectionProps) {
       <ProductField section={section} name="editionSize" label="Edition size">
         {(c) => <Input {...whole} min="1" {...register('editionSize')} {...c} />}
       </ProductField>
+      <ReleaseTimeField section={section} />
 
       <fieldset className="sm:col-span-2">
         <legend className="mb-2 text-sm font-semibold">Availability</legend>
@@ -190,6 +192,41 @@ export function StockSection(section: ProductFormSectionProps) {
         </div>
       </fieldset>
     </>
+  );
+}
+
+/**
+ * Scheduled release (issue 14 item 1): date and time in the owner's zone, kept as the UTC instant.
+ * Empty: on sale now.
+ */
+function ReleaseTimeField({ section }: { section: ProductFormSectionProps }) {
+  return (
+    <FormField
+      id={section.fieldId('releaseAt')}
+      label="Release time"
+      error={fieldError(section, 'releaseAt')}
+      description={`Your time zone (${localTimeZone()}). Leave empty to sell now; before this time the shop shows a countdown and nobody can buy it.`}
+      className="sm:col-span-2"
+    >
+      {(c) => (
+        <Controller
+          control={section.form.control}
+          name="releaseAt"
+          render={({ field }) => (
+            <Input
+              type="datetime-local"
+              name={field.name}
+              ref={field.ref}
+              onBlur={field.onBlur}
+              value={isoToLocalInput(typeof field.value === 'string' ? field.value : null)}
+              onChange={(e) => field.onChange(localInputToIso(e.target.value))}
+              className="sm:max-w-xs"
+              {...c}
+            />
+          )}
+        />
+      )}
+    </FormField>
   );
 }
 

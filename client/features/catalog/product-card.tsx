@@ -14,6 +14,8 @@ import { queryClient } from '../../lib/query-client';
 import { ApiError } from '../../lib/api-client';
 import { CART_KEY, toastAddedToCart, useAddToCart } from '../cart/use-cart';
 import { cn } from '../../lib/cn';
+import { DropCountdown, NotifyMeLink } from './drop-countdown';
+import { useReleaseClock } from './release-clock';
 
 const MAX_SWATCHES = 3;
 
@@ -63,6 +65,7 @@ export function ProductCard({ product, priority = false, className, headingLevel
   const nameId = useId();
   const pickerId = useId();
   const addButtonRef = useRef<HTMLButtonElement>(null);
+  const release = useReleaseClock(product.releaseAt);
   const soldOut = !isAvailable(product);
   const severalSizes = product.sizes.length > 1;
   const severalColours = product.colors.length > 1;
@@ -177,7 +180,12 @@ export function ProductCard({ product, priority = false, className, headingLevel
         ) : null}
 
         <div className="relative z-10 mt-auto pt-2">
-          {soldOut ? (
+          {!release.released ? (
+            <>
+              <DropCountdown msLeft={release.msLeft} className="mb-2 text-xs sm:text-sm" />
+              <NotifyMeLink className="w-full px-2 text-xs sm:text-sm" describedBy={nameId} />
+            </>
+          ) : soldOut ? (
             <Button className="w-full px-2 text-xs sm:text-sm" variant="outline" disabled>
               Out of Stock
             </Button>

@@ -60,3 +60,14 @@ export function useFeaturedProducts() {
     initialData: readBootstrap().home?.featured,
   });
 }
+
+/** Products whose release is still to come (the home page's 'Upcoming drops'); embedded on the home page. */
+export function useUpcomingDrops() {
+  const home = readBootstrap().home;
+  return useQuery<Product[]>({
+    queryKey: ['/api/products', 'upcoming'],
+    queryFn: () => apiJson<Product[]>('GET', '/api/products/upcoming'),
+    // The server leaves the list out when there is none.
+    initialData: home ? (home.upcoming ?? []) : undefined,
+  });
+}

@@ -33,7 +33,7 @@ export function NewsletterSection() {
   };
 
   return (
-    <section aria-labelledby={headingId} className="bg-accent text-ink">
+    <section id="newsletter" aria-labelledby={headingId} className="scroll-mt-20 bg-accent text-ink">
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-16 md:px-6 md:py-24 lg:grid-cols-2 lg:items-end">
         <div>
           <p className="text-xs font-bold uppercase tracking-[0.3em]">Newsletter</p>

@@ -8,6 +8,8 @@ import { Breadcrumb } from '../../components/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
+import { DropCountdown, NotifyMeLink, ReleaseTime } from '../catalog/drop-countdown';
+import { useReleaseClock } from '../catalog/release-clock';
 import { ColorSwatches } from './color-swatches';
 import { ProductGallery } from './product-gallery';
 import {
@@ -82,6 +84,8 @@ export function ProductDetail({
   const [quantity, setQuantity] = useState(1);
   const [wishlisted, setWishlisted] = useState(false);
 
+  // Before its release the product shows a countdown and Notify me; it flips at the release second.
+  const release = useReleaseClock(product.releaseAt);
   const purchasable = isAvailable(product);
   const enabled = canAddToCart(product, size) && !adding;
   const savings = savingsCents(product);
@@ -167,6 +171,15 @@ export function ProductDetail({
             </div>
           </div>
 
+          {!release.released && product.releaseAt && (
+            <div className="border-2 border-ink bg-paper p-4" data-testid="drop-countdown">
+              <DropCountdown msLeft={release.msLeft} className="font-display text-3xl uppercase" />
+              <p id="release-note" className="mt-1 text-sm text-muted">
+                On sale from{' '}
+                <ReleaseTime releaseAt={product.releaseAt} className="font-semibold text-ink" />.
+              </p>
+            </div>
+          )}
           <div className="flex gap-3 border-2 border-ink bg-accent/40 p-4">
             <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
             <div className="text-sm">
@@ -206,20 +219,26 @@ export function ProductDetail({
                   {displayPrice(product.salePrice ?? product.price)}
                 </span>
               </p>
-              <Button
-                size="lg"
-                variant="default"
-                className="min-w-0 flex-1 px-3 lg:w-full"
-                disabled={!enabled}
-                aria-describedby={purchasable && product.sizes.length > 0 && !size ? 'size-hint' : undefined}
-                onClick={() =>
-                  onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
-                }
-              >
-                {addToCartLabel(product, quantity)}
-              </Button>
+              {!release.released ? (
+                <NotifyMeLink className="h-12 min-w-0 flex-1 px-3 lg:w-full" describedBy="release-note" />
+              ) : (
+                <Button
+                  size="lg"
+                  variant="default"
+                  className="min-w-0 flex-1 px-3 lg:w-full"
+                  disabled={!enabled}
+                  aria-describedby={
+                    purchasable && product.sizes.length > 0 && !size ? 'size-hint' : undefined
+                  }
+                  onClick={() =>
+                    onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
+                  }
+                >
+                  {addToCartLabel(product, quantity)}
+                </Button>
+              )}
             </div>
-            {purchasable && product.sizes.length > 0 && !size && (
+            {release.released && purchasable && product.sizes.length > 0 && !size && (
               <p id="size-hint" className="text-sm text-muted lg:-mt-3">
                 Choose a size to add this piece to your cart.
               </p>

@@ -2,6 +2,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
 import type { Product } from '../../../common/contracts/catalog';
 import { unitPriceCents } from '../../../common/domain/pricing';
+import { isReleased, releaseMessages } from '../../../common/domain/release';
 import { checkCartQuantity, isAvailable, stockMessages } from '../../../common/domain/stock';
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
@@ -50,6 +51,8 @@ export interface PricedCartLine {
   image: string | null;
   /** Units on sale right now (already net of every hold), for a fast "sold out" answer. */
   available: number;
+  /** Scheduled release (ISO, UTC) or null; checkout refuses a line before it (issue 14 item 1). */
+  releaseAt: string | null;
 }
 
 const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
@@ -126,6 +129,8 @@ export function createCartService(deps: { db: Db; catalog: CatalogService; inven
     ): Promise<CartItem> {
       // The catalogue snapshot validates size and colour (they rarely change); the live row decides stock.
       const product = (await catalog.getProduct(body.productId)) ?? (await productOrThrow(body.productId));
+      // Before its release the product cannot be put in a cart (and no session is created for it).
+      if (!isReleased(product, Date.now())) throw conflict(releaseMessages.notYet(product.name, product.releaseAt!));
       const selectedSize = resolveSize(product, blankToNull(body.selectedSize));
       const selectedColor = resolveColor(product, blankToNull(body.selectedColor));
       // A sold-out answer creates no session; the snapshot may be stale, so refuse only on the live row.
@@ -212,6 +217,7 @@ export function createCartService(deps: { db: Db; catalog: CatalogService; inven
         selectedColor: row.selectedColor,
         image: product.images[0] ?? null,
         available: isAvailable(product) ? product.stock : 0,
+        releaseAt: product.releaseAt,
       }));
     },
   };

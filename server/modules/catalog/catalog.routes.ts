@@ -8,6 +8,7 @@ import {
   productsQuery,
 } from '../../../common/contracts/catalog';
 import { pickFeatured, slicePage } from '../../../common/domain/product-page';
+import { upcomingDrops } from '../../../common/domain/release';
 import { notFound } from '../../plugins/http-error';
 import { createBodyCache, PrecompressedBody, sendPrecompressedJson } from '../../plugins/precompressed';
 import type { CatalogService } from './catalog.service';
@@ -84,6 +85,13 @@ export async function catalogRoutes(app: FastifyInstance, opts: { catalog: Catal
     const snap = await catalog.current();
     reply.header('cache-control', 'no-cache');
     return sendPrecompressedJson(request, reply, cachedBody(snap.version, 'featured', () => pickFeatured(snap.products)));
+  });
+
+  // Products whose release is still to come (the home page's 'Upcoming drops'): depends on the time, so not cached.
+  r.get('/api/products/upcoming', async (_request, reply) => {
+    const snap = await catalog.current();
+    reply.header('cache-control', 'no-cache');
+    return upcomingDrops(snap.products, Date.now());
   });
 
   r.get('/api/products/:id', { schema: { params: productIdParams } }, async (request) => {

@@ -39,6 +39,7 @@ export function toProduct(row: ProductRow): Product {
     colors: row.colors,
     editionSize: row.editionSize,
     soldCount: row.soldCount,
+    releaseAt: row.releaseAt ? row.releaseAt.toISOString() : null,
   };
 }
 

@@ -42,6 +42,8 @@ export const products = pgTable(
     soldCount: integer('sold_count').notNull().default(0),
     /** Units held by open checkouts (taken out of stock, not sold yet): kept here so a CHECK can count them. */
     heldCount: integer('held_count').notNull().default(0),
+    /** Scheduled release (issue 14 item 1): before it the product is shown but cannot be bought; null: on sale now. */
+    releaseAt: timestamp('release_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -7,6 +7,7 @@ import { canFulfilCheckout, checkoutHoldsStock } from '../../../common/domain/ch
 import { checkDiscountCode, DISCOUNT_MESSAGES, isLimitedCode, normalizeDiscountCode } from '../../../common/domain/discount';
 import { formatMoney } from '../../../common/domain/money';
 import { amountMatches } from '../../../common/domain/pricing';
+import { isReleased, releaseMessages } from '../../../common/domain/release';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
 import { quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
 import { mapLimit } from '../../lib/map-limit';
@@ -205,6 +206,9 @@ export function createPurchaseService(deps: PurchaseDeps) {
   ): Promise<CreatePaymentIntentResult | null> {
     const lines = await cart.pricedLines(sessionId);
     if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
+    // A line whose product is not released yet (its release moved later after it was added) holds nothing.
+    const early = lines.find((l) => !isReleased(l, Date.now()));
+    if (early) throw conflict(releaseMessages.notYet(early.name, early.releaseAt!));
     await refuseWhenSoldOut(sessionId, lines);
     const info = await customerInfo.find(sessionId);
     if (!info) throw badRequest(CHECKOUT_MESSAGES.noCustomerInfo);

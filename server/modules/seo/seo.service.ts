@@ -10,6 +10,7 @@ import { firstSentence } from '../../../common/domain/first-sentence';
 import { isUuid } from '../../../common/domain/ids';
 import { formatUsd } from '../../../common/domain/money';
 import { gridSearch, parseGridQuery, pickFeatured, slicePage } from '../../../common/domain/product-page';
+import { upcomingDrops } from '../../../common/domain/release';
 import { STATIC_PAGE_PATHS, type StaticPagePath } from '../../../common/domain/site-routes';
 import { escapeHtml, escapeXml } from '../../lib/html';
 import type { CatalogService } from '../catalog/catalog.service';
@@ -228,7 +229,8 @@ export function createSeoService(deps: {
   async function homeData(search: URLSearchParams): Promise<HomeData> {
     const products = await catalog.listProducts();
     const grid = slicePage(products, parseGridQuery(search, PRODUCT_PAGE_MAX), PRODUCT_PAGE_SIZE);
-    return { featured: pickFeatured(products), grid };
+    const upcoming = upcomingDrops(products, Date.now());
+    return { featured: pickFeatured(products), grid, ...(upcoming.length > 0 ? { upcoming } : {}) };
   }
 
   async function homePage(base: string, search: URLSearchParams): Promise<PageMeta> {
@@ -415,7 +417,13 @@ export function createSeoService(deps: {
       return {
         status: meta.status ?? 200,
         head: renderHead(base, meta),
-        bootstrap: { settings: settings.publicSettings, ...meta.bootstrap },
+        bootstrap: {
+          settings: settings.publicSettings,
+          ...meta.bootstrap,
+          // Pages with products carry the time they were rendered at: the browser's first render
+          // computes release countdowns from it, as the server did (hydration matches).
+          ...(meta.bootstrap && Object.keys(meta.bootstrap).length > 0 ? { now: Date.now() } : {}),
+        },
       };
     },
 

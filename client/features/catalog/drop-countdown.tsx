@@ -1,0 +1,51 @@
+import { Bell } from 'lucide-react';
+import { describeCountdown, formatCountdown, formatReleaseUtc } from '../../../common/domain/release';
+import { buttonVariants } from '../../components/ui/button';
+import { cn } from '../../lib/cn';
+import { useHydrated } from './release-clock';
+
+/** 'Drops in 2d 04:13:09', as a live timer whose spoken name changes once a minute, not every second. */
+export function DropCountdown({ msLeft, className }: { msLeft: number; className?: string }) {
+  return (
+    <p role="timer" aria-label={describeCountdown(msLeft)} className={cn('font-bold tabular-nums', className)}>
+      {formatCountdown(msLeft)}
+    </p>
+  );
+}
+
+/** The release time in the shopper's own zone (after hydration; the server knows only UTC). */
+export function ReleaseTime({ releaseAt, className }: { releaseAt: string; className?: string }) {
+  const hydrated = useHydrated();
+  const local = hydrated
+    ? new Intl.DateTimeFormat(undefined, {
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZoneName: 'short',
+      }).format(new Date(releaseAt))
+    : formatReleaseUtc(releaseAt);
+  return (
+    <time dateTime={releaseAt} className={className}>
+      {local}
+    </time>
+  );
+}
+
+/**
+ * 'Notify me' before a release: for now it leads to the newsletter signup on the home page
+ * (per-product drop alerts are issue 14 item 7).
+ */
+export function NotifyMeLink({ className, describedBy }: { className?: string; describedBy?: string }) {
+  return (
+    <a
+      href="/#newsletter"
+      aria-describedby={describedBy}
+      className={cn(buttonVariants({ variant: 'default' }), className)}
+    >
+      <Bell className="h-4 w-4" aria-hidden="true" />
+      Notify me
+    </a>
+  );
+}

@@ -1,0 +1,31 @@
+import type { Product } from '../../../common/contracts/catalog';
+import { isReleased, upcomingDrops } from '../../../common/domain/release';
+import { ProductCard } from '../catalog/product-card';
+import { useNow } from '../catalog/release-clock';
+
+/**
+ * Products with a release still to come, soonest first (issue 14 item 1). Shown only while there is
+ * one: each leaves the strip at its release second (it is in the grid, buyable, already).
+ */
+export function UpcomingDrops({ products }: { products: readonly Product[] }) {
+  const now = useNow(products.some((p) => !isReleased(p, Date.now())));
+  const upcoming = upcomingDrops(products, now);
+  if (upcoming.length === 0) return null;
+  return (
+    <section aria-labelledby="upcoming-title" className="mx-auto max-w-7xl px-4 pt-16 md:px-6 md:pt-24">
+      <div className="mb-8 md:mb-12">
+        <p className="text-xs font-bold uppercase tracking-[0.3em] text-muted">Set a reminder</p>
+        <h2 id="upcoming-title" className="mt-2 font-display text-5xl uppercase leading-none md:text-7xl">
+          Upcoming drops
+        </h2>
+      </div>
+      <ul className="grid grid-cols-2 gap-4 md:gap-6 lg:grid-cols-4">
+        {upcoming.map((p) => (
+          <li key={p.id} className="flex">
+            <ProductCard product={p} className="w-full" />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

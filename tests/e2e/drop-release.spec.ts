@@ -1,0 +1,105 @@
+import { test, expect, request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { cartDrawer, markNewsletterSeen } from '../support/e2e';
+
+// Scheduled release (issue 14 item 1): before the release the page and the card count down and offer
+// 'Notify me' (the server refuses the cart); at the release second the page becomes buyable without
+// a reload. The page's clock is Playwright's fake one; the server's is real, so the product is set
+// to drop a few seconds ahead and the test polls until the server's time has passed it.
+
+const PASSWORD = 'e2e-admin-password';
+const LEAD_MS = 8_000;
+
+let admin: APIRequestContext;
+let productId: string | null = null;
+
+test.beforeAll(async ({ baseURL }) => {
+  admin = await playwrightRequest.newContext({ baseURL });
+  expect((await admin.post('/api/admin/login', { data: { password: PASSWORD } })).ok()).toBe(true);
+});
+
+test.afterAll(async () => {
+  if (productId) expect((await admin.delete(`/api/admin/products/${productId}`)).ok()).toBe(true);
+  await admin.dispose();
+});
+
+test.beforeEach(async ({ page }) => {
+  await markNewsletterSeen(page);
+});
+
+test('countdown on the home card and the product page, Notify me, then Add to Cart at the release second', async ({
+  page,
+  request,
+}) => {
+  const image = ((await (await request.get('/api/products')).json()) as Array<{ images: string[] }>).find(
+    (p) => p.images.length > 0,
+  )!.images[0]!;
+  // Whole seconds, as the admin form sets them: the countdown ticks on the second.
+  const start = Math.ceil(Date.now() / 1000) * 1000;
+  const releaseAt = start + LEAD_MS;
+  const name = `Release Cap ${start.toString(36)}`;
+  const created = await admin.post('/api/admin/products', {
+    data: {
+      name,
+      description: 'A cap that drops on time. Numbered inside.',
+      price: '35.00',
+      category: 'accessories',
+      materials: 'Organic cotton twill',
+      sustainabilityInfo: 'Made to order.',
+      stock: 5,
+      images: [image],
+      sizes: ['One Size'],
+      colors: [{ name: 'Black', value: '#111111' }],
+      releaseAt: new Date(releaseAt).toISOString(),
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  productId = ((await created.json()) as { id: string }).id;
+
+  // The page's time stands still at `start` until the test moves it.
+  await page.clock.install({ time: start });
+  await page.clock.pauseAt(start);
+
+  await test.step('the home page lists it under Upcoming drops with a live countdown and Notify me', async () => {
+    await page.goto('/');
+    const upcoming = page.getByRole('region', { name: 'Upcoming drops' });
+    const card = upcoming.getByRole('article', { name });
+    await expect(card.getByRole('timer')).toHaveText(/^Drops in 00:00:0[789]$/);
+    await expect(card.getByRole('timer')).toHaveAccessibleName(/^Drops in \d seconds$/);
+    await expect(card.getByRole('link', { name: 'Notify me' })).toHaveAttribute('href', '/#newsletter');
+    await expect(card.getByRole('button', { name: 'Add to Cart' })).toHaveCount(0);
+  });
+
+  await test.step('the product page counts down every second; Add to Cart is absent and the server refuses', async () => {
+    await page.goto(`/product/${productId}`);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    const timer = page.getByRole('timer');
+    await expect(timer).toHaveText('Drops in 00:00:08');
+    await page.clock.runFor(1000);
+    await expect(timer).toHaveText('Drops in 00:00:07');
+    await expect(page.getByRole('link', { name: 'Notify me' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Add to Cart/ })).toHaveCount(0);
+    expect(Date.now()).toBeLessThan(releaseAt);
+    const refused = await request.post('/api/cart', { data: { productId, quantity: 1 } });
+    expect(refused.status()).toBe(409);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      new RegExp(`^${name} drops on .+ UTC\\. It can't be bought yet\\.$`),
+    );
+  });
+
+  await test.step('at the release second the page flips to Add to Cart without a reload, and adding works', async () => {
+    const url = page.url();
+    await page.clock.runFor(LEAD_MS - 1001);
+    await expect(page.getByRole('timer')).toHaveText('Drops in 00:00:01');
+    await page.clock.runFor(1);
+    await expect(page.getByRole('timer')).toHaveCount(0);
+    const add = page.getByRole('button', { name: /^Add to Cart - \$35\.00$/ });
+    await expect(add).toBeEnabled();
+    expect(page.url()).toBe(url);
+    // The server's clock is real: wait until it has passed the release too.
+    await expect.poll(() => Date.now(), { timeout: LEAD_MS + 5_000 }).toBeGreaterThanOrEqual(releaseAt);
+    // Let the page's time run again (the cart drawer and the request use timers).
+    await page.clock.resume();
+    await add.click();
+    await expect(cartDrawer(page).getByText(name)).toBeVisible();
+  });
+});
