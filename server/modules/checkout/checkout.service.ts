@@ -1,27 +1,11 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
-import type { CartService } from '../cart/cart.service';
-import type { DiscountsService } from '../discounts/discounts.service';
-import type { InventoryService } from '../inventory/inventory.service';
-import type { PaymentGateway } from '../payments/payment-gateway';
-import type { SettingsService } from '../settings/settings.service';
 import { createCustomerInfoService } from './customer-info.service';
-import { createPurchaseService } from './purchase.service';
+import { createPurchaseService, type PurchaseDeps } from './purchase.service';
 import { createTotalsService } from './totals.service';
 
 export type { CheckoutRow, PaymentCheck } from './purchase.service';
 
-interface CheckoutDeps {
-  db: Db;
-  cart: CartService;
-  inventory: InventoryService;
-  discounts: DiscountsService;
-  settings: SettingsService;
-  gateway: PaymentGateway;
-  log: FastifyBaseLogger;
-  /** Called after a commit that moved stock (the catalogue shown to shoppers must follow at once). */
-  onStockChanged?: () => void;
-}
+/** What the purchase workflow needs, less the two services wired here. */
+type CheckoutDeps = Omit<PurchaseDeps, 'customerInfo' | 'totals'>;
 
 /**
  * The checkout module's service: customer info (customer-info.service), totals and discount checks

@@ -12,19 +12,7 @@ import type { CheckoutCustomer } from './checkout.tables';
 export type { CustomerInfoRow };
 
 function toCustomerInfo(row: CustomerInfoRow): CustomerInfo {
-  return {
-    id: row.id,
-    sessionId: publicSessionRef(row.sessionId),
-    email: row.email,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    phone: row.phone,
-    shippingAddress: row.shippingAddress,
-    shippingCity: row.shippingCity,
-    shippingState: row.shippingState,
-    shippingZip: row.shippingZip,
-    shippingCountry: row.shippingCountry,
-  };
+  return { id: row.id, sessionId: publicSessionRef(row.sessionId), ...toCheckoutCustomer(row) };
 }
 
 export function toCheckoutCustomer(row: CustomerInfoRow): CheckoutCustomer {
