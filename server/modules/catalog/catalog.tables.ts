@@ -44,6 +44,10 @@ export const products = pgTable(
     heldCount: integer('held_count').notNull().default(0),
     /** Scheduled release (issue 14 item 1): before it the product is shown but cannot be bought; null: on sale now. */
     releaseAt: timestamp('release_at', { withTimezone: true }),
+    /** Most units one shopper may buy of this product, across sessions (issue 14 item 2; common/domain/purchase-limit.ts). */
+    maxPerShopper: integer('max_per_shopper').notNull().default(2),
+    /** When the last unit of the edition was sold ('All 50 sold in 3 min 12 s'); null while any is left or held. */
+    soldOutAt: timestamp('sold_out_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -52,6 +56,7 @@ export const products = pgTable(
     check('products_sold_non_negative', sql`${t.soldCount} >= 0`),
     check('products_held_non_negative', sql`${t.heldCount} >= 0`),
     // Never reproduced once sold out: every piece of the edition is sold, held or on the shelf, never more.
+    check('products_max_per_shopper_range', sql`${t.maxPerShopper} between 1 and 50`),
     check('products_within_edition', sql`${t.stock} + ${t.heldCount} + ${t.soldCount} <= ${t.editionSize}`),
   ],
 );

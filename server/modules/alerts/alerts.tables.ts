@@ -1,0 +1,31 @@
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { products } from '../catalog/catalog.tables';
+
+/**
+ * Per-product 'Notify me' (issue 14 item 7): 'release' is mailed when the drop opens; 'restock' when a
+ * refund or an expired hold returns a unit of a sold-out edition, first come first served, and the first
+ * person mailed gets a short reserved window (reserved_until) in which only their claim link can buy it.
+ */
+export const productAlerts = pgTable(
+  'product_alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    kind: text('kind').notNull(),
+    /** Secret in the mail's links: one-click unsubscribe, and the claim of a reserved unit. */
+    token: text('token').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+    reservedUntil: timestamp('reserved_until', { withTimezone: true }),
+    unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('product_alerts_once').on(t.productId, t.email, t.kind),
+    index('product_alerts_pending_idx').on(t.productId, t.kind, t.createdAt),
+    check('product_alerts_kind_valid', sql`${t.kind} in ('release', 'restock')`),
+  ],
+);
