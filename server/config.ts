@@ -75,6 +75,8 @@ const envSchema = z.object({
   RATE_LIMITS: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
   /** Multiplies every per-address rate limit (one address for many shoppers: a large NAT, a load test). */
   RATE_LIMIT_ADDRESS_FACTOR: z.coerce.number().positive().max(10_000).default(1),
+  /** Proof-of-work cost: PBKDF2 iterations per try (ADR 009; ~2,000 tries per solve). Lower only for load tests. */
+  POW_COST: z.coerce.number().int().min(1).max(100_000).default(500),
   /** Seed the demo catalogue and the FALL15 code on a fresh database (default: true unless production). */
   DEMO_DATA: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -51,7 +51,7 @@ function decodePayload(value: string): Payload | null {
  * Proof-of-work bot check with no third-party service (altcha-lib): signed, short-lived challenges,
  * each accepted once on any instance (the signature is spent in `spent_pow_challenges`).
  */
-export function createBotCheckService(deps: { db: Db; secret: string; now?: () => number }) {
+export function createBotCheckService(deps: { db: Db; secret: string; now?: () => number; cost?: number }) {
   const { db } = deps;
   const now = deps.now ?? Date.now;
   const hmacSignatureSecret = deriveSecret(deps.secret, 'signature');
@@ -62,7 +62,7 @@ export function createBotCheckService(deps: { db: Db; secret: string; now?: () =
     async challenge(): Promise<Challenge> {
       return createChallenge({
         algorithm: POW_ALGORITHM,
-        cost: POW_COST,
+        cost: deps.cost ?? POW_COST,
         counter: randomInt(POW_MIN_COUNTER, POW_MAX_COUNTER),
         deriveKey,
         expiresAt: new Date(now() + POW_TTL_MS),
