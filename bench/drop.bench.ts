@@ -24,6 +24,7 @@ import { checkouts } from '../server/modules/checkout/checkout.tables';
 import { orderItems } from '../server/modules/orders/orders.tables';
 import { buildServer, serverEntryOut } from '../scripts/build-server.mjs';
 import { freePort, rssMb, stop, waitFor } from './support/server-process';
+import { percentile } from './support/stats';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 500);
@@ -48,10 +49,6 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
-}
 
 // ---- the drop -----------------------------------------------------------------------------------
 
