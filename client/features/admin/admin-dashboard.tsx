@@ -5,6 +5,7 @@ import { ApiError } from '../../lib/api-client';
 import { Button } from '../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { DiscountCodesPanel } from './discount-codes-panel';
+import { DropsPanel } from './drops-panel';
 import { NewsletterPanel } from './newsletter-panel';
 import { OrdersPanel } from './orders-panel';
 import { ProductsPanel } from './products-panel';
@@ -57,6 +58,9 @@ export function AdminDashboard() {
           <TabsTrigger value="discounts" className="normal-case px-2 sm:px-6">
             Discount Codes{count(codes.data)}
           </TabsTrigger>
+          <TabsTrigger value="drops" className="normal-case px-2 sm:px-6">
+            Drops
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="products">
           <ProductsPanel products={products.data} isLoading={products.isLoading} isError={products.isError} />
@@ -69,6 +73,9 @@ export function AdminDashboard() {
         </TabsContent>
         <TabsContent value="discounts">
           <DiscountCodesPanel codes={codes.data} isLoading={codes.isLoading} isError={codes.isError} />
+        </TabsContent>
+        <TabsContent value="drops">
+          <DropsPanel />
         </TabsContent>
       </Tabs>
     </div>

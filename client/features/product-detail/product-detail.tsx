@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { DropCountdown, NotifyMeLink, ReleaseTime } from '../catalog/drop-countdown';
+import { DropGate } from '../drops/drop-gate';
 import { useReleaseClock } from '../catalog/release-clock';
 import { ColorSwatches } from './color-swatches';
 import { ProductGallery } from './product-gallery';
@@ -219,24 +220,27 @@ export function ProductDetail({
                   {displayPrice(product.salePrice ?? product.price)}
                 </span>
               </p>
-              {!release.released ? (
-                <NotifyMeLink className="h-12 min-w-0 flex-1 px-3 lg:w-full" describedBy="release-note" />
-              ) : (
-                <Button
-                  size="lg"
-                  variant="default"
-                  className="min-w-0 flex-1 px-3 lg:w-full"
-                  disabled={!enabled}
-                  aria-describedby={
-                    purchasable && product.sizes.length > 0 && !size ? 'size-hint' : undefined
-                  }
-                  onClick={() =>
-                    onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
-                  }
-                >
-                  {addToCartLabel(product, quantity)}
-                </Button>
-              )}
+              {/* A drop's waiting room takes the controls' place while its room is open (issue 14 item 4). */}
+              <DropGate productId={product.id} releaseAt={product.releaseAt}>
+                {!release.released ? (
+                  <NotifyMeLink className="h-12 min-w-0 flex-1 px-3 lg:w-full" describedBy="release-note" />
+                ) : (
+                  <Button
+                    size="lg"
+                    variant="default"
+                    className="min-w-0 flex-1 px-3 lg:w-full"
+                    disabled={!enabled}
+                    aria-describedby={
+                      purchasable && product.sizes.length > 0 && !size ? 'size-hint' : undefined
+                    }
+                    onClick={() =>
+                      onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
+                    }
+                  >
+                    {addToCartLabel(product, quantity)}
+                  </Button>
+                )}
+              </DropGate>
             </div>
             {release.released && purchasable && product.sizes.length > 0 && !size && (
               <p id="size-hint" className="text-sm text-muted lg:-mt-3">

@@ -1,0 +1,136 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AdmissionPass, DropStatus } from '../../../common/contracts/drops';
+import { ApiError, apiJson } from '../../lib/api-client';
+
+const POLL_MS = 2000;
+
+/**
+ * The shopper's view of a drop's waiting room, live: GET /api/drops/:id once, then the events stream
+ * (`event: status`); while the stream is down (or the browser has none) it polls GET every 2 s.
+ * `reconnect` reopens the stream, e.g. after joining, so it follows the new ticket.
+ */
+export function useDropStatus(productId: string) {
+  const [status, setStatus] = useState<DropStatus | null>(null);
+  const [generation, setGeneration] = useState(0);
+  /** The status could not be read (no room for this product, or the server is unreachable). */
+  const [unavailable, setUnavailable] = useState(false);
+  const base = `/api/drops/${productId}`;
+
+  useEffect(() => {
+    let stopped = false;
+    let poll: ReturnType<typeof setTimeout> | null = null;
+    let source: EventSource | null = null;
+    function stop() {
+      stopped = true;
+      if (poll) clearTimeout(poll);
+      poll = null;
+      source?.close();
+    }
+    const accept = (s: DropStatus) => {
+      if (stopped) return;
+      setStatus(s);
+      // The drop window is over for good: nothing more will change.
+      if (s.phase === 'ended') stop();
+    };
+    const fetchOnce = () =>
+      apiJson<DropStatus>('GET', base).then(
+        (s) => {
+          setUnavailable(false);
+          accept(s);
+        },
+        () => {
+          if (!stopped) setUnavailable(true);
+        },
+      );
+    const startPolling = () => {
+      if (poll || stopped) return;
+      const run = () => {
+        void fetchOnce().finally(() => {
+          if (!stopped && poll) poll = setTimeout(run, POLL_MS);
+        });
+      };
+      poll = setTimeout(run, POLL_MS);
+    };
+    const stopPolling = () => {
+      if (poll) clearTimeout(poll);
+      poll = null;
+    };
+
+    void fetchOnce();
+    if (typeof EventSource === 'function') {
+      source = new EventSource(`${base}/events`, { withCredentials: true });
+      source.addEventListener('status', (event) => {
+        stopPolling();
+        try {
+          accept(JSON.parse((event as MessageEvent<string>).data) as DropStatus);
+        } catch {
+          /* a malformed event: the next one (or the poll) will do */
+        }
+      });
+      // Down (it retries by itself) or refused for good (CLOSED): poll meanwhile.
+      source.onerror = () => startPolling();
+    } else {
+      startPolling();
+    }
+    return stop;
+  }, [base, generation]);
+
+  const reconnect = useCallback(() => setGeneration((g) => g + 1), []);
+  return { status, unavailable, setStatus, reconnect };
+}
+
+/** The server's { message } for a refusal it explains, else a generic line. */
+export function refusalMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.status < 500) {
+    const message = err.serverMessage;
+    if (message && !message.startsWith(`${err.status}:`)) return message;
+  }
+  return fallback;
+}
+
+/** Join: the proof of work (in a Web Worker, as the newsletter signup does), then POST queue. */
+export function useJoinQueue(productId: string, onJoined: (s: DropStatus) => void) {
+  const [checking, setChecking] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const join = useCallback(async () => {
+    setError(null);
+    setPending(true);
+    try {
+      setChecking(true);
+      let altcha: string;
+      try {
+        const { proveHuman } = await import('../newsletter/prove-human');
+        altcha = await proveHuman();
+      } finally {
+        setChecking(false);
+      }
+      onJoined(await apiJson<DropStatus>('POST', `/api/drops/${productId}/queue`, { altcha }));
+    } catch (err) {
+      setError(refusalMessage(err, 'Could not join the waiting room. Please try again.'));
+    } finally {
+      setPending(false);
+    }
+  }, [productId, onJoined]);
+  return { join, checking, pending, error };
+}
+
+/**
+ * Once admitted: POST pass (the pass cookie the cart needs during the drop window), once per ticket.
+ * Returns the pass, or the server's reason when it refused.
+ */
+export function useAdmissionPass(productId: string, ticketId: string | null) {
+  const [pass, setPass] = useState<AdmissionPass | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const asked = useRef<string | null>(null);
+  useEffect(() => {
+    if (!ticketId || asked.current === ticketId) return;
+    asked.current = ticketId;
+    setError(null);
+    apiJson<AdmissionPass>('POST', `/api/drops/${productId}/pass`).then(setPass, (err: unknown) => {
+      asked.current = null;
+      setError(refusalMessage(err, 'Could not let you in. Please reload the page.'));
+    });
+  }, [productId, ticketId]);
+  return { pass: pass && pass.ticketId === ticketId ? pass : null, error };
+}

@@ -1,0 +1,199 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Clock, Ticket, Users } from 'lucide-react';
+import type { DropStatus } from '../../../common/contracts/drops';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/cn';
+import { NotifyMeLink } from '../catalog/drop-countdown';
+import { useNow } from '../catalog/release-clock';
+import { useAdmissionPass, useDropStatus, useJoinQueue } from './use-drop-status';
+import {
+  announcement,
+  CHECKING_TEXT,
+  describePassLeft,
+  DRAW_TEXT,
+  formatPassLeft,
+  PAUSED_TEXT,
+  positionText,
+  roomView,
+  SOLD_OUT_TEXT,
+  type RoomView,
+} from './waiting-room-copy';
+
+const ANNOUNCE_EVERY_MS = 10_000;
+
+/**
+ * What the polite live region says: a new state (in the draw, in line, paused, your turn, sold out) at
+ * once; a changing position at most every ~10 s, so a screen reader is not talked over on every tick.
+ */
+function useThrottledAnnouncement(view: RoomView): string {
+  const text = announcement(view);
+  const key = view.kind === 'line' ? `line:${view.paused}` : view.kind;
+  const [said, setSaid] = useState(text);
+  const lastKey = useRef(key);
+  const lastAt = useRef(0);
+  useEffect(() => {
+    const say = () => {
+      lastAt.current = Date.now();
+      setSaid(text);
+    };
+    if (key !== lastKey.current) {
+      lastKey.current = key;
+      say();
+      return;
+    }
+    const wait = lastAt.current + ANNOUNCE_EVERY_MS - Date.now();
+    if (wait <= 0) {
+      say();
+      return;
+    }
+    const t = setTimeout(say, wait);
+    return () => clearTimeout(t);
+  }, [text, key]);
+  return said;
+}
+
+function PassTimer({ expiresAt }: { expiresAt: string }) {
+  const now = useNow(true);
+  const left = Date.parse(expiresAt) - now;
+  return (
+    <p
+      role="timer"
+      aria-label={describePassLeft(left)}
+      className="flex items-center gap-1.5 text-sm font-semibold tabular-nums"
+    >
+      <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
+      {left > 0 ? `Your turn ends in ${formatPassLeft(left)}` : 'Your turn has ended'}
+    </p>
+  );
+}
+
+interface WaitingRoomProps {
+  productId: string;
+  /** The normal purchase controls (Add to Cart, or Notify me before the release). */
+  children: ReactNode;
+}
+
+/**
+ * The fair waiting room on a drop's product page (issue 14 items 4-5; docs/decisions/010-fair-waiting-room.md):
+ * join (after the bot check), wait in the draw or in line with a live position, then the shopper's
+ * turn with the normal Add to Cart and the pass's time left; everyone is told at once when it sells out.
+ */
+export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
+  const { status, unavailable, setStatus, reconnect } = useDropStatus(productId);
+  const onJoined = useCallback(
+    (s: DropStatus) => {
+      setStatus(s);
+      reconnect();
+    },
+    [setStatus, reconnect],
+  );
+  const join = useJoinQueue(productId, onJoined);
+  const view: RoomView = status ? roomView(status) : { kind: 'none' };
+  const admittedTicket = view.kind === 'admitted' ? (status?.ticket?.id ?? null) : null;
+  const admission = useAdmissionPass(productId, admittedTicket);
+  const said = useThrottledAnnouncement(view);
+
+  // Until the status is known, the normal controls stay visible but inert (the pass may be needed);
+  // when it cannot be read, they work as usual (the server still asks for the pass where one is needed).
+  if (!status && unavailable) return <>{children}</>;
+  if (!status) {
+    return (
+      <fieldset disabled className="contents" aria-busy="true">
+        {children}
+      </fieldset>
+    );
+  }
+  if (view.kind === 'none') return <>{children}</>;
+
+  const passExpiresAt = admission.pass?.expiresAt ?? (view.kind === 'admitted' ? view.passExpiresAt : null);
+
+  return (
+    <section
+      aria-label="Waiting room"
+      data-testid="waiting-room"
+      className="flex min-w-0 flex-1 flex-col gap-2 lg:w-full lg:border-2 lg:border-ink lg:bg-paper lg:p-4"
+    >
+      <p role="status" className="sr-only">
+        {said}
+      </p>
+
+      {view.kind === 'join' && (
+        <>
+          <p className="hidden text-sm lg:block">
+            {status.phase === 'raffle'
+              ? 'The waiting room is open. Everyone who joins before the release is in a random draw.'
+              : 'This drop is live. Join the line to take your turn.'}
+          </p>
+          <Button
+            size="lg"
+            className="w-full px-3"
+            disabled={join.pending}
+            aria-describedby={join.error ? 'waiting-room-error' : undefined}
+            onClick={() => void join.join()}
+          >
+            <Users className="h-4 w-4" aria-hidden="true" />
+            {join.pending ? 'Joining…' : 'Join the waiting room'}
+          </Button>
+          <p aria-live="polite" className="text-xs empty:hidden lg:text-sm">
+            {join.checking ? CHECKING_TEXT : ''}
+          </p>
+          {join.error && (
+            <p id="waiting-room-error" role="alert" className="text-sm font-semibold text-red-700">
+              {join.error}
+            </p>
+          )}
+        </>
+      )}
+
+      {view.kind === 'draw' && (
+        <div className="flex gap-2">
+          <Ticket className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+          <p className="text-xs sm:text-sm">
+            <strong className="block text-sm font-bold uppercase tracking-wide">{DRAW_TEXT.split('. ')[0]}.</strong>
+            {DRAW_TEXT.slice(DRAW_TEXT.indexOf('. ') + 2)}
+          </p>
+        </div>
+      )}
+
+      {view.kind === 'line' && (
+        <div className="flex items-start gap-2">
+          <Users className="mt-1 h-5 w-5 shrink-0" aria-hidden="true" />
+          <div>
+            <p className="font-display text-2xl leading-none uppercase tabular-nums lg:text-3xl">
+              {positionText(view.position)}
+            </p>
+            <p className={cn('mt-1 text-sm', view.paused ? 'font-bold text-red-700' : 'text-muted')}>
+              {view.paused ? PAUSED_TEXT : (view.wait ?? 'Working out your wait…')}
+            </p>
+          </div>
+        </div>
+      )}
+
+      {view.kind === 'admitted' && (
+        <>
+          <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+            <p className="font-display text-2xl leading-none uppercase">It&apos;s your turn</p>
+            {passExpiresAt && <PassTimer expiresAt={passExpiresAt} />}
+          </div>
+          {admission.error ? (
+            <p role="alert" className="text-sm font-semibold text-red-700">
+              {admission.error}
+            </p>
+          ) : admission.pass ? (
+            <div className="flex gap-3 [&>*]:w-full">{children}</div>
+          ) : (
+            <p className="text-sm text-muted">Letting you in…</p>
+          )}
+        </>
+      )}
+
+      {view.kind === 'sold_out' && (
+        <>
+          <p className="font-display text-2xl leading-none uppercase">{SOLD_OUT_TEXT}</p>
+          <p className="text-sm text-muted">Every piece has gone. We can tell you if one comes back.</p>
+          <NotifyMeLink className="h-12 w-full px-3" />
+        </>
+      )}
+    </section>
+  );
+}
