@@ -18,6 +18,7 @@ import { registerRateLimits } from './modules/rate-limit/rate-limits';
 import { registerBotCheck } from './modules/bot-check/bot-check.routes';
 import { createServices, type ServiceOverrides, type Services } from './services';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
+import { inventoryRoutes } from './modules/inventory/inventory.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { cartRoutes } from './modules/cart/cart.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
@@ -106,6 +107,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await registerBotCheck(app, { botCheck: services.botCheck });
   await app.register(settingsRoutes, { settings: services.settings });
   await app.register(catalogRoutes, { catalog: services.catalog });
+  await app.register(inventoryRoutes, { inventory: services.inventory, liveStock: services.liveStock });
   await app.register(cartRoutes, { cart: services.cart, gate: services.gate });
   await app.register(checkoutRoutes, { checkout: services.checkout, gate: services.gate });
   await app.register(paymentsRoutes, { payments: services.payments, gate: services.gate });

@@ -67,6 +67,10 @@ const envSchema = z.object({
   SHIPPING_EXPRESS: money.default(1599),
   SHIPPING_INTERNATIONAL: money.default(2499),
   HOLD_MINUTES: z.coerce.number().positive().default(10),
+  /** How long a returned piece is kept for the first 'Notify me' subscriber mailed about it (issue 14 item 7). */
+  ALERT_RESERVE_MINUTES: z.coerce.number().positive().max(1440).default(15),
+  /** Open live-stock event streams one instance serves; more are answered 503 + Retry-After (issue 14 item 6). */
+  LIVE_STOCK_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).default(5_000),
   /** Where the built storefront lives (default dist/client). */
   CLIENT_DIR: z.string().optional(),
   /** Which proxies may set X-Forwarded-*: 'loopback' (default), 'true', or a comma list of addresses/CIDRs. */

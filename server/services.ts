@@ -18,6 +18,7 @@ import { createCartService } from './modules/cart/cart.service';
 import { createCheckoutService } from './modules/checkout/checkout.service';
 import { createRequestGate } from './lib/request-gate';
 import { createInventoryService } from './modules/inventory/inventory.service';
+import { createLiveStockHub } from './modules/inventory/live-stock';
 import { createFulfilmentService } from './modules/orders/fulfilment.service';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentGateway } from './modules/payments/create-gateway';
@@ -63,6 +64,9 @@ export async function createServices(config: Config, database: Database, log: Fa
   const gate = createRequestGate({ concurrency: 10 });
   const gateway = await createPaymentGateway(config, db, log, gate.outside);
   const inventory = createInventoryService({ db });
+  // Live stock streams (issue 14 item 6) re-read after every catalogue change, from any instance.
+  const liveStock = createLiveStockHub({ read: (ids) => inventory.liveStock(ids), maxStreams: config.LIVE_STOCK_MAX_STREAMS, log });
+  catalog.onChange(() => liveStock.changed());
   const cart = createCartService({ db, catalog, inventory });
   const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, onStockChanged });
   const orders = createOrdersService({ db });
@@ -92,7 +96,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, discounts, cart, checkout, orders, fulfilment, payments };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, discounts, cart, checkout, orders, fulfilment, payments };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -28,8 +28,27 @@ export const productSchema = z.object({
   soldCount: z.number().int(),
   /** Scheduled release (ISO 8601, UTC); null: on sale now (common/domain/release.ts). */
   releaseAt: safeString().nullable(),
+  /** Units one shopper may buy of this product, all sizes together (common/domain/purchase-limit.ts). */
+  maxPerShopper: z.number().int(),
+  /** When the edition's last piece sold (ISO 8601); null while any is left or held (common/domain/sell-out.ts). */
+  soldOutAt: safeString().nullable(),
+  /** Seconds from release (or creation) to sell-out: 'All 50 sold in 3 min 12 s'; null while not sold out. */
+  sellOutSeconds: z.number().int().nullable(),
 });
 export type Product = z.infer<typeof productSchema>;
+
+/** GET /api/products/:id/stock and each `stock` event of /api/products/:id/stock/events. */
+export const liveStockSchema = z.object({
+  productId: safeString().uuid(),
+  /** Pieces a shopper can take now ('7 of 50 left'). */
+  left: z.number().int(),
+  editionSize: z.number().int(),
+  /** Buyable now: pieces left and not paused by the owner. */
+  inStock: z.boolean(),
+  soldOutAt: safeString().nullable(),
+  sellOutSeconds: z.number().int().nullable(),
+});
+export type LiveStock = z.infer<typeof liveStockSchema>;
 
 export const categorySchema = z.object({
   id: safeString().uuid(),

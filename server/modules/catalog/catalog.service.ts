@@ -2,6 +2,7 @@ import { isDatabaseUnavailable } from '../../db/db-errors';
 import type { Db, DbOrTx } from '../../db/client';
 import type { Category, Product } from '../../../common/contracts/catalog';
 import { rankBySearch } from '../../../common/domain/search';
+import { sellOutSeconds } from '../../../common/domain/sell-out';
 import { isAvailable } from '../../../common/domain/stock';
 import type { CatalogChangeFeed } from './catalog-changes';
 import {
@@ -40,6 +41,9 @@ export function toProduct(row: ProductRow): Product {
     editionSize: row.editionSize,
     soldCount: row.soldCount,
     releaseAt: row.releaseAt ? row.releaseAt.toISOString() : null,
+    maxPerShopper: row.maxPerShopper,
+    soldOutAt: row.soldOutAt ? row.soldOutAt.toISOString() : null,
+    sellOutSeconds: sellOutSeconds(row),
   };
 }
 
@@ -147,7 +151,15 @@ export function createCatalogService(db: Db, opts: { changes?: CatalogChangeFeed
     loading = null;
   }
 
-  changes?.onRemoteChange(drop);
+  // Told of every change, here or on another instance, after it committed (live stock streams listen).
+  const changeListeners: Array<() => void> = [];
+  const changed = () => {
+    for (const listener of changeListeners) listener();
+  };
+  changes?.onRemoteChange(() => {
+    drop();
+    changed();
+  });
 
   return {
     current,
@@ -156,6 +168,11 @@ export function createCatalogService(db: Db, opts: { changes?: CatalogChangeFeed
     invalidate(): void {
       drop();
       changes?.publish();
+      changed();
+    },
+    /** Calls `listener` after every catalogue change, local or from another instance (or when one may have been missed). */
+    onChange(listener: () => void): void {
+      changeListeners.push(listener);
     },
     /** Starts listening for other instances' changes (until then snapshots age out quickly). */
     startListening(): Promise<void> {

@@ -9,21 +9,23 @@ import { stockHolds } from './inventory.tables';
  * The one conditional update that guards a drop: takes `take` units (after giving back `release`)
  * only when that many are there and the product is on sale. The CHECK (stock >= 0) backs it up.
  * Taken units move to held_count (released ones back), so CHECK products_within_edition sees them.
+ * `refilled`: the move gave units back to a product that had none left (restock alerts).
  */
 export async function moveStock(
   tx: DbOrTx,
   productId: string,
   release: number,
   take: number,
-): Promise<boolean> {
+): Promise<{ moved: boolean; refilled: boolean }> {
   const delta = release - take;
   if (take === 0) {
-    if (delta !== 0)
-      await tx
-        .update(products)
-        .set({ stock: sql`${products.stock} + ${delta}`, heldCount: sql`${products.heldCount} - ${delta}` })
-        .where(eq(products.id, productId));
-    return true;
+    if (delta === 0) return { moved: true, refilled: false };
+    const [row] = await tx
+      .update(products)
+      .set({ stock: sql`${products.stock} + ${delta}`, heldCount: sql`${products.heldCount} - ${delta}` })
+      .where(eq(products.id, productId))
+      .returning({ stock: products.stock });
+    return { moved: true, refilled: Boolean(row && delta > 0 && row.stock === delta) };
   }
   const rows = await tx
     .update(products)
@@ -35,11 +37,15 @@ export async function moveStock(
         gte(sql`${products.stock} + ${release}`, take),
       ),
     )
-    .returning({ id: products.id });
-  return rows.length > 0;
+    .returning({ id: products.id, stock: products.stock });
+  const row = rows[0];
+  return { moved: Boolean(row), refilled: Boolean(row && delta > 0 && row.stock === delta) };
 }
 
-/** Held units become sold units; returns the new sold count (edition numbers end there). */
+/**
+ * Held units become sold units; returns the new sold count (edition numbers end there). The sale of the
+ * edition's last piece stamps sold_out_at in the same update ('All 50 sold in 3 min 12 s').
+ */
 export async function addSoldUnits(
   tx: DbOrTx,
   productId: string,
@@ -50,6 +56,7 @@ export async function addSoldUnits(
     .set({
       soldCount: sql`${products.soldCount} + ${quantity}`,
       heldCount: sql`${products.heldCount} - ${quantity}`,
+      soldOutAt: sql`case when ${products.soldCount} + ${quantity} >= ${products.editionSize} then coalesce(${products.soldOutAt}, now()) else null end`,
       updatedAt: new Date(),
     })
     .where(eq(products.id, productId))
@@ -146,4 +153,52 @@ export async function findEditionRoom(
     .from(products)
     .where(eq(products.id, id));
   return row ?? null;
+}
+
+/**
+ * A sold piece comes back (a refunded order): it is sold no more and on the shelf again, so the edition
+ * is no longer sold out. Returns the new stock (1 when the product had none left), null without a product.
+ */
+export async function returnSoldUnits(tx: DbOrTx, productId: string, quantity: number): Promise<{ stock: number } | null> {
+  const [row] = await tx
+    .update(products)
+    .set({
+      soldCount: sql`${products.soldCount} - ${quantity}`,
+      stock: sql`${products.stock} + ${quantity}`,
+      soldOutAt: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(products.id, productId), gte(products.soldCount, quantity)))
+    .returning({ stock: products.stock });
+  return row ?? null;
+}
+
+/** What the live stock of these products shows (GET /api/products/:id/stock and its event stream). */
+export async function findLiveStock(
+  db: DbOrTx,
+  ids: readonly string[],
+): Promise<
+  Array<{
+    id: string;
+    stock: number;
+    inStock: boolean;
+    editionSize: number;
+    soldOutAt: Date | null;
+    releaseAt: Date | null;
+    createdAt: Date;
+  }>
+> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: products.id,
+      stock: products.stock,
+      inStock: products.inStock,
+      editionSize: products.editionSize,
+      soldOutAt: products.soldOutAt,
+      releaseAt: products.releaseAt,
+      createdAt: products.createdAt,
+    })
+    .from(products)
+    .where(inArray(products.id, [...ids]));
 }

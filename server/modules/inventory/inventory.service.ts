@@ -1,7 +1,11 @@
 import type { Db, DbOrTx, Tx } from '../../db/client';
-import { EDITION_SIZE, editionNumbersFor, quantitiesByProduct } from '../../../common/domain/stock';
+import type { LiveStock } from '../../../common/contracts/catalog';
+import { sellOutSeconds } from '../../../common/domain/sell-out';
+import { EDITION_SIZE, editionNumbersFor, isAvailable, quantitiesByProduct } from '../../../common/domain/stock';
 import {
   addSoldUnits,
+  findLiveStock,
+  returnSoldUnits,
   findEditionRoom,
   findStock,
   finishHolds,
@@ -32,14 +36,54 @@ export function createInventoryService(deps: { db: Db }) {
    */
   async function moveUnits(tx: Tx, release: Units, take: Units): Promise<string | null> {
     const productIds = [...new Set([...release.keys(), ...take.keys()])].sort();
+    const refilled: string[] = [];
     for (const productId of productIds) {
-      if (!(await moveStock(tx, productId, release.get(productId) ?? 0, take.get(productId) ?? 0))) return productId;
+      const moved = await moveStock(tx, productId, release.get(productId) ?? 0, take.get(productId) ?? 0);
+      if (!moved.moved) return productId;
+      if (moved.refilled) refilled.push(productId);
     }
+    if (refilled.length > 0) await unitsReturned(tx, refilled);
     return null;
+  }
+
+  /** Units came back to products that had none left: listeners (restock alerts) act in the same transaction. */
+  const returnListeners: Array<(tx: Tx, productIds: string[]) => Promise<void>> = [];
+  async function unitsReturned(tx: Tx, productIds: string[]): Promise<void> {
+    for (const listener of returnListeners) await listener(tx, productIds);
   }
 
   return {
     moveUnits,
+
+    /**
+     * `listener` runs inside the transaction that gave units back to sold-out products (an expired,
+     * cancelled or refunded hold, a refunded sale), after their rows are locked in id order.
+     */
+    onUnitsReturned(listener: (tx: Tx, productIds: string[]) => Promise<void>): void {
+      returnListeners.push(listener);
+    },
+
+    /**
+     * A sold piece comes back (a refunded order): sold no more, on the shelf again, and the edition no
+     * longer sold out. False when there is no such product or it has not sold that many.
+     */
+    async returnSold(tx: Tx, productId: string, quantity: number): Promise<boolean> {
+      const row = await returnSoldUnits(tx, productId, quantity);
+      if (row && row.stock === quantity) await unitsReturned(tx, [productId]);
+      return row !== null;
+    },
+
+    /** What shoppers see of these products' stock, live ('7 of 50 left'; 'All 50 sold in 3 min 12 s'). */
+    async liveStock(productIds: readonly string[]): Promise<LiveStock[]> {
+      return (await findLiveStock(db, productIds)).map((row) => ({
+        productId: row.id,
+        left: row.stock,
+        editionSize: row.editionSize,
+        inStock: isAvailable(row),
+        soldOutAt: row.soldOutAt ? row.soldOutAt.toISOString() : null,
+        sellOutSeconds: sellOutSeconds(row),
+      }));
+    },
 
     /** Records what a checkout now holds (the units were taken by moveUnits in the same transaction). */
     async recordHolds(tx: Tx, checkoutId: string, take: Units): Promise<void> {
