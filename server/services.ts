@@ -23,6 +23,7 @@ import { createFulfilmentService } from './modules/orders/fulfilment.service';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentGateway } from './modules/payments/create-gateway';
 import { createPaymentsService } from './modules/payments/payments.service';
+import { createPurchaseLimitsService } from './modules/purchase-limits/purchase-limits.service';
 import { createAdminService } from './modules/admin/admin.service';
 import { createImagesService, createObjectStore } from './modules/storage/images.service';
 import type { ObjectStore } from './modules/storage/object-store';
@@ -67,8 +68,15 @@ export async function createServices(config: Config, database: Database, log: Fa
   // Live stock streams (issue 14 item 6) re-read after every catalogue change, from any instance.
   const liveStock = createLiveStockHub({ read: (ids) => inventory.liveStock(ids), maxStreams: config.LIVE_STOCK_MAX_STREAMS, log });
   catalog.onChange(() => liveStock.changed());
-  const cart = createCartService({ db, catalog, inventory });
-  const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, onStockChanged });
+  // Per-shopper limits (issue 14 items 2–3): identities hashed with a key derived from the session secret.
+  const limits = createPurchaseLimitsService({
+    db,
+    catalog,
+    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+    holdMinutes: settings.holdMinutes,
+  });
+  const cart = createCartService({ db, catalog, inventory, limits });
+  const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged });
   const orders = createOrdersService({ db });
   const fulfilment = createFulfilmentService({ db, gateway, checkout, mailer, settings, log, onStockChanged });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));

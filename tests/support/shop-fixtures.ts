@@ -37,6 +37,11 @@ export interface ProductFixture {
   category?: string;
   /** Scheduled release (issue 14 item 1); null or absent: on sale now. */
   releaseAt?: Date | null;
+  /**
+   * Per-shopper limit (issue 14 item 2). Default 50, the most the owner may set: this fixture's shoppers
+   * all share one e-mail, address and card, so tests that are not about limits stay out of their way.
+   */
+  maxPerShopper?: number;
 }
 
 export async function createProduct(db: Db, over: ProductFixture = {}): Promise<string> {
@@ -54,6 +59,7 @@ export async function createProduct(db: Db, over: ProductFixture = {}): Promise<
       colors: over.colors ?? [{ name: 'White', value: '#FFFFFF' }],
       images: ['/uploads/seed/test-1.webp'],
       releaseAt: over.releaseAt ?? null,
+      maxPerShopper: over.maxPerShopper ?? 50,
     })
     .returning({ id: products.id });
   return row!.id;

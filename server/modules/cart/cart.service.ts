@@ -7,6 +7,7 @@ import { checkCartQuantity, isAvailable, stockMessages } from '../../../common/d
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { InventoryService } from '../inventory/inventory.service';
+import type { PurchaseLimitsService } from '../purchase-limits/purchase-limits.service';
 import { publicSessionRef } from '../session/session-ref';
 import {
   addCartLineIfAvailable,
@@ -53,6 +54,8 @@ export interface PricedCartLine {
   available: number;
   /** Scheduled release (ISO, UTC) or null; checkout refuses a line before it (issue 14 item 1). */
   releaseAt: string | null;
+  /** Units one shopper may buy of the product (issue 14 item 2). */
+  maxPerShopper: number;
 }
 
 const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
@@ -93,7 +96,7 @@ function resolveColor(product: Product, requested: string | null): string | null
   return color.name;
 }
 
-export function createCartService(deps: { db: Db; catalog: CatalogService; inventory: InventoryService }) {
+export function createCartService(deps: { db: Db; catalog: CatalogService; inventory: InventoryService; limits: PurchaseLimitsService }) {
   const { db, catalog, inventory } = deps;
 
   /** The session's lines with their products, fresh from the database (a deleted product's line is gone). */
@@ -133,6 +136,9 @@ export function createCartService(deps: { db: Db; catalog: CatalogService; inven
       if (!isReleased(product, Date.now())) throw conflict(releaseMessages.notYet(product.name, product.releaseAt!));
       const selectedSize = resolveSize(product, blankToNull(body.selectedSize));
       const selectedColor = resolveColor(product, blankToNull(body.selectedColor));
+      // Per-shopper limit (issue 14 item 2): what the session has in its cart, holds and bought, plus this.
+      const inCart = sessionId ? await productQuantityInCart(db, sessionId, product.id) : 0;
+      await deps.limits.assertCartRoom(sessionId, product, body.quantity, inCart);
       // A sold-out answer creates no session; the snapshot may be stale, so refuse only on the live row.
       if (!sessionId && !checkCartQuantity(product, body.quantity).ok) {
         const check = checkCartQuantity(await productOrThrow(product.id), body.quantity);
@@ -218,6 +224,7 @@ export function createCartService(deps: { db: Db; catalog: CatalogService; inven
         image: product.images[0] ?? null,
         available: isAvailable(product) ? product.stock : 0,
         releaseAt: product.releaseAt,
+        maxPerShopper: product.maxPerShopper,
       }));
     },
   };

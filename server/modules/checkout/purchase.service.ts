@@ -16,6 +16,7 @@ import type { CartService, PricedCartLine } from '../cart/cart.service';
 import type { DiscountsService } from '../discounts/discounts.service';
 import type { InventoryService } from '../inventory/inventory.service';
 import type { PaymentGateway } from '../payments/payment-gateway';
+import type { PurchaseLimitsService } from '../purchase-limits/purchase-limits.service';
 import type { SettingsService } from '../settings/settings.service';
 import {
   deferPaymentChecks,
@@ -52,6 +53,9 @@ export class HoldLostError extends Error {
     super(message);
   }
 }
+
+/** The paid checkout would take its shopper over a product's limit (counted with the card): refunded. */
+export class OverLimitError extends HoldLostError {}
 
 /** The checkout was refunded (or is gone) before its order could be made. */
 export class CheckoutRefundedError extends Error {}
@@ -105,6 +109,8 @@ export interface PurchaseDeps {
   log: FastifyBaseLogger;
   customerInfo: CustomerInfoService;
   totals: TotalsService;
+  /** Per-shopper limits: claims follow the holds, in the same transactions (issue 14 items 2–3). */
+  limits: PurchaseLimitsService;
   /** Called after a commit that moved stock (the catalogue shown to shoppers must follow at once). */
   onStockChanged?: () => void;
 }
@@ -116,11 +122,19 @@ export interface PurchaseDeps {
  * released (replaced, expired, refunded). Stock moves through inventory, code usages through discounts.
  */
 export function createPurchaseService(deps: PurchaseDeps) {
-  const { db, cart, inventory, discounts, settings, gateway, log, customerInfo, totals: pricing } = deps;
+  const { db, cart, inventory, discounts, settings, gateway, log, customerInfo, totals: pricing, limits } = deps;
   const stockChanged = () => deps.onStockChanged?.();
 
-  /** Gives back what open checkouts hold: their units (returned as a per-product map) and code usages. */
-  async function releaseCheckouts(tx: Tx, rows: readonly CheckoutRow[], to: 'cancelled' | 'expired') {
+  /**
+   * Gives back what open checkouts hold: their units (returned as a per-product map) and code usages.
+   * `next`: the products of the attempt replacing them (their limit claims carry over; the others lapse).
+   */
+  async function releaseCheckouts(
+    tx: Tx,
+    rows: readonly CheckoutRow[],
+    to: 'cancelled' | 'expired',
+    next?: ReadonlySet<string>,
+  ) {
     const codes: string[] = [];
     const ids: string[] = [];
     for (const row of rows) {
@@ -129,6 +143,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
       if (row.discountClaimed && row.discountCode) codes.push(row.discountCode);
     }
     const released = await inventory.releaseHolds(tx, ids);
+    await limits.endHolds(tx, ids, to === 'expired' ? { lapsed: true } : next ? { replacedBy: next } : { lapsed: false });
     return { released, codes, ids };
   }
 
@@ -259,8 +274,22 @@ export function createPurchaseService(deps: PurchaseDeps) {
       );
       if (reusable) return { kind: 'reuse' as const, checkout: reusable, replaced: [] as CheckoutRow[] };
 
-      const { released, codes } = await releaseCheckouts(tx, previous, 'cancelled');
       const take = new Map(quantitiesByProduct(snapshot));
+      const { released, codes } = await releaseCheckouts(tx, previous, 'cancelled', new Set(take.keys()));
+      // No renewing a hold forever: a replacement keeps the earliest deadline of the session's open
+      // holds on these products; one whose time has passed lapsed (the cooldown applies from it).
+      let holdExpiresAt = new Date(now.getTime() + settings.holdMinutes * 60_000);
+      for (const old of previous) {
+        const shared = old.lines.find((l) => take.has(l.productId));
+        if (!shared || old.holdExpiresAt >= holdExpiresAt) continue;
+        if (old.holdExpiresAt <= now) {
+          const refusal = limits.cooldownRefusal(shared.name, old.holdExpiresAt, now);
+          if (refusal) throw refusal;
+          continue;
+        }
+        holdExpiresAt = old.holdExpiresAt;
+      }
+      const recordClaims = await limits.checkHold(tx, { sessionId, customer }, lines, now);
       const short = await inventory.moveUnits(tx, released, take);
       if (short) {
         const name = snapshot.find((l) => l.productId === short)?.name ?? 'this item';
@@ -295,9 +324,10 @@ export function createPurchaseService(deps: PurchaseDeps) {
         total: formatMoney(totals.total),
         amountCents: totals.total,
         discountClaimed,
-        holdExpiresAt: new Date(now.getTime() + settings.holdMinutes * 60_000),
+        holdExpiresAt,
       });
       await inventory.recordHolds(tx, checkout.id, take);
+      await recordClaims(checkout.id);
       return { kind: 'new' as const, checkout, replaced: previous };
     });
 
@@ -414,9 +444,14 @@ export function createPurchaseService(deps: PurchaseDeps) {
      * hold settled (or, after expiry, the units and code taken again: HoldLostError when they are gone),
      * its units sold with their edition numbers, the order recorded by `order.record`, and the checkout
      * moved to fulfilled. A checkout fulfilled already gives `order.existing`; a refunded one throws
-     * CheckoutRefundedError.
+     * CheckoutRefundedError. The paying card joins the shopper's identities: over a product's limit with
+     * it, OverLimitError (nothing written; the caller refunds).
      */
-    async completePurchase<T>(checkoutId: string, order: OrderRecorder<T>): Promise<T> {
+    async completePurchase<T>(
+      checkoutId: string,
+      order: OrderRecorder<T>,
+      payment: { cardFingerprint?: string | null } = {},
+    ): Promise<T> {
       return db.transaction(async (tx) => {
         const locked = await lockCheckout(tx, checkoutId);
         // Status and order change in one transaction: `fulfilled` means the order exists.
@@ -428,6 +463,12 @@ export function createPurchaseService(deps: PurchaseDeps) {
         if (!canFulfilCheckout(locked.status))
           throw new Error(`checkout ${locked.id} is ${locked.status} without an order`);
 
+        const over = await limits.consumeForOrder(
+          tx,
+          { checkoutId: locked.id, sessionId: locked.sessionId, customer: locked.customer, lines: locked.lines },
+          payment.cardFingerprint ?? null,
+        );
+        if (over) throw new OverLimitError(over.productName, over.message);
         await settleHold(tx, locked);
         const editions = await inventory.sell(tx, locked.lines);
         const made = await order.record(tx, locked, editions);

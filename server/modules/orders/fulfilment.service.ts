@@ -4,7 +4,7 @@ import type { Order } from '../../../common/contracts/checkout';
 import { generateOrderNumber } from '../../../common/domain/order-number';
 import { HttpError, notFound } from '../../plugins/http-error';
 import type { CheckoutRow, CheckoutService } from '../checkout/checkout.service';
-import { CheckoutRefundedError, HoldLostError } from '../checkout/purchase.service';
+import { CheckoutRefundedError, HoldLostError, OverLimitError } from '../checkout/purchase.service';
 import type { Mailer, MailMessage } from '../mail/mail.service';
 import type { GatewayIntent, PaymentGateway } from '../payments/payment-gateway';
 import type { SettingsService } from '../settings/settings.service';
@@ -82,11 +82,19 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
           amountCents: co.amountCents,
           productName: err.productName,
           shopName: settings.shopName,
+          reason: err instanceof OverLimitError ? err.message : null,
         }),
         { intentId },
       );
     }
-    return { kind: 'refunded', message: FULFIL_MESSAGES.refunded(err.productName) };
+    return { kind: 'refunded', message: refundMessage(err) };
+  }
+
+  /** A limit names itself ('You can buy at most 2 of P per shopper. …'); a lost hold says it sold out. */
+  function refundMessage(err: HoldLostError): string {
+    return err instanceof OverLimitError
+      ? `${err.message} Your payment has been refunded.`
+      : FULFIL_MESSAGES.refunded(err.productName);
   }
 
   /**
@@ -166,7 +174,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
           );
           return { order: toOrder(row, items), created: true };
         },
-      });
+      }, { cardFingerprint: intent.cardFingerprint ?? null });
     } catch (err) {
       if (err instanceof HoldLostError) return refundLatePayment(co, intentId, err);
       if (err instanceof CheckoutRefundedError)

@@ -101,20 +101,25 @@ export function renderRefundNotice(opts: {
   amountCents: number;
   productName: string | null;
   shopName: string;
+  /** Why, when it was not a sell-out (a per-shopper limit: 'You can buy at most 2 of P per shopper.'). */
+  reason?: string | null;
 }): MailMessage {
   const what = opts.productName ? `${opts.productName} sold out` : 'your order could not be completed';
+  const sorry = opts.reason
+    ? `Sorry — ${opts.reason} So we did not take this order.`
+    : `Sorry — ${what} before your payment went through, so we did not take your order.`;
   const subject = `${opts.shopName}: your payment was refunded`;
   const text = [
     `Hi ${opts.firstName},`,
     '',
-    `Sorry — ${what} before your payment went through, so we did not take your order.`,
+    sorry,
     `Your payment of ${formatUsd(opts.amountCents)} has been refunded in full.`,
     '',
     `— ${opts.shopName}`,
   ].join('\n');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:Helvetica,Arial,sans-serif;color:#111"><p>Hi ${escapeHtml(opts.firstName)},</p>
-<p>Sorry — ${escapeHtml(what)} before your payment went through, so we did not take your order.</p>
+<p>${escapeHtml(sorry)}</p>
 <p>Your payment of <strong>${escapeHtml(formatUsd(opts.amountCents))}</strong> has been refunded in full.</p>
 <p>— ${escapeHtml(opts.shopName)}</p></body></html>`;
   return { to: opts.to, subject, text, html };

@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+
 // The offline gateway follows Stripe's test-mode cards and messages, so the same numbers work
 // against the real Stripe sandbox: https://docs.stripe.com/testing
 
@@ -39,6 +41,19 @@ const FAILING: Record<string, { code: string; message: string }> = {
   '4000000000000127': { code: 'incorrect_cvc', message: CARD_MESSAGES.incorrectCvc },
   '4000000000000119': { code: 'processing_error', message: CARD_MESSAGES.processingError },
 };
+
+/**
+ * The offline twin of Stripe's card fingerprint: a hash of the digits and the expiry, never the number.
+ * The expiry is part of it because the test numbers are public and shared by every tester (the demo,
+ * the benches): with the number alone all of them would be one shopper. The same card (number and
+ * expiry) from any session or e-mail is one card.
+ */
+export function cardFingerprint(cardNumber: string, expiry: string): string {
+  const digits = cardNumber.replace(/[\s-]/g, '');
+  const e = parseExpiry(expiry);
+  const when = e ? `${e.month}/${e.year}` : expiry.trim();
+  return `offline_${crypto.createHash('sha256').update(`fifty offline card|${digits}|${when}`).digest('hex').slice(0, 32)}`;
+}
 
 export function passesLuhn(digits: string): boolean {
   let sum = 0;

@@ -3,19 +3,24 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { HttpError, notFound } from '../../plugins/http-error';
-import { evaluateTestCard } from './offline-card';
+import { cardFingerprint, evaluateTestCard } from './offline-card';
 import { offlineIntents } from './payments.tables';
 import type { GatewayIntent, IntentStatus, PaymentGateway } from './payment-gateway';
 
 type OfflineIntentRow = typeof offlineIntents.$inferSelect;
 
+/** Where the paying card's fingerprint is kept on the intent row (Stripe keeps it on the charge). */
+const FINGERPRINT_KEY = 'card_fingerprint';
+
 function toIntent(row: OfflineIntentRow): GatewayIntent {
+  const { [FINGERPRINT_KEY]: fingerprint, ...metadata } = row.metadata;
   return {
     id: row.id,
     clientSecret: row.clientSecret,
     status: row.status as IntentStatus,
     amount: row.amount,
-    metadata: row.metadata,
+    metadata,
+    cardFingerprint: fingerprint ?? null,
   };
 }
 
@@ -123,7 +128,12 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
         // The hot path of a drop: one conditional update pays the intent.
         const [paid] = await db
           .update(offlineIntents)
-          .set({ status: 'succeeded', lastError: null, updatedAt: new Date() })
+          .set({
+            status: 'succeeded',
+            lastError: null,
+            updatedAt: new Date(),
+            metadata: sql`${offlineIntents.metadata} || ${JSON.stringify({ [FINGERPRINT_KEY]: cardFingerprint(input.cardNumber, input.expiry) })}::jsonb`,
+          })
           .where(
             and(
               eq(offlineIntents.clientSecret, input.clientSecret),

@@ -16,6 +16,11 @@ export interface GatewayIntent {
   /** Cents. */
   amount: number;
   metadata: Record<string, string>;
+  /**
+   * Identifies the card that paid (the same card gives the same value, never the number itself); set once
+   * the intent succeeded with a card, else null. Per-shopper limits count by it (issue 14 item 2).
+   */
+  cardFingerprint?: string | null;
 }
 
 export interface CreateIntentInput {

@@ -22,12 +22,15 @@ export interface StripeGatewayOptions {
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 function toIntent(pi: Stripe.PaymentIntent): GatewayIntent {
+  // Retrieved with `expand: ['latest_charge']`: the card's fingerprint is on the charge that paid.
+  const charge = pi.latest_charge && typeof pi.latest_charge === 'object' ? pi.latest_charge : null;
   return {
     id: pi.id,
     clientSecret: pi.client_secret,
     status: pi.status as IntentStatus,
     amount: pi.amount,
     metadata: (pi.metadata ?? {}) as Record<string, string>,
+    cardFingerprint: charge?.payment_method_details?.card?.fingerprint ?? null,
   };
 }
 
@@ -51,7 +54,7 @@ export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBase
 
   async function retrieveIntent(id: string): Promise<GatewayIntent | null> {
     try {
-      return toIntent(await remote(() => stripe.paymentIntents.retrieve(id)));
+      return toIntent(await remote(() => stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] })));
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;

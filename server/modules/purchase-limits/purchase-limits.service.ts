@@ -1,0 +1,205 @@
+import crypto from 'node:crypto';
+import type { Db, DbOrTx, Tx } from '../../db/client';
+import { cooldownMessage, holdCooldownMs, overLimitMessage, withinLimit } from '../../../common/domain/purchase-limit';
+import { conflict, HttpError } from '../../plugins/http-error';
+import type { CatalogService } from '../catalog/catalog.service';
+import {
+  consumeClaims,
+  endHeldClaims,
+  insertClaims,
+  latestLapses,
+  listClaimsOf,
+  lockClaimKeys,
+  sessionUnits,
+  sumClaimedUnits,
+} from './purchase-limits.repository';
+
+/** Who is buying: the session and the details the checkout was made with (hashed before they are stored). */
+export interface ClaimShopper {
+  sessionId: string;
+  customer: { email: string; shippingAddress: string; shippingZip: string; shippingCountry: string };
+}
+
+/** A checkout line as far as limits care (several sizes of one product count together). */
+export interface ClaimLine {
+  productId: string;
+  name: string;
+  quantity: number;
+}
+
+/** A line over its product's limit: the order is refused (the payment refunded) with this message. */
+export interface LimitViolation {
+  productName: string;
+  message: string;
+}
+
+type Priced = ClaimLine & { maxPerShopper: number };
+
+/** Units per product, in product-id order, with the first line's name. */
+function byProduct<T extends ClaimLine>(lines: readonly T[]): Array<T & { quantity: number }> {
+  const out = new Map<string, T & { quantity: number }>();
+  for (const l of lines) {
+    const seen = out.get(l.productId);
+    if (seen) seen.quantity += l.quantity;
+    else out.set(l.productId, { ...l });
+  }
+  return [...out.values()].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+}
+
+/** Case, whitespace and the punctuation people type either way folded, so one address is one key. */
+const fold = (s: string) => s.toLowerCase().replace(/[.,#]/g, ' ').replace(/\s+/g, ' ').trim();
+
+/**
+ * Per-shopper limits (issue 14 items 2–3; docs/product.md §9): every checkout claims its units under
+ * each identity of its shopper (session, e-mail, shipping address; the card once paid), and a shopper's
+ * count for a product is what any of those identities holds or bought. E-mails and addresses are
+ * stored only as keyed hashes. Callers pass their transaction: claims move with the holds they follow.
+ */
+export function createPurchaseLimitsService(deps: {
+  db: Db;
+  catalog: CatalogService;
+  /** Keys the identity hashes (the session secret): the table never holds a guessable e-mail hash. */
+  secret: string;
+  holdMinutes: number;
+}) {
+  const { db, catalog } = deps;
+  const key = crypto.createHmac('sha256', deps.secret).update('purchase-limit identities').digest();
+  const hash = (s: string) => crypto.createHmac('sha256', key).update(s).digest('hex');
+  const cooldownMs = holdCooldownMs(deps.holdMinutes);
+
+  function identitiesOf(shopper: ClaimShopper): string[] {
+    const c = shopper.customer;
+    return [
+      `session:${shopper.sessionId}`,
+      `email:${hash(c.email.trim().toLowerCase())}`,
+      `address:${hash([fold(c.shippingAddress), fold(c.shippingZip), fold(c.shippingCountry)].join('|'))}`,
+    ];
+  }
+
+  const lockKeys = (lines: readonly ClaimLine[], identities: readonly string[]) =>
+    lines.flatMap((l) => identities.map((id) => `${l.productId}|${id}`));
+
+  return {
+    identitiesOf,
+
+    /**
+     * At hold, inside the transaction that takes the stock: waits for the shopper's locks, refuses
+     * (409, nothing written) a product whose hold this shopper let lapse within the cooldown, or that
+     * would go over its limit. Returns what writes the claims once the checkout row exists.
+     */
+    async checkHold(
+      tx: Tx,
+      shopper: ClaimShopper,
+      lines: readonly Priced[],
+      now: Date,
+    ): Promise<(checkoutId: string) => Promise<void>> {
+      const products = byProduct(lines);
+      const identities = identitiesOf(shopper);
+      const ids = products.map((p) => p.productId);
+      await lockClaimKeys(tx, lockKeys(products, identities));
+
+      // The cooldown is the session's: another session of the shopper may still buy within the limit.
+      const lapses = await latestLapses(tx, ids, [identities[0]!], new Date(now.getTime() - cooldownMs));
+      for (const p of products) {
+        const lapsed = lapses.get(p.productId);
+        if (!lapsed) continue;
+        const left = lapsed.getTime() + cooldownMs - now.getTime();
+        throw new HttpError(409, cooldownMessage(p.name, left), { 'retry-after': String(Math.ceil(left / 1000)) });
+      }
+      const claimed = await sumClaimedUnits(tx, ids, identities, null);
+      for (const p of products) {
+        if (!withinLimit(claimed.get(p.productId) ?? 0, p.quantity, p.maxPerShopper))
+          throw conflict(overLimitMessage(p.name, p.maxPerShopper));
+      }
+      return (checkoutId) =>
+        insertClaims(
+          tx,
+          products.flatMap((p) =>
+            identities.map((identity) => ({ productId: p.productId, checkoutId, identity, quantity: p.quantity, status: 'held' as const })),
+          ),
+        );
+    },
+
+    /**
+     * A lapse that has not been released yet (the hold's time passed, the release job has not run): the
+     * same refusal as after the release, counted from the hold's deadline.
+     */
+    cooldownRefusal(productName: string, lapsedAt: Date, now: Date): HttpError | null {
+      const left = lapsedAt.getTime() + cooldownMs - now.getTime();
+      if (left <= 0) return null;
+      return new HttpError(409, cooldownMessage(productName, left), { 'retry-after': String(Math.ceil(left / 1000)) });
+    },
+
+    /**
+     * At order, inside the order's transaction: the card joins the shopper's identities; when the units
+     * claimed under any of them by other checkouts leave no room for this one, returns the violation
+     * (nothing written: the caller refuses the order). Else the checkout's claims become consumed.
+     */
+    async consumeForOrder(
+      tx: Tx,
+      checkout: ClaimShopper & { checkoutId: string; lines: readonly ClaimLine[] },
+      cardFingerprint: string | null,
+    ): Promise<LimitViolation | null> {
+      const products = byProduct(checkout.lines);
+      const identities = [...identitiesOf(checkout), ...(cardFingerprint ? [`card:${cardFingerprint}`] : [])];
+      const ids = products.map((p) => p.productId);
+      await lockClaimKeys(tx, lockKeys(products, identities));
+      const limits = await catalog.getProductsFresh(ids);
+      const claimed = await sumClaimedUnits(tx, ids, identities, checkout.checkoutId);
+      for (const p of products) {
+        const limit = limits.get(p.productId)?.maxPerShopper;
+        if (limit !== undefined && !withinLimit(claimed.get(p.productId) ?? 0, p.quantity, limit))
+          return { productName: p.name, message: overLimitMessage(p.name, limit) };
+      }
+      const existing = new Set((await listClaimsOf(tx, checkout.checkoutId)).map((c) => `${c.productId}|${c.identity}`));
+      await consumeClaims(tx, checkout.checkoutId);
+      await insertClaims(
+        tx,
+        products.flatMap((p) =>
+          identities
+            .filter((identity) => !existing.has(`${p.productId}|${identity}`))
+            .map((identity) => ({ productId: p.productId, checkoutId: checkout.checkoutId, identity, quantity: p.quantity, status: 'consumed' as const })),
+        ),
+      );
+      return null;
+    },
+
+    /**
+     * The holds of these checkouts ended without an order. A lapse (the hold expired, or the shopper's
+     * next attempt dropped the product) releases the claims, kept and dated: the cooldown counts from
+     * then. A claim on a product the next attempt holds again, or of an attempt that never reached the
+     * gateway, is removed: superseded, nothing lapsed.
+     */
+    async endHolds(
+      tx: Tx,
+      checkoutIds: readonly string[],
+      how: { lapsed: boolean } | { replacedBy: ReadonlySet<string> },
+    ): Promise<void> {
+      if ('lapsed' in how) {
+        await endHeldClaims(tx, checkoutIds, how.lapsed ? 'released' : 'removed');
+        return;
+      }
+      const carried = [...how.replacedBy];
+      await endHeldClaims(tx, checkoutIds, 'removed', { only: carried });
+      await endHeldClaims(tx, checkoutIds, 'released');
+    },
+
+    /**
+     * At cart add: the session's units of the product (bought, and the larger of what its cart has and
+     * what its open checkout holds — one is a snapshot of the other) plus `adding` within the limit.
+     */
+    async assertCartRoom(
+      sessionId: string | null,
+      product: { id: string; name: string; maxPerShopper: number },
+      adding: number,
+      inCart: number,
+      tx: DbOrTx = db,
+    ): Promise<void> {
+      const own = sessionId ? await sessionUnits(tx, product.id, `session:${sessionId}`) : { held: 0, consumed: 0 };
+      if (!withinLimit(own.consumed + Math.max(inCart, own.held), adding, product.maxPerShopper))
+        throw conflict(overLimitMessage(product.name, product.maxPerShopper));
+    },
+  };
+}
+
+export type PurchaseLimitsService = ReturnType<typeof createPurchaseLimitsService>;
