@@ -19,6 +19,8 @@ export interface FakeIntent {
   metadata: Record<string, string>;
   created: number;
   livemode: false;
+  /** The charge that paid it (an id; the object itself with `expand[]=latest_charge`). */
+  latest_charge: string | null;
 }
 
 export interface FakeRefund {
@@ -55,6 +57,8 @@ function nested(params: Record<string, string>, prefix: string): Record<string, 
 export class FakeStripeServer {
   readonly intents = new Map<string, FakeIntent>();
   readonly refunds: FakeRefund[] = [];
+  /** Card fingerprints of the charges `succeed()` made, by charge id. */
+  readonly chargeCards = new Map<string, string>();
   readonly requests: RecordedRequest[] = [];
   private readonly replays = new Map<string, { status: number; body: unknown }>();
   private server: http.Server | null = null;
@@ -98,12 +102,33 @@ export class FakeStripeServer {
   }
 
   /** The shopper's card went through (what Stripe.js + the Payment Element would do). */
-  succeed(id: string): FakeIntent {
+  succeed(id: string, card: { fingerprint?: string } = {}): FakeIntent {
     const intent = this.intents.get(id);
     if (!intent) throw new Error(`no fake intent ${id}`);
     intent.status = 'succeeded';
     intent.amount_received = intent.amount;
+    const chargeId = `ch_${crypto.randomBytes(12).toString('hex')}`;
+    // Stripe gives every card its fingerprint; by default each payment here is a different card.
+    this.chargeCards.set(chargeId, card.fingerprint ?? `fp_${crypto.randomBytes(8).toString('hex')}`);
+    intent.latest_charge = chargeId;
     return intent;
+  }
+
+  /** The intent as GET answers it: `expand[]=latest_charge` puts the charge object in place of its id. */
+  private expanded(intent: FakeIntent, query: URLSearchParams): unknown {
+    const wanted = [...query.entries()].some(([k, v]) => k.startsWith('expand') && v === 'latest_charge');
+    if (!wanted || !intent.latest_charge) return intent;
+    const fingerprint = this.chargeCards.get(intent.latest_charge)!;
+    return {
+      ...intent,
+      latest_charge: {
+        id: intent.latest_charge,
+        object: 'charge',
+        amount: intent.amount,
+        payment_intent: intent.id,
+        payment_method_details: { type: 'card', card: { brand: 'visa', last4: '4242', fingerprint } },
+      },
+    };
   }
 
   /** A `payment_intent.succeeded` event payload as Stripe would post it. */
@@ -142,7 +167,7 @@ export class FakeStripeServer {
       const r = this.replays.get(replayKey)!;
       return { status: r.status, payload: r.body };
     }
-    const result = this.route(req.method ?? 'GET', url.pathname, params);
+    const result = this.route(req.method ?? 'GET', url.pathname, params, url.searchParams);
     if (replayKey) this.replays.set(replayKey, { status: result.status, body: result.payload });
     return result;
   }
@@ -151,6 +176,7 @@ export class FakeStripeServer {
     method: string,
     path: string,
     params: Record<string, string>,
+    query: URLSearchParams = new URLSearchParams(),
   ): { status: number; payload: unknown } {
     const missing = (id: string) => ({
       status: 404,
@@ -183,6 +209,7 @@ export class FakeStripeServer {
         metadata: nested(params, 'metadata'),
         created: Math.floor(Date.now() / 1000),
         livemode: false,
+        latest_charge: null,
       };
       this.intents.set(id, intent);
       return { status: 200, payload: intent };
@@ -190,7 +217,7 @@ export class FakeStripeServer {
     let m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (m && method === 'GET') {
       const intent = this.intents.get(m[1]!);
-      return intent ? { status: 200, payload: intent } : missing(m[1]!);
+      return intent ? { status: 200, payload: this.expanded(intent, query) } : missing(m[1]!);
     }
     m = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
     if (m && method === 'POST') {

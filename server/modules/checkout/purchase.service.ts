@@ -478,6 +478,15 @@ export function createPurchaseService(deps: PurchaseDeps) {
       });
     },
 
+    /** A refunded checkout's reason when it was a per-shopper limit (its message), else null (it sold out). */
+    async limitRefusal(checkout: CheckoutRow, cardFingerprint: string | null): Promise<string | null> {
+      const over = await limits.limitRefusal(
+        { checkoutId: checkout.id, sessionId: checkout.sessionId, customer: checkout.customer, lines: checkout.lines },
+        cardFingerprint,
+      );
+      return over?.message ?? null;
+    },
+
     /** A late payment that could not be honoured ends its checkout; false when another caller already did. */
     async markRefunded(id: string): Promise<boolean> {
       const changed = await db.transaction(async (tx) => {

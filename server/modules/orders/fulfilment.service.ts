@@ -90,6 +90,13 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
     return { kind: 'refunded', message: refundMessage(err) };
   }
 
+  /** What a shopper asking about a refunded checkout is told: its limit, or that it sold out. */
+  async function refundedMessage(co: CheckoutRow, intentId: string, known?: GatewayIntent): Promise<string> {
+    const intent = known?.id === intentId ? known : await gateway.retrieveIntent(intentId).catch(() => null);
+    const limit = await checkout.limitRefusal(co, intent?.cardFingerprint ?? null);
+    return limit ? `${limit} Your payment has been refunded.` : FULFIL_MESSAGES.refunded(refundedWhat(co));
+  }
+
   /** A limit names itself ('You can buy at most 2 of P per shopper. …'); a lost hold says it sold out. */
   function refundMessage(err: HoldLostError): string {
     return err instanceof OverLimitError
@@ -109,8 +116,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
     if (!state) return { kind: 'not_found' };
     if (state.orderNumber) return { kind: 'ok', orderNumber: state.orderNumber, created: false };
     const co = state.checkout;
-    if (co.status === 'refunded')
-      return { kind: 'refunded', message: FULFIL_MESSAGES.refunded(refundedWhat(co)) };
+    if (co.status === 'refunded') return { kind: 'refunded', message: await refundedMessage(co, intentId, known.intent) };
     const intent = known.intent?.id === intentId ? known.intent : await gateway.retrieveIntent(intentId);
     if (!intent) return { kind: 'not_found' };
     if (intent.status !== 'succeeded') return { kind: 'unpaid', status: intent.status };
@@ -178,7 +184,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
     } catch (err) {
       if (err instanceof HoldLostError) return refundLatePayment(co, intentId, err);
       if (err instanceof CheckoutRefundedError)
-        return { kind: 'refunded', message: FULFIL_MESSAGES.refunded(refundedWhat(co)) };
+        return { kind: 'refunded', message: await refundedMessage(co, intentId, intent) };
       throw err;
     }
 

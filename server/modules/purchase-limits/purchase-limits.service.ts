@@ -79,6 +79,29 @@ export function createPurchaseLimitsService(deps: {
   const lockKeys = (lines: readonly ClaimLine[], identities: readonly string[]) =>
     lines.flatMap((l) => identities.map((id) => `${l.productId}|${id}`));
 
+  const orderIdentities = (shopper: ClaimShopper, cardFingerprint: string | null) => [
+    ...identitiesOf(shopper),
+    ...(cardFingerprint ? [`card:${cardFingerprint}`] : []),
+  ];
+
+  /** The first product the checkout's units would take over its limit, counting other checkouts only. */
+  async function findViolation(
+    tx: DbOrTx,
+    checkoutId: string,
+    products: readonly ClaimLine[],
+    identities: readonly string[],
+  ): Promise<LimitViolation | null> {
+    const ids = products.map((p) => p.productId);
+    const limits = await catalog.getProductsFresh(ids);
+    const claimed = await sumClaimedUnits(tx, ids, identities, checkoutId);
+    for (const p of products) {
+      const limit = limits.get(p.productId)?.maxPerShopper;
+      if (limit !== undefined && !withinLimit(claimed.get(p.productId) ?? 0, p.quantity, limit))
+        return { productName: p.name, message: overLimitMessage(p.name, limit) };
+    }
+    return null;
+  }
+
   return {
     identitiesOf,
 
@@ -141,16 +164,10 @@ export function createPurchaseLimitsService(deps: {
       cardFingerprint: string | null,
     ): Promise<LimitViolation | null> {
       const products = byProduct(checkout.lines);
-      const identities = [...identitiesOf(checkout), ...(cardFingerprint ? [`card:${cardFingerprint}`] : [])];
-      const ids = products.map((p) => p.productId);
+      const identities = orderIdentities(checkout, cardFingerprint);
       await lockClaimKeys(tx, lockKeys(products, identities));
-      const limits = await catalog.getProductsFresh(ids);
-      const claimed = await sumClaimedUnits(tx, ids, identities, checkout.checkoutId);
-      for (const p of products) {
-        const limit = limits.get(p.productId)?.maxPerShopper;
-        if (limit !== undefined && !withinLimit(claimed.get(p.productId) ?? 0, p.quantity, limit))
-          return { productName: p.name, message: overLimitMessage(p.name, limit) };
-      }
+      const violation = await findViolation(tx, checkout.checkoutId, products, identities);
+      if (violation) return violation;
       const existing = new Set((await listClaimsOf(tx, checkout.checkoutId)).map((c) => `${c.productId}|${c.identity}`));
       await consumeClaims(tx, checkout.checkoutId);
       await insertClaims(
@@ -162,6 +179,14 @@ export function createPurchaseLimitsService(deps: {
         ),
       );
       return null;
+    },
+
+    /** Read only: why a refunded checkout was refused, when it was its limit (null: it was not). */
+    limitRefusal(
+      checkout: ClaimShopper & { checkoutId: string; lines: readonly ClaimLine[] },
+      cardFingerprint: string | null,
+    ): Promise<LimitViolation | null> {
+      return findViolation(db, checkout.checkoutId, byProduct(checkout.lines), orderIdentities(checkout, cardFingerprint));
     },
 
     /**
