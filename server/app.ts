@@ -27,6 +27,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
+import { dropsRoutes } from './modules/drops/drops.routes';
 
 
 export interface AppDeps extends ServiceOverrides {
@@ -108,12 +109,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(settingsRoutes, { settings: services.settings });
   await app.register(catalogRoutes, { catalog: services.catalog });
   await app.register(inventoryRoutes, { inventory: services.inventory, liveStock: services.liveStock });
-  await app.register(cartRoutes, { cart: services.cart, gate: services.gate });
-  await app.register(checkoutRoutes, { checkout: services.checkout, gate: services.gate });
+  await app.register(cartRoutes, { cart: services.cart, gate: services.gate, admission: services.drops });
+  await app.register(checkoutRoutes, { checkout: services.checkout, gate: services.gate, admission: services.drops });
   await app.register(paymentsRoutes, { payments: services.payments, gate: services.gate });
   await app.register(ordersRoutes, { fulfilment: services.fulfilment, orders: services.orders, gate: services.gate });
-  await app.register(adminRoutes, { admin: services.admin });
+  await app.register(adminRoutes, { admin: services.admin, drops: services.drops });
   await app.register(newsletterRoutes, { newsletter: services.newsletter });
+  await app.register(dropsRoutes, { drops: services.drops, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
 
   await app.register(seoRoutes, { seo: services.seo });
   if (deps.extraRoutes) await app.register(deps.extraRoutes);
@@ -123,6 +125,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     seo: services.seo,
   });
 
+  // Open waiting-room event streams end first: closing the server waits for no stream.
+  app.addHook('preClose', async () => {
+    services.drops.closeStreams();
+  });
   app.addHook('onClose', async () => {
     await services.jobs.stop();
   });

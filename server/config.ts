@@ -81,6 +81,14 @@ const envSchema = z.object({
   RATE_LIMIT_ADDRESS_FACTOR: z.coerce.number().positive().max(10_000).default(1),
   /** Proof-of-work cost: PBKDF2 iterations per try (ADR 009; ~2,000 tries per solve). Lower only for load tests. */
   POW_COST: z.coerce.number().int().min(1).max(100_000).default(500),
+  /** The waiting room of a drop opens this long before its release; everyone who joins before the release is in its raffle (ADR 010). */
+  DROP_RAFFLE_MINUTES: z.coerce.number({ message: 'must be a number of minutes' }).positive('must be more than 0').max(24 * 60, 'must be at most 1440').default(10),
+  /** After a release, an admission pass is needed to buy until the edition sells out or this long has passed. */
+  DROP_WINDOW_MINUTES: z.coerce.number({ message: 'must be a number of minutes' }).positive('must be more than 0').max(7 * 24 * 60, 'must be at most 10080').default(60),
+  /** Waiting-room places one network address (IPv6 by /64) may take per drop: 50 shoppers behind one NAT all get in. */
+  DROP_PLACES_PER_ADDRESS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(50),
+  /** How long an admission pass works after the shopper is let in. */
+  DROP_PASS_MINUTES: z.coerce.number({ message: 'must be a number of minutes' }).positive('must be more than 0').max(24 * 60, 'must be at most 1440').default(10),
   /** Seed the demo catalogue and the FALL15 code on a fresh database (default: true unless production). */
   DEMO_DATA: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

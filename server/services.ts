@@ -18,6 +18,7 @@ import { createCartService } from './modules/cart/cart.service';
 import { createCheckoutService } from './modules/checkout/checkout.service';
 import { createRequestGate } from './lib/request-gate';
 import { createInventoryService } from './modules/inventory/inventory.service';
+import { createDropsService } from './modules/drops/drops.service';
 import { createLiveStockHub } from './modules/inventory/live-stock';
 import { createFulfilmentService } from './modules/orders/fulfilment.service';
 import { createOrdersService } from './modules/orders/orders.service';
@@ -27,6 +28,9 @@ import { createPurchaseLimitsService } from './modules/purchase-limits/purchase-
 import { createAdminService } from './modules/admin/admin.service';
 import { createImagesService, createObjectStore } from './modules/storage/images.service';
 import type { ObjectStore } from './modules/storage/object-store';
+
+/** How often each instance paces admissions and pushes waiting-room updates (updates reach shoppers within 1 s). */
+export const DROP_TICK_MS = 300;
 
 export interface ServiceOverrides {
   mailer?: Mailer;
@@ -83,6 +87,24 @@ export async function createServices(config: Config, database: Database, log: Fa
   const payments = createPaymentsService({ db, gateway, fulfilment, log });
   jobs.every('release-expired-holds', 15_000, () => checkout.releaseExpiredHolds());
   jobs.every('reconcile-payments', 30_000, () => fulfilment.reconcile());
+  // The fair waiting room of scheduled drops (ADR 010): every instance paces admissions and feeds its
+  // event streams from PostgreSQL a few times a second (one conditional UPDATE and one poll per live drop).
+  const drops = createDropsService({
+    db,
+    catalog,
+    inventory,
+    botCheck,
+    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+    settings: {
+      raffleMs: config.DROP_RAFFLE_MINUTES * 60_000,
+      windowMs: config.DROP_WINDOW_MINUTES * 60_000,
+      placesPerAddress: config.DROP_PLACES_PER_ADDRESS,
+      passMs: config.DROP_PASS_MINUTES * 60_000,
+    },
+    secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false,
+    log,
+  });
+  jobs.every('drop-admissions', DROP_TICK_MS, () => drops.tick());
 
   const images = createImagesService(
     overrides.objectStore ?? (await createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'))),
@@ -104,7 +126,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, discounts, cart, checkout, orders, fulfilment, payments };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, discounts, cart, checkout, orders, fulfilment, payments, drops };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

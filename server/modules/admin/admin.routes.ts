@@ -14,6 +14,8 @@ import {
 } from '../../../common/contracts/admin';
 import { unauthorized } from '../../plugins/http-error';
 import { imageRoutes } from '../storage/images.routes';
+import { adminDropsRoutes } from '../drops/drops.routes';
+import type { DropsService } from '../drops/drops.service';
 import { adminSessionState, needsActivityRefresh } from './admin-auth.service';
 import type { AdminService } from './admin.service';
 
@@ -40,7 +42,7 @@ const today = () => new Date().toISOString().slice(0, 10);
  * but login and status without a live admin session (before any body is read), and keeps the
  * session's activity stamp fresh (the admin session ends after 2 hours idle).
  */
-export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminService }): Promise<void> {
+export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminService; drops?: DropsService }): Promise<void> {
   const { admin } = opts;
 
   app.addHook('onRequest', async (request) => {
@@ -147,4 +149,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
 
   // --- Images ---------------------------------------------------------------------------------
   await app.register(imageRoutes, { images: admin.images });
+
+  // --- Drops (the waiting room's owner controls, ADR 010) ----------------------------------------
+  if (opts.drops) await app.register(adminDropsRoutes, { drops: opts.drops });
 }

@@ -4,13 +4,18 @@ import { addToCartBody, cartItemParams, updateCartBody } from '../../../common/c
 import type { RequestGate } from '../../lib/request-gate';
 import type { CartService } from './cart.service';
 
+/** The drops module's check (drops.service.ts): inside a drop window a product needs the session's admission pass. */
+export interface AdmissionGuard {
+  assertAdmitted(sessionId: string | null, productIds: readonly string[], cookieHeader: string | undefined): Promise<void>;
+}
+
 const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
 
 export async function cartRoutes(
   app: FastifyInstance,
-  opts: { cart: CartService; gate: RequestGate },
+  opts: { cart: CartService; gate: RequestGate; admission?: AdmissionGuard },
 ): Promise<void> {
-  const { cart, gate } = opts;
+  const { cart, gate, admission } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const inCart = <T>(fn: () => Promise<T>) => gate.run('cart', fn);
 
@@ -18,9 +23,11 @@ export async function cartRoutes(
   r.get('/api/cart', async (request) => inCart(async () => cart.list(await sid(request))));
 
   r.post('/api/cart', { schema: { body: addToCartBody }, config: { rateLimited: 'cart-add' } }, async (request) =>
-    inCart(async () =>
-      cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid),
-    ),
+    inCart(async () => {
+      // During a drop window the product needs this session's admission pass (waiting room, ADR 010).
+      await admission?.assertAdmitted(await sid(request), [request.body.productId], request.headers.cookie);
+      return cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid);
+    }),
   );
 
   r.put('/api/cart/:id', { schema: { params: cartItemParams, body: updateCartBody } }, async (request) =>

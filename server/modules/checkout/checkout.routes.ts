@@ -8,14 +8,15 @@ import {
 } from '../../../common/contracts/checkout';
 import type { CheckoutService } from './checkout.service';
 import type { RequestGate } from '../../lib/request-gate';
+import type { AdmissionGuard } from '../cart/cart.routes';
 
 const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
 
 export async function checkoutRoutes(
   app: FastifyInstance,
-  opts: { checkout: CheckoutService; gate: RequestGate },
+  opts: { checkout: CheckoutService; gate: RequestGate; admission?: AdmissionGuard },
 ): Promise<void> {
-  const { checkout, gate } = opts;
+  const { checkout, gate, admission } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const inCheckout = <T>(fn: () => Promise<T>) => gate.run('checkout', fn);
 
@@ -37,6 +38,11 @@ export async function checkoutRoutes(
   );
 
   r.post('/api/create-payment-intent', { schema: { body: createPaymentIntentBody }, config: { rateLimited: 'payment-intent' } }, async (request) =>
-    gate.run('payment', async () => checkout.createPaymentIntent(await sid(request), request.body)),
+    gate.run('payment', async () => {
+      const sessionId = await sid(request);
+      // Drop products inside their window need this session's admission pass (ADR 010).
+      const admitted = admission && ((ids: readonly string[]) => admission.assertAdmitted(sessionId, ids, request.headers.cookie));
+      return checkout.createPaymentIntent(sessionId, request.body, admitted);
+    }),
   );
 }

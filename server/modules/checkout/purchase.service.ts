@@ -57,6 +57,9 @@ export class HoldLostError extends Error {
 /** The paid checkout would take its shopper over a product's limit (counted with the card): refunded. */
 export class OverLimitError extends HoldLostError {}
 
+/** Throws (403) when a product inside its drop window has no admission pass of this session (the drops module's check). */
+export type AdmissionCheck = (productIds: readonly string[]) => Promise<void>;
+
 /** The checkout was refunded (or is gone) before its order could be made. */
 export class CheckoutRefundedError extends Error {}
 
@@ -218,12 +221,15 @@ export function createPurchaseService(deps: PurchaseDeps) {
   async function attemptPaymentIntent(
     sessionId: string,
     body: PaymentIntentBody,
+    admitted?: AdmissionCheck,
   ): Promise<CreatePaymentIntentResult | null> {
     const lines = await cart.pricedLines(sessionId);
     if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
     // A line whose product is not released yet (its release moved later after it was added) holds nothing.
     const early = lines.find((l) => !isReleased(l, Date.now()));
     if (early) throw conflict(releaseMessages.notYet(early.name, early.releaseAt!));
+    // Inside a drop window the session needs its admission pass for the product (403 otherwise; ADR 010).
+    await admitted?.(lines.map((l) => l.productId));
     await refuseWhenSoldOut(sessionId, lines);
     const info = await customerInfo.find(sessionId);
     if (!info) throw badRequest(CHECKOUT_MESSAGES.noCustomerInfo);
@@ -376,11 +382,12 @@ export function createPurchaseService(deps: PurchaseDeps) {
   async function createPaymentIntent(
     sessionId: string | null,
     body: PaymentIntentBody,
+    admitted?: AdmissionCheck,
   ): Promise<CreatePaymentIntentResult> {
     if (!sessionId) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
     // A reused intent that can no longer be paid was released: the next attempt makes a new one.
     for (;;) {
-      const result = await attemptPaymentIntent(sessionId, body);
+      const result = await attemptPaymentIntent(sessionId, body, admitted);
       if (result) return result;
     }
   }

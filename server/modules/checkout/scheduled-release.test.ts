@@ -4,10 +4,12 @@ import { adminProductSchema, type ProductPayloadInput } from '../../../common/co
 import { productSchema } from '../../../common/contracts/catalog';
 import { describeEachDb } from '../../../tests/support/build-test-app';
 import { adminClient } from '../../../tests/support/admin-session';
-import { createProduct, productState, readyShopper, startPayment } from '../../../tests/support/shop-fixtures';
+import { admitAndPass, joinDrop } from '../../../tests/support/drops';
+import { createProduct, customer, productState, readyShopper, startPayment } from '../../../tests/support/shop-fixtures';
 import { products } from '../catalog/catalog.tables';
 
-// Scheduled release (issue 14 item 1): before it no cart add and no payment intent; at it, normal.
+// Scheduled release (issue 14 item 1): before it no cart add and no payment intent; at it, on sale through the
+// waiting room (issue 14 item 4: inside the drop window buying needs an admission pass).
 
 const payload = (over: Partial<ProductPayloadInput> = {}): ProductPayloadInput => ({
   name: 'Friday Drop Hoodie',
@@ -59,7 +61,7 @@ describeEachDb('scheduled release', (t) => {
     expect((await shopper.get('/api/cart')).json()).toHaveLength(1);
   });
 
-  test('once the release time has passed (the owner moves it, or clears it) the product is bought as usual', async () => {
+  test('once the release time has passed (the owner moves it, or clears it) the product is bought: through the waiting room while the drop window lasts', async () => {
     const admin = await adminClient(t());
     const product = adminProductSchema.parse(
       (await admin.post('/api/admin/products', payload({ releaseAt: FUTURE }))).json(),
@@ -71,6 +73,12 @@ describeEachDb('scheduled release', (t) => {
     const moved = await admin.put(`/api/admin/products/${product.id}`, payload({ releaseAt: past }));
     expect(moved.statusCode, moved.body).toBe(200);
     expect(adminProductSchema.parse(moved.json()).releaseAt).toBe(past);
+    // Released: no longer 409; inside the drop window the pass is what is asked for.
+    const unqueued = await shopper.post('/api/cart', { productId: product.id, quantity: 1, selectedSize: 'M' });
+    expect(unqueued.statusCode).toBe(403);
+    expect(unqueued.json()).toEqual({ message: 'Join the waiting room to buy Friday Drop Hoodie.' });
+    expect((await joinDrop(shopper, product.id)).statusCode).toBe(201);
+    await admitAndPass(t(), shopper, product.id);
     const add = await shopper.post('/api/cart', { productId: product.id, quantity: 1, selectedSize: 'M' });
     expect(add.statusCode, add.body).toBe(200);
 
@@ -102,8 +110,25 @@ describeEachDb('scheduled release', (t) => {
 
     await db.update(products).set({ releaseAt: new Date(Date.now() - 1000) }).where(eq(products.id, productId));
     t().services.catalog.invalidate();
+    // Released, inside its drop window: the payment intent needs this session's admission pass.
+    const unqueued = await shopper.post('/api/create-payment-intent', {});
+    expect(unqueued.statusCode).toBe(403);
+    expect(unqueued.json()).toEqual({ message: 'Join the waiting room to buy Moved Drop Tee.' });
+    expect(await productState(db, productId)).toEqual({ stock: 5, soldCount: 0 });
+    expect((await joinDrop(shopper, productId)).statusCode).toBe(201);
+    await admitAndPass(t(), shopper, productId);
     const intent = await startPayment(shopper);
     expect(intent.clientSecret).toBeTruthy();
     expect((await productState(db, productId)).stock).toBe(4);
+  });
+
+  test('after the drop window the product is bought as usual, without a pass', async () => {
+    const db = t().database.db;
+    const productId = await createProduct(db, { name: 'Last Week Tee', stock: 5, releaseAt: new Date(Date.now() - 2 * 60 * 60_000) });
+    t().services.catalog.invalidate();
+    const shopper = await readyShopper(t(), productId);
+    expect((await shopper.post('/api/customer-info', customer())).statusCode).toBe(200);
+    const intent = await startPayment(shopper);
+    expect(intent.clientSecret).toBeTruthy();
   });
 });

@@ -6,7 +6,7 @@ import { SESSION_COOKIE } from '../../plugins/session';
 import { pgRateLimitStore, type RateLimitCounter } from './rate-limit.store';
 
 /** The routes that are rate-limited; a route names its own with `config: { rateLimited: '…' }`. */
-export type LimitedAction = 'cart-add' | 'payment-intent' | 'customer-info' | 'discount' | 'newsletter';
+export type LimitedAction = 'cart-add' | 'payment-intent' | 'customer-info' | 'discount' | 'newsletter' | 'drop-join';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,6 +41,8 @@ export const RATE_LIMITS: Record<LimitedAction, ActionLimits> = {
   'customer-info': { session: { max: 10, windowMs: MINUTE }, address: { max: 300, windowMs: MINUTE } },
   discount: { session: { max: 10, windowMs: MINUTE }, address: { max: 300, windowMs: MINUTE } },
   'payment-intent': { session: { max: 10, windowMs: MINUTE }, address: { max: 300, windowMs: MINUTE } },
+  // Joining a waiting room (each try also costs a proof of work; places per address are capped separately).
+  'drop-join': { session: { max: 10, windowMs: MINUTE }, address: { max: 300, windowMs: MINUTE } },
   newsletter: {
     session: { max: 5, windowMs: MINUTE },
     identity: {

@@ -1,0 +1,243 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../../db/client';
+import { dropQueue, drops } from './drops.tables';
+
+export type DropRow = typeof drops.$inferSelect;
+export type TicketRow = typeof dropQueue.$inferSelect;
+
+/**
+ * The queue order: raffle entries (joined before the release) by their secret lottery key, then later
+ * arrivals first come, first served. Arrivals after the release only ever go to the end, so once the
+ * drop is open every place's rank is fixed, and places 1..admitted_count are the ones let in.
+ */
+const QUEUE_ORDER = sql.raw(`order by raffle desc, case when raffle then lottery_key else 0 end, seq`);
+
+/** The drop row of a product with a release time (created on first use). */
+export async function ensureDropRows(db: DbOrTx, productIds: readonly string[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await db
+    .insert(drops)
+    .values(productIds.map((productId) => ({ productId })))
+    .onConflictDoNothing();
+}
+
+export async function findDropRows(db: DbOrTx, productIds: readonly string[]): Promise<DropRow[]> {
+  if (productIds.length === 0) return [];
+  return db.select().from(drops).where(inArray(drops.productId, [...productIds]));
+}
+
+export async function findTicket(db: DbOrTx, productId: string, sessionId: string): Promise<TicketRow | null> {
+  const [row] = await db
+    .select()
+    .from(dropQueue)
+    .where(and(eq(dropQueue.productId, productId), eq(dropQueue.sessionId, sessionId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Serialises joins from one network address to one drop (the per-address cap is counted, then kept). */
+export async function lockAddress(tx: Tx, productId: string, addressKey: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(5051, hashtext(${productId} || ':' || ${addressKey}))`);
+}
+
+export async function countAddressPlaces(db: DbOrTx, productId: string, addressKey: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(dropQueue)
+    .where(and(eq(dropQueue.productId, productId), eq(dropQueue.addressKey, addressKey)));
+  return row?.n ?? 0;
+}
+
+/**
+ * A new place; `raffle` is decided by the database clock (joined before the release). Returns null when
+ * the session already has one (a concurrent join won).
+ */
+export async function insertTicket(
+  tx: Tx,
+  ticket: { productId: string; sessionId: string; addressKey: string; lotteryKey: number; releaseAt: Date },
+): Promise<TicketRow | null> {
+  const [row] = await tx
+    .insert(dropQueue)
+    .values({
+      productId: ticket.productId,
+      sessionId: ticket.sessionId,
+      addressKey: ticket.addressKey,
+      lotteryKey: ticket.lotteryKey,
+      raffle: sql`now() < ${ticket.releaseAt.toISOString()}::timestamptz`,
+    })
+    .onConflictDoNothing()
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Pacing, one statement, safe on any number of instances: raises admitted_count by
+ * floor(rate × time since admitted_at) (never past the queue, never while paused or sold out), moves the
+ * pacing clock on by exactly the time those places used, and marks the places now within admitted_count
+ * as admitted. Two instances racing for the row: the second re-reads it after the first commits
+ * (READ COMMITTED re-check) and finds less than one place of time left, so nothing is let in twice.
+ * The clock never banks more than 2 s of idle time (no burst after a pause, an empty queue or an outage).
+ * Returns the tickets let in by this call.
+ */
+export async function advanceAdmissions(db: Db, productId: string, releaseAt: Date): Promise<number> {
+  const base = sql`greatest(coalesce(d.admitted_at, ${releaseAt.toISOString()}::timestamptz), now() - interval '2 seconds')`;
+  const n = sql`floor(extract(epoch from (now() - ${base})) * d.admit_per_minute / 60.0)::int`;
+  const total = sql`(select count(*)::int from drop_queue t where t.product_id = ${productId} and t.status <> 'left')`;
+  const result = await db.execute<{ id: string }>(sql`
+    with adv as (
+      update drops d set
+        admitted_count = least(d.admitted_count + ${n}, ${total}),
+        admitted_at = case
+          when d.admitted_count + ${n} >= ${total} then now()
+          else ${base} + (${n} * 60.0 / d.admit_per_minute) * interval '1 second'
+        end,
+        updated_at = now()
+      where d.product_id = ${productId} and not d.paused and d.sold_out_at is null
+        and d.admitted_count < ${total} and ${n} >= 1
+      returning d.admitted_count
+    ), ranked as (
+      select q.id, row_number() over (${QUEUE_ORDER}) as place
+      from drop_queue q where q.product_id = ${productId} and q.status <> 'left'
+    )
+    update drop_queue q set status = 'admitted', admitted_at = now()
+    from ranked r, adv
+    where q.id = r.id and q.status = 'waiting' and r.place <= adv.admitted_count
+    returning q.id`);
+  return result.rowCount ?? 0;
+}
+
+/** Everyone still waiting is told the edition sold out, at once; false when it was already done. */
+export async function markSoldOut(db: Db, productId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(drops)
+      .set({ soldOutAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(drops.productId, productId), sql`${drops.soldOutAt} is null`))
+      .returning({ productId: drops.productId });
+    if (!row) return false;
+    await tx
+      .update(dropQueue)
+      .set({ status: 'sold_out' })
+      .where(and(eq(dropQueue.productId, productId), eq(dropQueue.status, 'waiting')));
+    return true;
+  });
+}
+
+export interface PolledTicket {
+  id: string;
+  sessionId: string;
+  status: string;
+  raffle: boolean;
+  admittedAt: Date | null;
+  /** 1-based rank among the places still waiting; null when not waiting. */
+  position: number | null;
+}
+
+export interface DropPoll {
+  drop: DropRow;
+  waiting: number;
+  /** The tickets of the asked sessions that exist. */
+  tickets: PolledTicket[];
+}
+
+/**
+ * The one poll of a drop per tick: the drop row, how many wait, and the tickets of the given sessions
+ * with their positions (every waiting place is ranked in the one query; nothing is taken from the client).
+ */
+export async function pollDrop(db: DbOrTx, productId: string, sessionIds: readonly string[]): Promise<DropPoll | null> {
+  const sessions = sessionIds.length > 0 ? sql`t.session_id in (${sql.join(sessionIds.map((s) => sql`${s}`), sql`, `)})` : sql`false`;
+  const result = await db.execute<{
+    product_id: string;
+    admit_per_minute: number;
+    paused: boolean;
+    admitted_count: number;
+    admitted_at: Date | string | null;
+    sold_out_at: Date | string | null;
+    updated_at: Date | string;
+    waiting: number;
+    id: string | null;
+    session_id: string | null;
+    status: string | null;
+    raffle: boolean | null;
+    ticket_admitted_at: Date | string | null;
+    position: string | number | null;
+  }>(sql`
+    with w as (
+      select q.id, row_number() over (${QUEUE_ORDER}) as position
+      from drop_queue q where q.product_id = ${productId} and q.status = 'waiting'
+    )
+    select d.product_id, d.admit_per_minute, d.paused, d.admitted_count, d.admitted_at, d.sold_out_at, d.updated_at,
+      (select count(*)::int from w) as waiting,
+      t.id, t.session_id, t.status, t.raffle, t.admitted_at as ticket_admitted_at, w.position
+    from drops d
+    left join drop_queue t on t.product_id = d.product_id and ${sessions}
+    left join w on w.id = t.id
+    where d.product_id = ${productId}`);
+  const first = result.rows[0];
+  if (!first) return null;
+  const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+  return {
+    drop: {
+      productId: first.product_id,
+      admitPerMinute: first.admit_per_minute,
+      paused: first.paused,
+      admittedCount: first.admitted_count,
+      admittedAt: date(first.admitted_at),
+      soldOutAt: date(first.sold_out_at),
+      updatedAt: date(first.updated_at)!,
+    },
+    waiting: first.waiting,
+    tickets: result.rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: r.id!,
+        sessionId: r.session_id!,
+        status: r.status!,
+        raffle: r.raffle!,
+        admittedAt: date(r.ticket_admitted_at),
+        position: r.position === null ? null : Number(r.position),
+      })),
+  };
+}
+
+export async function updateDropSettings(
+  db: DbOrTx,
+  productId: string,
+  change: { admitPerMinute?: number; paused?: boolean },
+): Promise<DropRow | null> {
+  const [row] = await db
+    .update(drops)
+    .set({
+      ...(change.admitPerMinute === undefined ? {} : { admitPerMinute: change.admitPerMinute }),
+      ...(change.paused === undefined ? {} : { paused: change.paused }),
+      // Resuming restarts the pacing clock: a pause banks no admissions.
+      ...(change.paused === false ? { admittedAt: sql`case when ${drops.paused} then now() else ${drops.admittedAt} end` } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(drops.productId, productId))
+    .returning();
+  return row ?? null;
+}
+
+export interface QueueCounts {
+  productId: string;
+  waiting: number;
+  admitted: number;
+  /** Let in over the last 10 seconds. */
+  admittedRecently: number;
+}
+
+/** The owner's numbers of these drops, one query. */
+export async function countQueues(db: DbOrTx, productIds: readonly string[]): Promise<QueueCounts[]> {
+  if (productIds.length === 0) return [];
+  return db
+    .select({
+      productId: dropQueue.productId,
+      waiting: sql<number>`(count(*) filter (where ${dropQueue.status} = 'waiting'))::int`,
+      admitted: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} is not null))::int`,
+      admittedRecently: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} > now() - interval '10 seconds'))::int`,
+    })
+    .from(dropQueue)
+    .where(inArray(dropQueue.productId, [...productIds]))
+    .groupBy(dropQueue.productId);
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { adminDropUpdate, dropProductParams, joinQueueBody, type AdmissionPass, type DropStatus } from '../../../common/contracts/drops';
+import { dropMessages } from '../../../common/domain/drop';
+import type { DropsService } from './drops.service';
+
+const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
+
+/**
+ * The waiting room (common/contracts/drops.ts; ADR 010): status, join, the live event stream and the
+ * admission pass. The stream is written straight to the socket (hijacked): never compressed, never
+ * cached, ended when the app closes.
+ */
+export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsService; secureCookies: boolean }): Promise<void> {
+  const { drops } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/api/drops/:productId', { schema: { params: dropProductParams } }, async (request, reply): Promise<DropStatus> => {
+    reply.header('cache-control', 'no-store');
+    return drops.status(request.params.productId, await sid(request));
+  });
+
+  r.post(
+    '/api/drops/:productId/queue',
+    { schema: { params: dropProductParams, body: joinQueueBody }, config: { rateLimited: 'drop-join' } },
+    async (request, reply): Promise<DropStatus> => {
+      const { status, created } = await drops.join(request.params.productId, {
+        sessionId: await sid(request),
+        ensureSession: async () => (await request.ensureSession()).sid,
+        ip: request.ip,
+        altcha: request.body.altcha,
+      });
+      reply.header('cache-control', 'no-store').status(created ? 201 : 200);
+      return status;
+    },
+  );
+
+  r.post('/api/drops/:productId/pass', { schema: { params: dropProductParams } }, async (request, reply): Promise<AdmissionPass> => {
+    const { pass, cookie, maxAgeMs } = await drops.issuePass(request.params.productId, await sid(request), request.headers.cookie);
+    reply.header('cache-control', 'no-store').setCookie(drops.passCookieName, cookie, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: opts.secureCookies || request.protocol === 'https',
+      maxAge: Math.ceil(maxAgeMs / 1000),
+    });
+    return pass;
+  });
+
+  r.get('/api/drops/:productId/events', { schema: { params: dropProductParams } }, async (request, reply) => {
+    if (drops.streamCount >= drops.maxStreams)
+      return reply.code(503).header('retry-after', '5').header('cache-control', 'no-store').send({ message: dropMessages.tooManyStreams });
+    const sessionId = await sid(request);
+    // 404 (no such drop) is an ordinary JSON answer; from here on the socket is ours.
+    const first = await drops.status(request.params.productId, sessionId);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      // no-transform: no proxy may compress or buffer the stream.
+      'cache-control': 'no-store, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.flushHeaders();
+    const unsubscribe = drops.subscribe(
+      request.params.productId,
+      { sessionId, write: (chunk) => void res.write(chunk), end: () => res.end() },
+      first,
+    );
+    if (!unsubscribe) {
+      res.end();
+      return;
+    }
+    request.raw.on('close', unsubscribe);
+    res.on('close', unsubscribe);
+  });
+}
+
+/** The owner's Drops view (registered inside adminRoutes, so its login check applies). */
+export async function adminDropsRoutes(app: FastifyInstance, opts: { drops: DropsService }): Promise<void> {
+  const { drops } = opts;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/api/admin/drops', async () => drops.adminList());
+  r.patch(
+    '/api/admin/drops/:productId',
+    { schema: { params: dropProductParams, body: adminDropUpdate } },
+    async (request) => drops.adminUpdate(request.params.productId, request.body),
+  );
+}

@@ -1,0 +1,425 @@
+import crypto from 'node:crypto';
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import type { Product } from '../../../common/contracts/catalog';
+import type { AdminDrop, AdminDropUpdate, AdmissionPass, DropStatus, DropTicket, TicketStatus } from '../../../common/contracts/drops';
+import { dropMessages, dropPhase, estimateWaitSeconds, passRequired, roomOpensAtMs, type DropClock } from '../../../common/domain/drop';
+import { conflict, forbidden, HttpError, notFound } from '../../plugins/http-error';
+import { cookieName } from '../../plugins/session';
+import type { BotCheckService } from '../bot-check/bot-check.service';
+import type { CatalogService } from '../catalog/catalog.service';
+import type { InventoryService } from '../inventory/inventory.service';
+import { createPassSigner, PASS_COOKIE } from './admission-pass';
+import {
+  advanceAdmissions,
+  countAddressPlaces,
+  countQueues,
+  ensureDropRows,
+  findDropRows,
+  findTicket,
+  insertTicket,
+  lockAddress,
+  markSoldOut,
+  pollDrop,
+  updateDropSettings,
+  type DropPoll,
+  type DropRow,
+  type PolledTicket,
+} from './drops.repository';
+
+export interface DropSettings {
+  /** DROP_RAFFLE_MINUTES in ms. */
+  raffleMs: number;
+  /** DROP_WINDOW_MINUTES in ms. */
+  windowMs: number;
+  /** DROP_PLACES_PER_ADDRESS. */
+  placesPerAddress: number;
+  /** DROP_PASS_MINUTES in ms. */
+  passMs: number;
+  /** Open event streams this instance serves at most (beyond: 503). */
+  maxStreams?: number;
+}
+
+/** One open GET /api/drops/:productId/events (drops.routes.ts writes the bytes). */
+export interface DropStream {
+  sessionId: string | null;
+  write(chunk: string): void;
+  end(): void;
+}
+
+interface StreamEntry extends DropStream {
+  last: string;
+}
+
+/** After the window, a drop is still looked at this long (the end-of-window sell-out check). */
+const WINDOW_GRACE_MS = 60_000;
+const HEARTBEAT_MS = 15_000;
+export const DEFAULT_MAX_STREAMS = 10_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export const sseEvent = (status: DropStatus) => `event: status\ndata: ${JSON.stringify(status)}\n\n`;
+
+/**
+ * The fair waiting room (ADR 010). Everything that decides (the queue order, how many are let in, who
+ * is sold out) lives in PostgreSQL, so any number of instances serve one drop: each runs `tick()` a few
+ * times a second (one conditional UPDATE per live drop paces admissions; one poll per live drop feeds
+ * every event stream this instance holds for it).
+ */
+export function createDropsService(deps: {
+  db: Db;
+  catalog: CatalogService;
+  inventory: InventoryService;
+  botCheck: BotCheckService;
+  /** The session secret: passes and address keys are HMACs under keys derived from it. */
+  secret: string;
+  settings: DropSettings;
+  /** https shop (PUBLIC_URL https://…): the pass cookie carries the `__Host-` prefix, like the session's. */
+  secureCookies?: boolean;
+  log: FastifyBaseLogger;
+}) {
+  const { db, catalog, inventory, botCheck, settings, log } = deps;
+  const maxStreams = settings.maxStreams ?? DEFAULT_MAX_STREAMS;
+  const signer = createPassSigner(deps.secret);
+  const passCookieName = cookieName(PASS_COOKIE, deps.secureCookies ?? false);
+  const addressSecret = crypto.createHmac('sha256', deps.secret).update('fifty:drop-address').digest();
+  /** A keyed hash of the network address (IPv6 by its /64, as the rate limits count it): no address is stored. */
+  const addressKey = (ip: string) =>
+    crypto.createHmac('sha256', addressSecret).update(normalizeIP(ip)).digest('base64url').slice(0, 22);
+
+  const ensured = new Set<string>();
+  async function ensureRows(productIds: readonly string[]): Promise<void> {
+    const missing = productIds.filter((id) => !ensured.has(id));
+    if (missing.length === 0) return;
+    await ensureDropRows(db, missing);
+    for (const id of missing) ensured.add(id);
+  }
+
+  const clockOf = (product: Product): DropClock | null =>
+    product.releaseAt
+      ? { releaseAtMs: Date.parse(product.releaseAt), raffleMs: settings.raffleMs, windowMs: settings.windowMs }
+      : null;
+
+  /** The product and its drop clock; 404 when there is no such product or it has no release time. */
+  async function dropProduct(productId: string, fresh = false): Promise<{ product: Product; clock: DropClock }> {
+    const product = fresh
+      ? await catalog.getProductFresh(productId)
+      : ((await catalog.getProduct(productId)) ?? (await catalog.getProductFresh(productId)));
+    if (!product) throw notFound('Product not found');
+    const clock = clockOf(product);
+    if (!clock) throw notFound(dropMessages.noDrop);
+    return { product, clock };
+  }
+
+  function ticketOf(t: PolledTicket, phase: DropStatus['phase'], drop: DropRow, stock: number): DropTicket {
+    const position = t.status === 'waiting' && phase === 'open' ? t.position : null;
+    return {
+      id: t.id,
+      status: t.status as TicketStatus,
+      raffle: t.raffle,
+      position,
+      estimatedWaitSeconds:
+        position === null ? null : estimateWaitSeconds(position, drop.admitPerMinute, !drop.paused && stock > 0),
+      passExpiresAt: t.status === 'admitted' && t.admittedAt ? iso(t.admittedAt.getTime() + settings.passMs) : null,
+    };
+  }
+
+  function statusOf(product: Product, clock: DropClock, poll: DropPoll, stock: number, ticket: PolledTicket | null, now: number): DropStatus {
+    const phase = dropPhase(clock, now, poll.drop.soldOutAt !== null);
+    return {
+      productId: product.id,
+      releaseAt: iso(clock.releaseAtMs),
+      roomOpensAt: iso(roomOpensAtMs(clock)),
+      phase,
+      paused: poll.drop.paused,
+      queueLength: poll.waiting,
+      left: stock,
+      editionSize: product.editionSize,
+      ticket: ticket ? ticketOf(ticket, phase, poll.drop, stock) : null,
+    };
+  }
+
+  async function stockLeft(productId: string): Promise<number> {
+    return (await inventory.stockOf(productId))?.stock ?? 0;
+  }
+
+  /** The status of a drop for one session (null: no ticket), read fresh. */
+  async function status(productId: string, sessionId: string | null): Promise<DropStatus> {
+    const { product, clock } = await dropProduct(productId);
+    await ensureRows([productId]);
+    const [poll, stock] = await Promise.all([pollDrop(db, productId, sessionId ? [sessionId] : []), stockLeft(productId)]);
+    if (!poll) throw notFound(dropMessages.noDrop);
+    return statusOf(product, clock, poll, stock, poll.tickets[0] ?? null, Date.now());
+  }
+
+  // ---- event streams --------------------------------------------------------------------------
+
+  const streams = new Map<string, Set<StreamEntry>>();
+  let streamCount = 0;
+  let heartbeat: NodeJS.Timeout | null = null;
+
+  function startHeartbeat() {
+    if (heartbeat) return;
+    heartbeat = setInterval(() => {
+      for (const set of streams.values()) for (const s of set) s.write(': heartbeat\n\n');
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+  }
+
+  function push(productId: string, build: (sessionId: string | null) => DropStatus) {
+    const set = streams.get(productId);
+    if (!set) return;
+    const bySession = new Map<string | null, string>();
+    for (const s of set) {
+      let json = bySession.get(s.sessionId);
+      if (json === undefined) {
+        json = JSON.stringify(build(s.sessionId));
+        bySession.set(s.sessionId, json);
+      }
+      if (json === s.last) continue;
+      s.last = json;
+      s.write(`event: status\ndata: ${json}\n\n`);
+    }
+  }
+
+  // ---- the ticker -------------------------------------------------------------------------------
+
+  async function tick(): Promise<void> {
+    const now = Date.now();
+    const live: Array<{ product: Product; clock: DropClock }> = [];
+    for (const product of await catalog.listProducts()) {
+      const clock = clockOf(product);
+      if (!clock) continue;
+      const watched = streams.has(product.id);
+      if (watched || (now >= roomOpensAtMs(clock) && now < clock.releaseAtMs + clock.windowMs + WINDOW_GRACE_MS))
+        live.push({ product, clock });
+    }
+    // Streams of a product that lost its release time (or was deleted) are told nothing more; they stay until closed.
+    if (live.length === 0) return;
+    await ensureRows(live.map((l) => l.product.id));
+    const rows = new Map((await findDropRows(db, live.map((l) => l.product.id))).map((r) => [r.productId, r]));
+
+    for (const { product, clock } of live) {
+      const drop = rows.get(product.id);
+      if (!drop) continue;
+      let stock = product.stock;
+      if (now >= clock.releaseAtMs && drop.soldOutAt === null) {
+        const [level, room] = await Promise.all([inventory.stockOf(product.id), inventory.editionRoom(product.id)]);
+        stock = level?.stock ?? 0;
+        const held = room?.held ?? 0;
+        const windowOver = now >= clock.releaseAtMs + clock.windowMs;
+        if (stock === 0 && (held === 0 || windowOver)) {
+          // Every piece sold (or, at the end of the window, none left to let anyone in for): all waiting are told at once.
+          if (await markSoldOut(db, product.id)) log.info({ productId: product.id }, 'drop sold out');
+        } else if (!windowOver && stock > 0 && !drop.paused) {
+          await advanceAdmissions(db, product.id, new Date(clock.releaseAtMs));
+        }
+      } else if (now >= clock.releaseAtMs && streams.has(product.id)) {
+        stock = await stockLeft(product.id);
+      }
+      const set = streams.get(product.id);
+      if (!set || set.size === 0) continue;
+      const sessions = [...new Set([...set].map((s) => s.sessionId).filter((s): s is string => s !== null))];
+      const poll = await pollDrop(db, product.id, sessions);
+      if (!poll) continue;
+      const bySession = new Map(poll.tickets.map((t) => [t.sessionId, t]));
+      const at = Date.now();
+      push(product.id, (sid) => statusOf(product, clock, poll, stock, sid ? (bySession.get(sid) ?? null) : null, at));
+    }
+  }
+
+  // ---- the owner's view -------------------------------------------------------------------------
+
+  async function adminDrops(products: Product[]): Promise<AdminDrop[]> {
+    const ids = products.map((p) => p.id);
+    await ensureRows(ids);
+    const [rows, counts] = await Promise.all([findDropRows(db, ids), countQueues(db, ids)]);
+    const dropById = new Map(rows.map((r) => [r.productId, r]));
+    const countsById = new Map(counts.map((c) => [c.productId, c]));
+    const now = Date.now();
+    const out: AdminDrop[] = [];
+    for (const product of products) {
+      const clock = clockOf(product)!;
+      const drop = dropById.get(product.id);
+      if (!drop) continue;
+      const [level, room] = await Promise.all([inventory.stockOf(product.id), inventory.editionRoom(product.id)]);
+      const held = room?.held ?? 0;
+      const sold = room?.sold ?? product.soldCount;
+      const left = level?.stock ?? 0;
+      const c = countsById.get(product.id);
+      out.push({
+        productId: product.id,
+        name: product.name,
+        releaseAt: iso(clock.releaseAtMs),
+        phase: dropPhase(clock, now, drop.soldOutAt !== null),
+        admitPerMinute: drop.admitPerMinute,
+        paused: drop.paused,
+        queueLength: c?.waiting ?? 0,
+        admitted: c?.admitted ?? 0,
+        admittedPerSecond: (c?.admittedRecently ?? 0) / 10,
+        held,
+        sold,
+        left,
+        editionSize: room?.editionSize ?? product.editionSize,
+        // The drop's own sell-out stamp (set when the last piece was sold and nothing was held).
+        sellOutSeconds:
+          drop.soldOutAt && left === 0 && held === 0
+            ? Math.max(0, Math.round((drop.soldOutAt.getTime() - clock.releaseAtMs) / 1000))
+            : null,
+      });
+    }
+    return out;
+  }
+
+  return {
+    status,
+    tick,
+
+    /**
+     * Takes a place in the waiting room (POST /api/drops/:productId/queue). The room must be open and the
+     * drop not over (409); the proof of work is checked and spent next (400); a session that already has
+     * a place gets it back (created: false); an address with DROP_PLACES_PER_ADDRESS places gets 429.
+     */
+    async join(
+      productId: string,
+      req: { sessionId: string | null; ensureSession: () => Promise<string>; ip: string; altcha: string },
+    ): Promise<{ status: DropStatus; created: boolean }> {
+      const { product, clock } = await dropProduct(productId);
+      await ensureRows([productId]);
+      const [drop] = await findDropRows(db, [productId]);
+      const now = Date.now();
+      const phase = dropPhase(clock, now, Boolean(drop?.soldOutAt));
+      if (phase === 'not_open') throw conflict(dropMessages.roomNotOpen(product.name, iso(roomOpensAtMs(clock))));
+      if (phase === 'sold_out') throw conflict(dropMessages.soldOut(product.name));
+      if (phase === 'ended') throw conflict(dropMessages.over(product.name));
+      await botCheck.verify(req.altcha);
+
+      if (req.sessionId && (await findTicket(db, productId, req.sessionId)))
+        return { status: await status(productId, req.sessionId), created: false };
+      const key = addressKey(req.ip);
+      const tooMany = () =>
+        new HttpError(429, dropMessages.tooManyPlaces, { 'retry-after': '60', 'cache-control': 'no-store' });
+      // Refused before a session is made for it.
+      if ((await countAddressPlaces(db, productId, key)) >= settings.placesPerAddress) throw tooMany();
+      const sessionId = req.sessionId ?? (await req.ensureSession());
+      // A random draw from the operating system's CSPRNG: 48 bits, as a double in [0, 1).
+      const lotteryKey = crypto.randomInt(0, 2 ** 48 - 1) / 2 ** 48;
+      const created = await db.transaction(async (tx) => {
+        await lockAddress(tx, productId, key);
+        if ((await countAddressPlaces(tx, productId, key)) >= settings.placesPerAddress) throw tooMany();
+        return insertTicket(tx, { productId, sessionId, addressKey: key, lotteryKey, releaseAt: new Date(clock.releaseAtMs) });
+      });
+      return { status: await status(productId, sessionId), created: created !== null };
+    },
+
+    /** POST /api/drops/:productId/pass: the signed pass of an admitted ticket, to be set as a cookie. */
+    async issuePass(
+      productId: string,
+      sessionId: string | null,
+      cookieHeader: string | undefined,
+    ): Promise<{ pass: AdmissionPass; cookie: string; maxAgeMs: number }> {
+      const { product } = await dropProduct(productId);
+      const ticket = sessionId ? await findTicket(db, productId, sessionId) : null;
+      if (!sessionId || !ticket || ticket.status !== 'admitted' || !ticket.admittedAt)
+        throw forbidden(dropMessages.notAdmitted(product.name));
+      const expiresAtMs = ticket.admittedAt.getTime() + settings.passMs;
+      if (expiresAtMs <= Date.now()) throw forbidden(dropMessages.passNeeded(product.name));
+      const token = signer.sign({ productId, ticketId: ticket.id, expiresAtMs }, sessionId);
+      return {
+        pass: { productId, ticketId: ticket.id, expiresAt: iso(expiresAtMs) },
+        cookie: signer.merge(readCookie(cookieHeader, passCookieName), token, productId),
+        maxAgeMs: settings.passMs,
+      };
+    },
+
+    /**
+     * Cart adds and payment intents of a product inside its drop window need this session's valid pass
+     * for it (403 otherwise). Products without a release time, not released yet (refused elsewhere with
+     * 409), past their window or sold out need none.
+     */
+    async assertAdmitted(sessionId: string | null, productIds: readonly string[], cookieHeader: string | undefined): Promise<void> {
+      const now = Date.now();
+      for (const productId of new Set(productIds)) {
+        const product = await catalog.getProduct(productId);
+        const clock = product ? clockOf(product) : null;
+        if (!product || !clock || !passRequired(clock, now, false)) continue;
+        if (signer.verify(readCookie(cookieHeader, passCookieName), productId, sessionId, now)) continue;
+        const [drop] = await findDropRows(db, [productId]);
+        if (drop?.soldOutAt) continue;
+        throw forbidden(dropMessages.passNeeded(product.name));
+      }
+    },
+
+    /** The cookie the pass travels in (prefixed `__Host-` on https shops). */
+    passCookieName,
+
+    /** Registers an event stream; null when this instance already serves its maximum (the route says 503). */
+    subscribe(productId: string, stream: DropStream, first: DropStatus): (() => void) | null {
+      if (streamCount >= maxStreams) return null;
+      const entry: StreamEntry = { ...stream, last: JSON.stringify(first) };
+      entry.write(`event: status\ndata: ${entry.last}\n\n`);
+      let set = streams.get(productId);
+      if (!set) streams.set(productId, (set = new Set()));
+      set.add(entry);
+      streamCount++;
+      startHeartbeat();
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        set.delete(entry);
+        streamCount--;
+        if (set.size === 0 && streams.get(productId) === set) streams.delete(productId);
+      };
+    },
+    get streamCount() {
+      return streamCount;
+    },
+    get maxStreams() {
+      return maxStreams;
+    },
+    /** App shutdown: every open stream is ended, so closing the server does not wait for them. */
+    closeStreams(): void {
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
+      for (const set of streams.values()) for (const s of set) s.end();
+      streams.clear();
+      streamCount = 0;
+    },
+
+    /** GET /api/admin/drops: every product with a release time, newest release first. */
+    async adminList(): Promise<AdminDrop[]> {
+      const products = (await catalog.listProductsFresh())
+        .filter((p) => p.releaseAt)
+        .sort((a, b) => Date.parse(b.releaseAt!) - Date.parse(a.releaseAt!));
+      return adminDrops(products);
+    },
+
+    /** PATCH /api/admin/drops/:productId: the owner's admission rate and pause. */
+    async adminUpdate(productId: string, change: AdminDropUpdate): Promise<AdminDrop> {
+      const { product } = await dropProduct(productId, true);
+      await ensureRows([productId]);
+      if (!(await updateDropSettings(db, productId, change))) throw notFound(dropMessages.noDrop);
+      const [drop] = await adminDrops([product]);
+      return drop!;
+    },
+  };
+}
+
+/** One cookie's value from a Cookie header (our values are URL-safe; anything odd reads as absent). */
+function readCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+export type DropsService = ReturnType<typeof createDropsService>;
