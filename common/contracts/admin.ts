@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { safeString } from './safe-string';
 import { formatMoney, parseMoney } from '../domain/money';
+import { MAX_MAX_PER_SHOPPER, MIN_MAX_PER_SHOPPER } from '../domain/purchase-limit';
 import { categorySizes, productSchema } from './catalog';
 import { orderSchema, orderStatusSchema } from './checkout';
 
@@ -159,6 +160,19 @@ const editionSizeInput = z
   )
   .optional();
 
+const limitMessage = `Limit per shopper must be a whole number from ${MIN_MAX_PER_SHOPPER} to ${MAX_MAX_PER_SHOPPER}`;
+/** Units one shopper may buy (issue 14 item 2); left out, a new product gets the default and an update keeps its own. */
+const maxPerShopperInput = z
+  .union([z.number(), safeString().trim().regex(/^\d+$/).transform(Number)], { message: limitMessage })
+  .pipe(
+    z
+      .number()
+      .int({ message: limitMessage })
+      .min(MIN_MAX_PER_SHOPPER, { message: limitMessage })
+      .max(MAX_MAX_PER_SHOPPER, { message: limitMessage }),
+  )
+  .optional();
+
 const nullableText = (max: number) =>
   z
     .string()
@@ -186,6 +200,7 @@ export const productPayloadSchema = z
     sustainabilityInfo: requiredText('Sustainability info', 2000),
     stock: stockInput,
     editionSize: editionSizeInput,
+    maxPerShopper: maxPerShopperInput,
     inStock: z.boolean({ message: 'inStock must be true or false' }).default(true),
     /** Scheduled release: an instant with its offset (the form sends UTC); empty or null: on sale now. */
     releaseAt: z

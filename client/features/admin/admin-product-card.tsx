@@ -3,6 +3,7 @@ import { LOW_STOCK_THRESHOLD, type AdminProduct } from '../../../common/contract
 import { displayPrice } from '../../../common/domain/money';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
+import { formatDropLine } from './release-time';
 import { thumbnailSrc } from './thumbnail-src';
 
 interface AdminProductCardProps {
@@ -98,6 +99,16 @@ export function AdminProductCard({
         <dd className="text-right">
           {product.soldCount} of {product.editionSize}
         </dd>
+        <dt className="text-muted">Limit</dt>
+        <dd className="text-right">{product.maxPerShopper} per shopper</dd>
+        {product.releaseAt && (
+          <>
+            <dt className="text-muted">Release</dt>
+            <dd className="text-right">
+              <time dateTime={product.releaseAt}>{formatDropLine(product.releaseAt)}</time>
+            </dd>
+          </>
+        )}
       </dl>
       <div className="mt-auto flex gap-2 border-t border-neutral-200 p-3">
         <Button

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { productPayloadSchema, type AdminProduct, type ProductPayload } from '../../../common/contracts/admin';
+import { DEFAULT_MAX_PER_SHOPPER } from '../../../common/domain/purchase-limit';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -45,6 +46,7 @@ function toFormValues(product: AdminProduct | null): FormValues {
       sustainabilityInfo: '',
       stock: '0',
       editionSize: '50',
+      maxPerShopper: String(DEFAULT_MAX_PER_SHOPPER),
       releaseAt: '',
       inStock: true,
       isNew: false,
@@ -65,6 +67,7 @@ function toFormValues(product: AdminProduct | null): FormValues {
     sustainabilityInfo: product.sustainabilityInfo,
     stock: String(product.stock),
     editionSize: String(product.editionSize),
+    maxPerShopper: String(product.maxPerShopper),
     releaseAt: product.releaseAt ?? '',
     inStock: product.inStock,
     isNew: product.isNew,

@@ -31,6 +31,7 @@ const requiredFields = new Set<keyof ProductFormValues>([
   'sustainabilityInfo',
   'stock',
   'editionSize',
+  'maxPerShopper',
 ]);
 
 const textareaClass =
@@ -157,7 +158,7 @@ export function PricingSection(section: ProductFormSectionProps) {
   );
 }
 
-/** Stock, edition size and the availability flags (In Stock, New, On Sale). */
+/** Stock, edition size, limit per shopper and the availability flags (In Stock, New, On Sale). */
 export function StockSection(section: ProductFormSectionProps) {
   const { register, setValue } = section.form;
   const { fieldId } = section;
@@ -170,6 +171,10 @@ export function StockSection(section: ProductFormSectionProps) {
       </ProductField>
       <ProductField section={section} name="editionSize" label="Edition size">
         {(c) => <Input {...whole} min="1" {...register('editionSize')} {...c} />}
+      </ProductField>
+      {/* Per-shopper limit (issue 14 item 2): units of this product one shopper may buy, all sizes together. */}
+      <ProductField section={section} name="maxPerShopper" label="Limit per shopper">
+        {(c) => <Input {...whole} min="1" max="50" {...register('maxPerShopper')} {...c} />}
       </ProductField>
       <ReleaseTimeField section={section} />
 

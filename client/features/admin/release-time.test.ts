@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isoToLocalInput, localInputToIso } from './release-time';
+import { formatDropLine, isoToLocalInput, localInputToIso } from './release-time';
 
 describe('release time field', () => {
   test('local input and UTC instant round-trip; empty is none', () => {
@@ -10,5 +10,13 @@ describe('release time field', () => {
     expect(localInputToIso('')).toBe('');
     expect(isoToLocalInput(null)).toBe('');
     expect(isoToLocalInput('nonsense')).toBe('');
+  });
+});
+
+describe('admin release line', () => {
+  test("names the release in the owner's zone, 'Drops' before it and 'Dropped' after", () => {
+    const iso = localInputToIso('2099-11-27T18:00');
+    expect(formatDropLine(iso, Date.parse('2099-01-01T00:00:00Z'))).toBe('Drops Fri, 27 Nov 2099, 18:00');
+    expect(formatDropLine(iso, Date.parse('2100-01-01T00:00:00Z'))).toMatch(/^Dropped Fri, 27 Nov 2099, 18:00$/);
   });
 });

@@ -22,3 +22,18 @@ export function localInputToIso(local: string): string {
 export function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'your local time';
 }
+
+/** The admin list's release line in the owner's zone: 'Drops Fri, 27 Nov 2099, 19:00' ('Dropped …' once past). */
+export function formatDropLine(iso: string, now: number = Date.now()): string {
+  const d = new Date(iso);
+  const when = new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(d);
+  return `${d.getTime() > now ? 'Drops' : 'Dropped'} ${when}`;
+}

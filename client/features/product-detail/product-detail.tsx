@@ -206,7 +206,7 @@ export function ProductDetail({
             {product.sizes.length > 0 && (
               <SizeSelect sizes={product.sizes} value={size} onChange={setSize} disabled={!purchasable} />
             )}
-            <QuantityStepper value={quantity} onChange={setQuantity} disabled={!purchasable} />
+            <QuantityStepper value={quantity} onChange={setQuantity} disabled={!purchasable} product={product} />
 
             {/* The one Add to Cart button: on phones it rides in a bar fixed to the bottom of the
                 screen with the price, so it stays reachable while the shopper reads or scrolls. */}

@@ -3,6 +3,7 @@ import {
   addToCartLabel,
   canAddToCart,
   clampQuantity,
+  quantityMax,
   savingsCents,
 } from './purchase-rules';
 
@@ -37,5 +38,11 @@ describe('product page purchase rules', () => {
     expect(clampQuantity(-3)).toBe(1);
     expect(clampQuantity(4)).toBe(4);
     expect(clampQuantity(Number.NaN)).toBe(1);
+  });
+
+  test('the stepper stops at the stock left and at the per-shopper limit, whichever is lower', () => {
+    expect(quantityMax({ stock: 10, maxPerShopper: 2 })).toBe(2);
+    expect(quantityMax({ stock: 1, maxPerShopper: 2 })).toBe(1);
+    expect(quantityMax({ stock: 0, maxPerShopper: 2 })).toBe(1);
   });
 });

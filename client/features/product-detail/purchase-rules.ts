@@ -35,5 +35,10 @@ export function clampQuantity(n: number): number {
   return Number.isFinite(n) ? Math.max(1, Math.floor(n)) : 1;
 }
 
+/** The stepper's top: what is left, and never more than one shopper may buy (issue 14 item 2). */
+export function quantityMax(p: { stock: number; maxPerShopper: number }): number {
+  return Math.max(1, Math.min(p.stock, p.maxPerShopper));
+}
+
 /** Show scarcity only when it is real: a handful of pieces left. */
 export const LOW_STOCK_AT = 10;

@@ -1,7 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, expect, test } from 'vitest';
 import type { CustomerInfoBody } from '../../../common/contracts/checkout';
+import { adminProductSchema, type ProductPayloadInput } from '../../../common/contracts/admin';
 import { describeEachDb, type TestClient } from '../../../tests/support/build-test-app';
+import { adminClient } from '../../../tests/support/admin-session';
 import { FakeStripeServer } from '../../../tests/support/fake-stripe-server';
 import {
   confirmOffline,
@@ -185,6 +187,43 @@ describeEachDb('per-shopper limits', (t) => {
     t().services.catalog.invalidate();
     expect((await pay(second)).done.statusCode).toBe(200);
     expect(await productState(db(), productId)).toEqual({ stock: 7, soldCount: 3 });
+  });
+
+  test('the owner sets the limit in the product form: default 2, 1–50, validated; the shop shows it', async () => {
+    const admin = await adminClient(t());
+    const payload = (over: Partial<ProductPayloadInput> = {}): ProductPayloadInput => ({
+      name: 'Form Limit Hoodie',
+      description: 'Heavyweight hoodie.',
+      price: '90.00',
+      salePrice: null,
+      category: 'hoodies',
+      subcategory: null,
+      materials: '100% organic cotton',
+      sustainabilityInfo: 'Made to order.',
+      stock: 7,
+      inStock: true,
+      isNew: false,
+      isOnSale: false,
+      images: ['/uploads/products/abc.webp'],
+      sizes: ['M'],
+      colors: [],
+      ...over,
+    });
+    const created = adminProductSchema.parse((await admin.post('/api/admin/products', payload())).json());
+    expect(created.maxPerShopper).toBe(2);
+    for (const bad of [0, 51, '2.5', 'two']) {
+      const res = await admin.put(`/api/admin/products/${created.id}`, payload({ maxPerShopper: bad as number }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/Limit per shopper must be a whole number from 1 to 50/);
+    }
+    const raised = await admin.put(`/api/admin/products/${created.id}`, payload({ maxPerShopper: '5' }));
+    expect(raised.statusCode, raised.body).toBe(200);
+    expect(adminProductSchema.parse(raised.json()).maxPerShopper).toBe(5);
+    // Left out on an update, the product keeps its limit.
+    const kept = await admin.put(`/api/admin/products/${created.id}`, payload({ name: 'Renamed Hoodie' }));
+    expect(adminProductSchema.parse(kept.json()).maxPerShopper).toBe(5);
+    const shown = (await t().client().get(`/api/products/${created.id}`)).json() as { maxPerShopper: number };
+    expect(shown.maxPerShopper).toBe(5);
   });
 
   test('an expired hold releases its claims (another session of the shopper may buy); the lapsed session waits a hold', async () => {
