@@ -78,7 +78,7 @@ function DropControls({ drop }: { drop: AdminDrop }) {
   return (
     <div className="flex flex-col gap-1.5">
       <div className="flex flex-wrap items-center gap-2">
-        <form onSubmit={save} className="flex items-center gap-2">
+        <form onSubmit={save} noValidate className="flex items-center gap-2">
           <label htmlFor={`${id}-rate`} className="sr-only">
             Admission rate for {drop.name} (shoppers per minute)
           </label>

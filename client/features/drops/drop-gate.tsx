@@ -1,13 +1,21 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useHydrated } from '../catalog/release-clock';
 
+type WaitingRoomComponent = ComponentType<{ productId: string; children: ReactNode }>;
+
 // The waiting room's code (and its EventSource) loads only on the page of a product with a release time.
-const WaitingRoom = lazy(() => import('./waiting-room'));
+let loaded: WaitingRoomComponent | null = null;
+const loadWaitingRoom = () =>
+  import('./waiting-room').then((m) => {
+    loaded = m.default;
+    return m.default;
+  });
 
 /**
  * Wraps a product page's purchase controls: for a product with a release time, the waiting room
- * (issue 14 item 4) takes their place while the drop's room is open; otherwise, and in the server's
- * render, the controls themselves.
+ * (issue 14 item 4) takes their place while the drop's room is open; otherwise, in the server's render
+ * and until its code has loaded, the controls themselves. (A plain dynamic import, not React.lazy:
+ * Suspense reveals wait on a timer, which would hold the room back under a paused fake clock.)
  */
 export function DropGate({
   productId,
@@ -19,16 +27,19 @@ export function DropGate({
   children: ReactNode;
 }) {
   const hydrated = useHydrated();
-  if (!releaseAt || !hydrated) return <>{children}</>;
-  return (
-    <Suspense
-      fallback={
-        <fieldset disabled className="contents">
-          {children}
-        </fieldset>
-      }
-    >
-      <WaitingRoom productId={productId}>{children}</WaitingRoom>
-    </Suspense>
-  );
+  const [Room, setRoom] = useState<WaitingRoomComponent | null>(() => loaded);
+  const wanted = releaseAt !== null && hydrated;
+  useEffect(() => {
+    if (!wanted || Room) return;
+    let live = true;
+    loadWaitingRoom().then(
+      (component) => live && setRoom(() => component),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, Room]);
+  if (!wanted || !Room) return <>{children}</>;
+  return <Room productId={productId}>{children}</Room>;
 }

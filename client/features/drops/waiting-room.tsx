@@ -149,8 +149,8 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
         <div className="flex gap-2">
           <Ticket className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
           <p className="text-xs sm:text-sm">
-            <strong className="block text-sm font-bold uppercase tracking-wide">{DRAW_TEXT.split('. ')[0]}.</strong>
-            {DRAW_TEXT.slice(DRAW_TEXT.indexOf('. ') + 2)}
+            <strong className="block text-sm font-bold uppercase tracking-wide">{DRAW_TEXT.split('. ')[0]}.</strong>{' '}
+            <span>{DRAW_TEXT.slice(DRAW_TEXT.indexOf('. ') + 2)}</span>
           </p>
         </div>
       )}
@@ -159,7 +159,7 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
         <div className="flex items-start gap-2">
           <Users className="mt-1 h-5 w-5 shrink-0" aria-hidden="true" />
           <div>
-            <p className="font-display text-2xl leading-none uppercase tabular-nums lg:text-3xl">
+            <p className="font-display text-xl leading-none uppercase tabular-nums sm:text-2xl lg:text-3xl">
               {positionText(view.position)}
             </p>
             <p className={cn('mt-1 text-sm', view.paused ? 'font-bold text-red-700' : 'text-muted')}>
