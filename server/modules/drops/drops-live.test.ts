@@ -1,0 +1,327 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, expect, test } from 'vitest';
+import type { AdminDrop, DropStatus } from '../../../common/contracts/drops';
+import { buildApp } from '../../app';
+import { openDatabase } from '../../db/client';
+import { buildTestApp, describeEachDb, type TestApp } from '../../../tests/support/build-test-app';
+import { adminClient } from '../../../tests/support/admin-session';
+import { createDrop, joinDrop, restartPacing } from '../../../tests/support/drops';
+import { createProduct } from '../../../tests/support/shop-fixtures';
+import { products } from '../catalog/catalog.tables';
+import { dropQueue, drops } from './drops.tables';
+
+const SECRET = 'test-session-secret-test-session-secret-0123';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `n` places taken straight in the table (sessions q-0 … q-n-1), after the release: first come, first served. */
+async function fillQueue(t: TestApp, productId: string, n: number, prefix = 'q'): Promise<void> {
+  await t.database.db.insert(dropQueue).values(
+    Array.from({ length: n }, (_, i) => ({ productId, sessionId: `${prefix}-${i}`, addressKey: `addr-${i}`, raffle: false, lotteryKey: Math.random() })),
+  );
+}
+
+async function admittedCount(t: TestApp, productId: string): Promise<number> {
+  const rows = await t.database.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(dropQueue)
+    .where(sql`${dropQueue.productId} = ${productId} and ${dropQueue.status} = 'admitted'`);
+  return rows[0]!.n;
+}
+
+async function setDrop(t: TestApp, productId: string, change: Partial<typeof drops.$inferInsert>) {
+  await t.database.db.insert(drops).values({ productId }).onConflictDoNothing();
+  await t.database.db.update(drops).set(change).where(eq(drops.productId, productId));
+}
+
+describeEachDb('waiting room: pacing on several instances', (t) => {
+  const extra: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const close of extra) await close();
+  });
+
+  test('at 600 a minute the admitted count after t seconds is about 10·t, with two instances ticking at once (none let in twice)', async () => {
+    const id = await createDrop(t(), -200);
+    await fillQueue(t(), id, 200);
+    await setDrop(t(), id, { admitPerMinute: 600 });
+    const database2 = await openDatabase({ databaseUrl: t().config.DATABASE_URL!, poolSize: 5 });
+    const app2 = await buildApp(t().config, { database: database2, sessionSecret: SECRET, logger: false });
+    await app2.ready();
+    extra.push(async () => {
+      await app2.close();
+      await database2.close();
+    });
+
+    await restartPacing(t(), id);
+    const started = Date.now();
+    while (Date.now() - started < 2000) {
+      await Promise.all([t().services.drops.tick(), app2.services.drops.tick(), t().services.drops.tick()]);
+      await sleep(40);
+    }
+    const elapsed = (Date.now() - started) / 1000;
+    const admitted = await admittedCount(t(), id);
+    expect(admitted).toBeGreaterThanOrEqual(Math.floor(10 * (elapsed - 0.4)));
+    expect(admitted).toBeLessThanOrEqual(Math.ceil(10 * elapsed) + 1);
+    // The count and the tickets agree: places 1..admitted_count, each once.
+    const [row] = await t().database.db.select().from(drops).where(eq(drops.productId, id));
+    expect(row!.admittedCount).toBe(admitted);
+    const first = await t().services.drops.status(id, 'q-0');
+    expect(first.ticket?.status).toBe('admitted');
+    const next = await t().services.drops.status(id, `q-${admitted}`);
+    expect(next.ticket).toMatchObject({ status: 'waiting', position: 1 });
+    expect(next.ticket!.estimatedWaitSeconds).toBeGreaterThan(0);
+  });
+
+  test('pause holds every position still; resume goes on from there (no burst for the paused time)', async () => {
+    const id = await createDrop(t(), -200);
+    await fillQueue(t(), id, 100);
+    await setDrop(t(), id, { admitPerMinute: 600 });
+    await restartPacing(t(), id);
+    for (let i = 0; i < 5; i++) {
+      await sleep(100);
+      await t().services.drops.tick();
+    }
+    const admin = await adminClient(t());
+    const paused = await admin.request({ method: 'PATCH', url: `/api/admin/drops/${id}`, payload: { paused: true }, headers: { 'content-type': 'application/json' } });
+    expect(paused.statusCode, paused.body).toBe(200);
+    expect((paused.json() as AdminDrop).paused).toBe(true);
+    const before = await admittedCount(t(), id);
+    const watched = await t().services.drops.status(id, 'q-60');
+    expect(watched.paused).toBe(true);
+    expect(watched.ticket!.estimatedWaitSeconds).toBeNull();
+    for (let i = 0; i < 8; i++) {
+      await sleep(100);
+      await t().services.drops.tick();
+    }
+    expect(await admittedCount(t(), id)).toBe(before);
+    expect((await t().services.drops.status(id, 'q-60')).ticket!.position).toBe(watched.ticket!.position);
+
+    const resumed = await admin.request({ method: 'PATCH', url: `/api/admin/drops/${id}`, payload: { paused: false }, headers: { 'content-type': 'application/json' } });
+    expect(resumed.statusCode).toBe(200);
+    const t0 = Date.now();
+    for (let i = 0; i < 5; i++) {
+      await sleep(100);
+      await t().services.drops.tick();
+    }
+    const gained = (await admittedCount(t(), id)) - before;
+    expect(gained).toBeGreaterThanOrEqual(3);
+    expect(gained).toBeLessThanOrEqual(Math.ceil(((Date.now() - t0) / 1000) * 10) + 1);
+    expect((await t().services.drops.status(id, 'q-60')).ticket!.position).toBe(watched.ticket!.position! - gained);
+  });
+
+  test('while every piece left is held in checkouts admission waits; when all are sold everyone waiting is told sold_out at once', async () => {
+    const id = await createDrop(t(), -200, { stock: 0 });
+    await fillQueue(t(), id, 30);
+    await restartPacing(t(), id);
+    // 0 left, 1 held: nobody is let in, nobody told.
+    await t().database.db.update(products).set({ heldCount: 1 }).where(eq(products.id, id));
+    for (let i = 0; i < 3; i++) {
+      await sleep(100);
+      await t().services.drops.tick();
+    }
+    expect(await admittedCount(t(), id)).toBe(0);
+    expect((await t().services.drops.status(id, 'q-3')).phase).toBe('open');
+    // The held piece is sold.
+    await t().database.db.update(products).set({ heldCount: 0, soldCount: 1 }).where(eq(products.id, id));
+    await t().services.drops.tick();
+    const rows = await t().database.db.select({ status: dropQueue.status }).from(dropQueue).where(eq(dropQueue.productId, id));
+    expect(rows.every((r) => r.status === 'sold_out')).toBe(true);
+    const status = await t().services.drops.status(id, 'q-3');
+    expect(status).toMatchObject({ phase: 'sold_out', queueLength: 0, left: 0 });
+    expect(status.ticket).toMatchObject({ status: 'sold_out', position: null });
+    const join = await joinDrop(t().client(), id, { ip: '10.88.0.1' });
+    expect(join.statusCode).toBe(409);
+  });
+});
+
+/** Reads server-sent events from a real socket. */
+function openStream(base: string, path: string, cookie = '') {
+  const events: DropStatus[] = [];
+  const waiters: Array<() => void> = [];
+  let headers: http.IncomingHttpHeaders = {};
+  let statusCode = 0;
+  const req = http.get(`${base}${path}`, { headers: { cookie, 'accept-encoding': 'gzip, br' } });
+  const ready = new Promise<void>((resolve, reject) => {
+    req.on('error', reject);
+    req.on('response', (res) => {
+      headers = res.headers;
+      statusCode = res.statusCode ?? 0;
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split('\n').find((l) => l.startsWith('data: '));
+          if (block.includes('event: status') && data) events.push(JSON.parse(data.slice(6)) as DropStatus);
+          waiters.splice(0).forEach((w) => w());
+        }
+      });
+      res.on('error', () => undefined);
+      resolve();
+    });
+  });
+  const closed = new Promise<void>((resolve) => req.on('close', () => resolve()));
+  return {
+    events,
+    ready,
+    closed,
+    get headers() {
+      return headers;
+    },
+    get statusCode() {
+      return statusCode;
+    },
+    /** The first event (after `from`) that satisfies `pred`, or throws after `ms`. */
+    async next(pred: (s: DropStatus) => boolean, ms: number, from = 0): Promise<DropStatus> {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const hit = events.slice(from).find(pred);
+        if (hit) return hit;
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`no matching event within ${ms} ms; got ${JSON.stringify(events.slice(from))}`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, left);
+        });
+      }
+    },
+    close: () => req.destroy(),
+  };
+}
+
+describeEachDb('waiting room: live updates (server-sent events)', (t) => {
+  test('the stream gives the status at once, a position change within 1 s, and sold_out to everyone waiting; never compressed', async () => {
+    const { app, services } = t();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const id = await createDrop(t(), -200, { stock: 3 });
+    await fillQueue(t(), id, 20);
+    await setDrop(t(), id, { admitPerMinute: 600, paused: true });
+    const shopper = t().client();
+    expect((await joinDrop(shopper, id, { ip: '10.99.0.1' })).statusCode).toBe(201);
+
+    const stream = openStream(base, `/api/drops/${id}/events`, shopper.cookieHeader);
+    await stream.ready;
+    expect(stream.statusCode).toBe(200);
+    expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(stream.headers['content-encoding']).toBeUndefined();
+    expect(stream.headers['cache-control']).toMatch(/no-store/);
+    const first = await stream.next(() => true, 1000);
+    expect(first).toMatchObject({ phase: 'open', paused: true, ticket: { status: 'waiting', position: 21 } });
+    const anonymous = openStream(base, `/api/drops/${id}/events`);
+    expect((await anonymous.next(() => true, 1000)).ticket).toBeNull();
+
+    services.jobs.start();
+    const admin = await adminClient(t());
+    const resumedAt = Date.now();
+    await admin.request({ method: 'PATCH', url: `/api/admin/drops/${id}`, payload: { paused: false }, headers: { 'content-type': 'application/json' } });
+    const moved = await stream.next((s) => (s.ticket?.position ?? 99) < 21, 1000);
+    expect(Date.now() - resumedAt).toBeLessThan(1000);
+    expect(moved.paused).toBe(false);
+
+    // The last pieces sell: everyone still waiting hears it within a second.
+    await t().database.db.update(products).set({ stock: 0, soldCount: 3 }).where(eq(products.id, id));
+    const count = stream.events.length;
+    const soldOut = await stream.next((s) => s.phase === 'sold_out', 1500, count);
+    expect(soldOut.ticket?.status === 'sold_out' || soldOut.ticket?.status === 'admitted').toBe(true);
+    expect((await anonymous.next((s) => s.phase === 'sold_out', 1500)).queueLength).toBe(0);
+    stream.close();
+    anonymous.close();
+  });
+
+  test('a product without a drop: the stream is a plain 404', async () => {
+    const plain = await createProduct(t().database.db, { stock: 1 });
+    const res = await t().client().get(`/api/drops/${plain}/events`);
+    expect(res.statusCode).toBe(404);
+  });
+});
+
+test('closing the app with open event streams does not hang', async () => {
+  const t = await buildTestApp();
+  try {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const id = await createDrop(t, 60_000);
+    const streams = Array.from({ length: 5 }, () => openStream(base, `/api/drops/${id}/events`));
+    await Promise.all(streams.map((s) => s.next(() => true, 2000)));
+    expect(t.services.drops.streamCount).toBe(5);
+    const started = Date.now();
+    await t.app.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    await Promise.all(streams.map((s) => s.closed));
+  } finally {
+    await t.database.close();
+  }
+});
+
+describeEachDb('waiting room: the owner\'s controls', (t) => {
+  test('admin only: 401 without an admin session', async () => {
+    const id = await createDrop(t(), 60_000);
+    expect((await t().client().get('/api/admin/drops')).statusCode).toBe(401);
+    const shopper = t().client();
+    const res = await shopper.request({ method: 'PATCH', url: `/api/admin/drops/${id}`, payload: { paused: true }, headers: { 'content-type': 'application/json' } });
+    expect(res.statusCode).toBe(401);
+    const [row] = await t().database.db.select().from(drops).where(eq(drops.productId, id));
+    expect(row?.paused ?? false).toBe(false);
+  });
+
+  test('PATCH validates (400 with the message), 404 for an unknown product or one without a release time', async () => {
+    const admin = await adminClient(t());
+    const id = await createDrop(t(), 60_000);
+    const patch = (productId: string, payload: unknown) =>
+      admin.request({ method: 'PATCH', url: `/api/admin/drops/${productId}`, payload: payload as object, headers: { 'content-type': 'application/json' } });
+    const low = await patch(id, { admitPerMinute: 0 });
+    expect(low.statusCode).toBe(400);
+    expect(low.json().message).toMatch(/Admission rate must be at least 1 per minute/);
+    expect((await patch(id, { admitPerMinute: 1.5 })).json().message).toMatch(/Admission rate must be a whole number/);
+    expect((await patch(id, { paused: 'yes' })).json().message).toMatch(/Paused must be true or false/);
+    expect((await patch(id, { admitPerMinute: 10, extra: 1 })).statusCode).toBe(400);
+    expect((await patch('00000000-0000-4000-8000-000000000000', { paused: true })).statusCode).toBe(404);
+    const plain = await createProduct(t().database.db, { stock: 1 });
+    expect((await patch(plain, { paused: true })).statusCode).toBe(404);
+    const ok = await patch(id, { admitPerMinute: 120 });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ productId: id, admitPerMinute: 120, paused: false, phase: 'raffle' });
+  });
+
+  test('GET lists drops newest first with queue, admitted, admitted per second, held/sold/left and the sell-out time', async () => {
+    const admin = await adminClient(t());
+    const older = await createDrop(t(), -30_000, { stock: 5 });
+    const newer = await createDrop(t(), 120_000, { stock: 7 });
+    await createProduct(t().database.db, { stock: 1 });
+    t().services.catalog.invalidate();
+    await fillQueue(t(), older, 12, 'm');
+    await setDrop(t(), older, { admitPerMinute: 6000 });
+    await restartPacing(t(), older);
+    await sleep(60);
+    await t().services.drops.tick();
+    await t().database.db.update(products).set({ stock: 3, heldCount: 1, soldCount: 1 }).where(eq(products.id, older));
+
+    const res = await admin.get('/api/admin/drops');
+    expect(res.statusCode).toBe(200);
+    const list = res.json() as AdminDrop[];
+    const ids = list.map((d) => d.productId);
+    expect(ids.indexOf(newer)).toBeLessThan(ids.indexOf(older));
+    const o = list.find((d) => d.productId === older)!;
+    expect(o.phase).toBe('open');
+    expect(o.admitted).toBeGreaterThan(0);
+    expect(o.admitted + o.queueLength).toBe(12);
+    expect(o.admittedPerSecond).toBeCloseTo(o.admitted / 10, 5);
+    expect(o).toMatchObject({ held: 1, sold: 1, left: 3, editionSize: 50, sellOutSeconds: null, admitPerMinute: 6000 });
+    expect(list.find((d) => d.productId === newer)).toMatchObject({ phase: 'raffle', queueLength: 0, admitted: 0, left: 7 });
+
+    // Sold out: every piece sold, nothing held.
+    await t().database.db.update(products).set({ stock: 0, heldCount: 0, soldCount: 50 }).where(eq(products.id, older));
+    await t().services.drops.tick();
+    const after = ((await admin.get('/api/admin/drops')).json() as AdminDrop[]).find((d) => d.productId === older)!;
+    expect(after.phase).toBe('sold_out');
+    expect(after.sellOutSeconds).toBeGreaterThanOrEqual(29);
+    expect(after.sellOutSeconds).toBeLessThan(60);
+  });
+});
+
+
