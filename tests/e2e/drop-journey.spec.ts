@@ -199,6 +199,12 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
   others.push(await joinByApi(baseURL!, drop.id), await joinByApi(baseURL!, drop.id));
 
   const shopperContext = await browser.newContext();
+  // This shopper has no event stream (a proxy that drops it): the room falls back to polling every 2 s.
+  let streamsRefused = 0;
+  await shopperContext.route(/\/api\/drops\/[^/]+\/events$/, (route) => {
+    streamsRefused++;
+    return route.abort();
+  });
   const shopper = await shopperContext.newPage();
   await markNewsletterSeen(shopper);
 
@@ -236,6 +242,7 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
     await expect(room(shopper).getByRole('link', { name: 'Notify me' })).toBeVisible();
     await expect(room(shopper).getByRole('status')).toHaveText(/^Sold out\./);
     await shoot(shopper, testInfo, 'sold-out');
+    expect(streamsRefused).toBeGreaterThan(0);
   });
 
   await shopperContext.close();

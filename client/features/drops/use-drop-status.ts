@@ -29,8 +29,8 @@ export function useDropStatus(productId: string) {
     const accept = (s: DropStatus) => {
       if (stopped) return;
       setStatus(s);
-      // The drop window is over for good: nothing more will change.
-      if (s.phase === 'ended') stop();
+      // Over for good, or the room is not open yet (reopened at roomOpensAt below): no stream meanwhile.
+      if (s.phase === 'ended' || s.phase === 'not_open') stop();
     };
     const fetchOnce = () =>
       apiJson<DropStatus>('GET', base).then(
@@ -74,6 +74,15 @@ export function useDropStatus(productId: string) {
     }
     return stop;
   }, [base, generation]);
+
+  // A room that opens later: look again when it opens (spread over 2 s, at least 1 s apart if the clocks differ).
+  const opensAt = status?.phase === 'not_open' ? status.roomOpensAt : null;
+  useEffect(() => {
+    if (!opensAt) return;
+    const wait = Math.min(Math.max(1000, Date.parse(opensAt) - Date.now() + Math.random() * 2000), 2 ** 31 - 1);
+    const t = setTimeout(() => setGeneration((g) => g + 1), wait);
+    return () => clearTimeout(t);
+  }, [opensAt, generation]);
 
   const reconnect = useCallback(() => setGeneration((g) => g + 1), []);
   return { status, unavailable, setStatus, reconnect };
