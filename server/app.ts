@@ -19,6 +19,7 @@ import { registerBotCheck } from './modules/bot-check/bot-check.routes';
 import { createServices, type ServiceOverrides, type Services } from './services';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { inventoryRoutes } from './modules/inventory/inventory.routes';
+import { alertsRoutes } from './modules/alerts/alerts.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { cartRoutes } from './modules/cart/cart.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(settingsRoutes, { settings: services.settings });
   await app.register(catalogRoutes, { catalog: services.catalog });
   await app.register(inventoryRoutes, { inventory: services.inventory, liveStock: services.liveStock });
+  await app.register(alertsRoutes, { alerts: services.alerts });
   await app.register(cartRoutes, { cart: services.cart, gate: services.gate, admission: services.drops });
   await app.register(checkoutRoutes, { checkout: services.checkout, gate: services.gate, admission: services.drops });
   await app.register(paymentsRoutes, { payments: services.payments, gate: services.gate });

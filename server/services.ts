@@ -20,6 +20,7 @@ import { createRequestGate } from './lib/request-gate';
 import { createInventoryService } from './modules/inventory/inventory.service';
 import { createDropsService } from './modules/drops/drops.service';
 import { createLiveStockHub } from './modules/inventory/live-stock';
+import { createAlertsService } from './modules/alerts/alerts.service';
 import { createFulfilmentService } from './modules/orders/fulfilment.service';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentGateway } from './modules/payments/create-gateway';
@@ -79,7 +80,20 @@ export async function createServices(config: Config, database: Database, log: Fa
     secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
     holdMinutes: settings.holdMinutes,
   });
-  const cart = createCartService({ db, catalog, inventory, limits });
+  // 'Notify me' (issue 14 item 7): release mails at the release time; returned pieces kept for the waiting list.
+  const alerts = createAlertsService({
+    db,
+    catalog,
+    inventory,
+    mailer,
+    log,
+    shopName: config.SHOP_NAME,
+    baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    reserveMinutes: config.ALERT_RESERVE_MINUTES,
+  });
+  jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts());
+  jobs.every('restock-alerts', 15_000, () => alerts.offerReturnedPieces());
+  const cart = createCartService({ db, catalog, inventory, limits, reservations: alerts });
   const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged });
   const orders = createOrdersService({ db });
   const fulfilment = createFulfilmentService({ db, gateway, checkout, mailer, settings, log, onStockChanged });
@@ -126,7 +140,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, discounts, cart, checkout, orders, fulfilment, payments, drops };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, fulfilment, payments, drops };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { addToCartBody, cartItemParams, updateCartBody } from '../../../common/contracts/cart';
 import type { RequestGate } from '../../lib/request-gate';
+import { CLAIM_COOKIE } from '../alerts/alerts.service';
 import type { CartService } from './cart.service';
 
 /** The drops module's check (drops.service.ts): inside a drop window a product needs the session's admission pass. */
@@ -26,7 +27,9 @@ export async function cartRoutes(
     inCart(async () => {
       // During a drop window the product needs this session's admission pass (waiting room, ADR 010).
       await admission?.assertAdmitted(await sid(request), [request.body.productId], request.headers.cookie);
-      return cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid);
+      return cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid, {
+        claimToken: request.readSignedCookie(CLAIM_COOKIE),
+      });
     }),
   );
 

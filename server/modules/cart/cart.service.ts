@@ -96,7 +96,18 @@ function resolveColor(product: Product, requested: string | null): string | null
   return color.name;
 }
 
-export function createCartService(deps: { db: Db; catalog: CatalogService; inventory: InventoryService; limits: PurchaseLimitsService }) {
+/** The alerts module's check (alerts.service.ts): a piece kept for the waiting list goes only to its claimant. */
+export interface ReservationGuard {
+  assertNotReserved(productId: string, claimToken: string | null): Promise<void>;
+}
+
+export function createCartService(deps: {
+  db: Db;
+  catalog: CatalogService;
+  inventory: InventoryService;
+  limits: PurchaseLimitsService;
+  reservations?: ReservationGuard;
+}) {
   const { db, catalog, inventory } = deps;
 
   /** The session's lines with their products, fresh from the database (a deleted product's line is gone). */
@@ -129,11 +140,14 @@ export function createCartService(deps: { db: Db; catalog: CatalogService; inven
       sessionId: string | null,
       body: AddToCartBody,
       ensureSession: () => Promise<string>,
+      opts: { claimToken?: string | null } = {},
     ): Promise<CartItem> {
       // The catalogue snapshot validates size and colour (they rarely change); the live row decides stock.
       const product = (await catalog.getProduct(body.productId)) ?? (await productOrThrow(body.productId));
       // Before its release the product cannot be put in a cart (and no session is created for it).
       if (!isReleased(product, Date.now())) throw conflict(releaseMessages.notYet(product.name, product.releaseAt!));
+      // A returned piece kept for someone on the waiting list (issue 14 item 7): only their claim takes it.
+      await deps.reservations?.assertNotReserved(product.id, opts.claimToken ?? null);
       const selectedSize = resolveSize(product, blankToNull(body.selectedSize));
       const selectedColor = resolveColor(product, blankToNull(body.selectedColor));
       // Per-shopper limit (issue 14 item 2): what the session has in its cart, holds and bought, plus this.

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { liveStockSchema, productIdParams, type LiveStock } from '../../../common/contracts/catalog';
-import { HttpError, notFound } from '../../plugins/http-error';
 import type { InventoryService } from './inventory.service';
 import type { LiveStockHub } from './live-stock';
 
 const PRODUCT_NOT_FOUND = 'Product not found';
+const messageSchema = z.object({ message: z.string() });
 
 /** Live stock (issue 14 item 6): the numbers now, and a Server-Sent Events stream of them. */
 export async function inventoryRoutes(
@@ -15,26 +16,27 @@ export async function inventoryRoutes(
   const { inventory, liveStock } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  async function stockOrThrow(id: string): Promise<LiveStock> {
-    const [stock] = await inventory.liveStock([id]);
-    if (!stock) throw notFound(PRODUCT_NOT_FOUND);
-    return stock;
-  }
+  const findStock = async (id: string): Promise<LiveStock | null> => (await inventory.liveStock([id]))[0] ?? null;
 
   r.get(
     '/api/products/:id/stock',
-    { schema: { params: productIdParams, response: { 200: liveStockSchema } } },
+    { schema: { params: productIdParams, response: { 200: liveStockSchema, 404: messageSchema } } },
     async (request, reply) => {
       // The number moves with every sale: never kept by a browser or a proxy.
       reply.header('cache-control', 'no-store');
-      return stockOrThrow(request.params.id);
+      const stock = await findStock(request.params.id);
+      return stock ?? reply.code(404).send({ message: PRODUCT_NOT_FOUND });
     },
   );
 
   r.get('/api/products/:id/stock/events', { schema: { params: productIdParams } }, async (request, reply) => {
     if (liveStock.full())
-      throw new HttpError(503, 'Too many live stock streams on this server; try again shortly.', { 'retry-after': '10' });
-    const current = await stockOrThrow(request.params.id);
+      return reply
+        .code(503)
+        .header('retry-after', '10')
+        .send({ message: 'Too many live stock streams on this server; try again shortly.' });
+    const current = await findStock(request.params.id);
+    if (!current) return reply.code(404).send({ message: PRODUCT_NOT_FOUND });
     // The stream is written straight to the socket: no compression, no page cache, no serializer.
     reply.hijack();
     liveStock.open(reply.raw, current);

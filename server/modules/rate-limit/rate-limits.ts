@@ -6,7 +6,7 @@ import { SESSION_COOKIE } from '../../plugins/session';
 import { pgRateLimitStore, type RateLimitCounter } from './rate-limit.store';
 
 /** The routes that are rate-limited; a route names its own with `config: { rateLimited: '…' }`. */
-export type LimitedAction = 'cart-add' | 'payment-intent' | 'customer-info' | 'discount' | 'newsletter' | 'drop-join';
+export type LimitedAction = 'cart-add' | 'payment-intent' | 'customer-info' | 'discount' | 'newsletter' | 'alerts' | 'drop-join';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,6 +43,19 @@ export const RATE_LIMITS: Record<LimitedAction, ActionLimits> = {
   'payment-intent': { session: { max: 10, windowMs: MINUTE }, address: { max: 300, windowMs: MINUTE } },
   // Joining a waiting room (each try also costs a proof of work; places per address are capped separately).
   'drop-join': { session: { max: 10, windowMs: MINUTE }, address: { max: 300, windowMs: MINUTE } },
+  // 'Notify me' signups (issue 14 item 7): one address may ask about several pieces.
+  alerts: {
+    session: { max: 10, windowMs: MINUTE },
+    identity: {
+      max: 10,
+      windowMs: 10 * MINUTE,
+      of: (request) => {
+        const email = (request.body as { email?: unknown } | undefined)?.email;
+        return typeof email === 'string' && email ? email.toLowerCase() : null;
+      },
+    },
+    address: { max: 100, windowMs: MINUTE },
+  },
   newsletter: {
     session: { max: 5, windowMs: MINUTE },
     identity: {

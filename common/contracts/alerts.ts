@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { newsletterBody } from './newsletter';
+import { safeString } from './safe-string';
+
+// 'Notify me' (issue 14 item 7):
+//   POST /api/products/:id/alerts  { email, altcha }  → 201 { message } (already signed up: 200, same message);
+//                                  409 { message: "It's on sale now." } while it can be bought
+//   POST /api/alerts/claim         { token }          → 200 AlertClaim and an httpOnly claim cookie
+//   GET  /api/alerts/unsubscribe?token=              → a confirmation (HTML for a browser, else JSON)
+//   POST /api/alerts/unsubscribe?token=              → 200 { message } (RFC 8058 one-click)
+
+/** The e-mail is checked like the newsletter's; the proof of work too. */
+export const alertSignupBody = newsletterBody;
+export type AlertSignupBody = z.infer<typeof alertSignupBody>;
+
+export const alertSignupResponse = z.object({ message: safeString(), kind: z.enum(['release', 'restock']) });
+export type AlertSignupResponse = z.infer<typeof alertSignupResponse>;
+
+const token = safeString()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{16,128}$/, { message: 'This link is not valid (any more).' });
+
+export const alertClaimBody = z.object({ token });
+export const alertClaim = z.object({
+  productId: safeString().uuid(),
+  /** ISO 8601: only this shopper can add the piece to a cart until then. */
+  reservedUntil: safeString(),
+  message: safeString(),
+});
+export type AlertClaim = z.infer<typeof alertClaim>;
+
+export const alertTokenQuery = z.object({ token });

@@ -1,0 +1,139 @@
+import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import type { AlertKind } from '../../../common/domain/product-alerts';
+import { productAlerts } from './alerts.tables';
+
+export type AlertRow = typeof productAlerts.$inferSelect;
+export type MailableAlert = Pick<AlertRow, 'id' | 'productId' | 'email' | 'token' | 'kind' | 'reservedUntil'>;
+
+const mailable = {
+  id: productAlerts.id,
+  productId: productAlerts.productId,
+  email: productAlerts.email,
+  token: productAlerts.token,
+  kind: productAlerts.kind,
+  reservedUntil: productAlerts.reservedUntil,
+};
+
+/** A signup; false when this address already asked for this alert (it is switched back on if it had unsubscribed). */
+export async function insertAlert(
+  db: DbOrTx,
+  row: { productId: string; email: string; kind: AlertKind; token: string },
+): Promise<boolean> {
+  const inserted = await db.insert(productAlerts).values(row).onConflictDoNothing().returning({ id: productAlerts.id });
+  if (inserted.length > 0) return true;
+  await db
+    .update(productAlerts)
+    .set({ unsubscribedAt: null })
+    .where(
+      and(
+        eq(productAlerts.productId, row.productId),
+        eq(productAlerts.email, row.email),
+        eq(productAlerts.kind, row.kind),
+        isNotNull(productAlerts.unsubscribedAt),
+      ),
+    );
+  return false;
+}
+
+const pending = (kind: AlertKind) =>
+  and(eq(productAlerts.kind, kind), isNull(productAlerts.notifiedAt), isNull(productAlerts.unsubscribedAt));
+
+/** Products with someone waiting for this kind of mail. */
+export async function listPendingProducts(db: DbOrTx, kind: AlertKind): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ productId: productAlerts.productId })
+    .from(productAlerts)
+    .where(and(pending(kind), kind === 'restock' ? isNull(productAlerts.reservedUntil) : undefined));
+  return rows.map((r) => r.productId);
+}
+
+/**
+ * Takes up to `limit` release alerts of these products to mail: marked notified in the same statement,
+ * rows locked by another instance skipped, so each subscriber is mailed once however many instances run.
+ */
+export async function claimReleaseAlerts(db: DbOrTx, productIds: readonly string[], limit: number): Promise<MailableAlert[]> {
+  if (productIds.length === 0) return [];
+  const ids = db
+    .select({ id: productAlerts.id })
+    .from(productAlerts)
+    .where(and(pending('release'), inArray(productAlerts.productId, [...productIds])))
+    .orderBy(asc(productAlerts.createdAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(productAlerts)
+    .set({ notifiedAt: sql`now()` })
+    .where(and(inArray(productAlerts.id, ids), isNull(productAlerts.notifiedAt)))
+    .returning(mailable);
+}
+
+/** Live reservations of a product's returned pieces (mailed or about to be). */
+export async function findReservations(db: DbOrTx, productId: string): Promise<Array<{ token: string; reservedUntil: Date }>> {
+  const rows = await db
+    .select({ token: productAlerts.token, reservedUntil: productAlerts.reservedUntil })
+    .from(productAlerts)
+    .where(
+      and(
+        eq(productAlerts.productId, productId),
+        eq(productAlerts.kind, 'restock'),
+        gt(productAlerts.reservedUntil, sql`now()`),
+        isNull(productAlerts.unsubscribedAt),
+      ),
+    );
+  return rows.map((r) => ({ token: r.token, reservedUntil: r.reservedUntil! }));
+}
+
+/** The next `count` restock subscribers of a product, first come first served, get a reservation (mailed next). */
+export async function reserveNext(tx: DbOrTx, productId: string, count: number, minutes: number): Promise<number> {
+  if (count <= 0) return 0;
+  const ids = tx
+    .select({ id: productAlerts.id })
+    .from(productAlerts)
+    .where(and(pending('restock'), isNull(productAlerts.reservedUntil), eq(productAlerts.productId, productId)))
+    .orderBy(asc(productAlerts.createdAt))
+    .limit(count)
+    .for('update', { skipLocked: true });
+  const rows = await tx
+    .update(productAlerts)
+    .set({ reservedUntil: sql`now() + make_interval(secs => ${minutes * 60})` })
+    .where(inArray(productAlerts.id, ids))
+    .returning({ id: productAlerts.id });
+  return rows.length;
+}
+
+/** Reserved but not yet mailed: marked mailed, and the window starts now (the mail says until when). */
+export async function claimReservedMails(db: DbOrTx, minutes: number, limit: number): Promise<MailableAlert[]> {
+  const ids = db
+    .select({ id: productAlerts.id })
+    .from(productAlerts)
+    .where(and(pending('restock'), isNotNull(productAlerts.reservedUntil)))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(productAlerts)
+    .set({ notifiedAt: sql`now()`, reservedUntil: sql`now() + make_interval(secs => ${minutes * 60})` })
+    .where(and(inArray(productAlerts.id, ids), isNull(productAlerts.notifiedAt)))
+    .returning(mailable);
+}
+
+/** A mail that could not be sent is tried again by the next run. */
+export async function unmarkNotified(db: DbOrTx, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.update(productAlerts).set({ notifiedAt: null }).where(inArray(productAlerts.id, [...ids]));
+}
+
+export async function findByToken(db: DbOrTx, token: string): Promise<AlertRow | null> {
+  const [row] = await db.select().from(productAlerts).where(eq(productAlerts.token, token)).limit(1);
+  return row ?? null;
+}
+
+/** Unsubscribes (idempotent); a live reservation ends with it. */
+export async function unsubscribeByToken(db: DbOrTx, token: string): Promise<AlertRow | null> {
+  const [row] = await db
+    .update(productAlerts)
+    .set({ unsubscribedAt: sql`coalesce(${productAlerts.unsubscribedAt}, now())`, reservedUntil: sql`least(${productAlerts.reservedUntil}, now())` })
+    .where(eq(productAlerts.token, token))
+    .returning();
+  return row ?? null;
+}

@@ -1,0 +1,215 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import type { AlertClaim } from '../../../common/contracts/alerts';
+import type { Product } from '../../../common/contracts/catalog';
+import { alertKindFor, alertMessages, isReservedForOthers, reservedMessage, type AlertKind } from '../../../common/domain/product-alerts';
+import { isReleased } from '../../../common/domain/release';
+import { isAvailable } from '../../../common/domain/stock';
+import { conflict, HttpError, notFound } from '../../plugins/http-error';
+import type { CatalogService } from '../catalog/catalog.service';
+import type { InventoryService } from '../inventory/inventory.service';
+import type { Mailer, MailMessage } from '../mail/mail.service';
+import { buildReleaseMail, buildRestockMail } from './alerts.mail';
+import {
+  claimReleaseAlerts,
+  claimReservedMails,
+  findByToken,
+  findReservations,
+  insertAlert,
+  listPendingProducts,
+  reserveNext,
+  unmarkNotified,
+  unsubscribeByToken,
+  type MailableAlert,
+} from './alerts.repository';
+
+/** The cookie a claim link sets: the only cart that may take a reserved piece (httpOnly, this browser). */
+export const CLAIM_COOKIE = 'fifty_claim';
+const BATCH = 100;
+
+export interface AlertsDeps {
+  db: Db;
+  catalog: CatalogService;
+  inventory: InventoryService;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  shopName: string;
+  /** Links in the mails are built from it (PUBLIC_URL, else this server's address). */
+  baseUrl: string;
+  reserveMinutes: number;
+}
+
+/**
+ * 'Notify me' (issue 14 item 7; docs/product.md §15). Release alerts are mailed by a job once the release
+ * time has passed. Restock alerts: when inventory gives a piece back to a sold-out product, the first
+ * waiting subscriber gets a reservation in that same transaction (nobody can take the piece in between),
+ * is mailed right after, and only their claim can add it to a cart until the window ends; a window that
+ * lapses unused passes to the next subscriber (job). Every step is one conditional UPDATE … SKIP LOCKED,
+ * so several instances never mail anyone twice.
+ */
+export function createAlertsService(deps: AlertsDeps) {
+  const { db, catalog, inventory, mailer, log, shopName, reserveMinutes } = deps;
+  const base = deps.baseUrl.replace(/\/+$/, '');
+  const minutesShown = Math.max(1, Math.round(reserveMinutes));
+  const links = (a: MailableAlert) => ({
+    productUrl: `${base}/product/${a.productId}${a.kind === 'restock' ? `?claim=${a.token}` : ''}`,
+    unsubscribeUrl: `${base}/api/alerts/unsubscribe?token=${a.token}`,
+  });
+
+  /** Sends each claimed alert's mail; a failed one is released to be tried again. */
+  async function mailAll(alerts: MailableAlert[], build: (a: MailableAlert, p: Product) => MailMessage): Promise<number> {
+    if (alerts.length === 0) return 0;
+    const products = await catalog.getProductsFresh(alerts.map((a) => a.productId));
+    const failed: string[] = [];
+    let sent = 0;
+    for (const alert of alerts) {
+      const product = products.get(alert.productId);
+      if (!product) continue;
+      try {
+        await mailer.send(build(alert, product));
+        sent++;
+      } catch (err) {
+        // No address in the log: the alert's id is enough to find it.
+        log.error({ err, alertId: alert.id }, 'alert e-mail failed; it is tried again by the next run');
+        failed.push(alert.id);
+      }
+    }
+    await unmarkNotified(db, failed);
+    return sent;
+  }
+
+  /** Reserved, not yet mailed: the mail goes out and the window starts. */
+  async function sendReservedMails(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await claimReservedMails(db, reserveMinutes, BATCH);
+      total += await mailAll(claimed, (a, p) =>
+        buildRestockMail({
+          to: a.email,
+          productName: p.name,
+          shopName,
+          ...links(a),
+          reservedUntil: a.reservedUntil!,
+          minutes: minutesShown,
+        }),
+      );
+      if (claimed.length < BATCH) return total;
+    }
+  }
+
+  /** Serialises reservations of one product across instances (and with inventory's transactions). */
+  const lockProduct = (tx: Tx, productId: string) =>
+    tx.execute(sql`select pg_advisory_xact_lock(5051, hashtext(${productId}))`);
+
+  /** Pieces on the shelf that no live reservation keeps go to the next subscribers in line. */
+  async function reserveFree(tx: Tx, productId: string): Promise<number> {
+    await lockProduct(tx, productId);
+    const stock = await inventory.stockOf(productId, tx);
+    if (!stock || !isAvailable(stock)) return 0;
+    const live = await findReservations(tx, productId);
+    return reserveNext(tx, productId, stock.stock - live.length, reserveMinutes);
+  }
+
+  let mailTimer: NodeJS.Timeout | null = null;
+  /** After the returning transaction commits, its reservations are mailed (the job is the safety net). */
+  function mailSoon(): void {
+    if (mailTimer) return;
+    mailTimer = setTimeout(() => {
+      mailTimer = null;
+      sendReservedMails().catch((err: unknown) => log.error({ err }, 'restock alert e-mails failed'));
+    }, 50);
+    mailTimer.unref();
+  }
+
+  // Inventory tells us, inside its transaction, when pieces came back to sold-out products.
+  inventory.onUnitsReturned(async (tx, productIds) => {
+    let reserved = 0;
+    for (const productId of [...productIds].sort()) reserved += await reserveFree(tx, productId);
+    if (reserved > 0) mailSoon();
+  });
+
+  return {
+    /** A shopper asks to be told; the kind follows the product's state. 201 new, 200 when already asked. */
+    async subscribe(productId: string, email: string): Promise<{ created: boolean; kind: AlertKind; message: string }> {
+      const product = await catalog.getProductFresh(productId);
+      if (!product) throw notFound('Product not found');
+      const kind = alertKindFor(product, Date.now());
+      if (!kind) throw conflict(alertMessages.onSale);
+      const created = await insertAlert(db, { productId, email, kind, token: crypto.randomBytes(24).toString('base64url') });
+      return { created, kind, message: alertMessages[kind] };
+    },
+
+    /** Job: mails every release subscriber of products whose release time has come, each once. */
+    async sendReleaseAlerts(now = Date.now()): Promise<number> {
+      const waiting = await listPendingProducts(db, 'release');
+      if (waiting.length === 0) return 0;
+      const products = await catalog.getProductsFresh(waiting);
+      const released = waiting.filter((id) => {
+        const p = products.get(id);
+        return p && isReleased(p, now);
+      });
+      let total = 0;
+      for (;;) {
+        const claimed = await claimReleaseAlerts(db, released, BATCH);
+        total += await mailAll(claimed, (a, p) => buildReleaseMail({ to: a.email, productName: p.name, shopName, ...links(a) }));
+        if (claimed.length < BATCH) return total;
+      }
+    },
+
+    /** Job: pieces nobody's live reservation keeps (a lapsed window, a missed event) go to the next in line. */
+    async offerReturnedPieces(): Promise<number> {
+      let reserved = 0;
+      for (const productId of await listPendingProducts(db, 'restock'))
+        reserved += await db.transaction((tx) => reserveFree(tx, productId));
+      await sendReservedMails();
+      return reserved;
+    },
+
+    sendReservedMails,
+
+    /**
+     * Cart add: refuses (409) when every piece left is reserved for someone on the waiting list and this
+     * shopper does not hold one of the claims.
+     */
+    async assertNotReserved(productId: string, claimToken: string | null): Promise<void> {
+      const reservations = await findReservations(db, productId);
+      if (reservations.length === 0) return;
+      const stock = await inventory.stockOf(productId);
+      if (!isReservedForOthers({ stock: stock?.stock ?? 0, reservations: reservations.map((r) => r.token), claimToken })) return;
+      const first = reservations.reduce((a, b) => (a.reservedUntil < b.reservedUntil ? a : b));
+      throw conflict(reservedMessage(first.reservedUntil, new Date()));
+    },
+
+    /** The claim link: this browser may take the reserved piece until the window ends. */
+    async claim(token: string): Promise<AlertClaim> {
+      const row = await findByToken(db, token);
+      if (!row || row.kind !== 'restock') throw notFound(alertMessages.unknownLink);
+      if (row.unsubscribedAt || !row.notifiedAt || !row.reservedUntil || row.reservedUntil.getTime() <= Date.now())
+        throw new HttpError(410, alertMessages.claimEnded);
+      return {
+        productId: row.productId,
+        reservedUntil: row.reservedUntil.toISOString(),
+        message: `This piece is kept for you for another ${Math.max(1, Math.ceil((row.reservedUntil.getTime() - Date.now()) / 60_000))} minutes.`,
+      };
+    },
+
+    /** What the unsubscribe page shows before the click. */
+    async describeToken(token: string): Promise<{ productName: string; unsubscribed: boolean }> {
+      const row = await findByToken(db, token);
+      if (!row) throw notFound(alertMessages.unknownLink);
+      const product = await catalog.getProductFresh(row.productId);
+      return { productName: product?.name ?? 'this piece', unsubscribed: row.unsubscribedAt !== null };
+    },
+
+    /** One-click unsubscribe (idempotent). */
+    async unsubscribe(token: string): Promise<{ message: string }> {
+      const row = await unsubscribeByToken(db, token);
+      if (!row) throw notFound(alertMessages.unknownLink);
+      return { message: alertMessages.unsubscribed };
+    },
+  };
+}
+
+export type AlertsService = ReturnType<typeof createAlertsService>;
