@@ -125,7 +125,9 @@ async function runDrop(bases: string[], productId: string): Promise<DropResult> 
     const confirm = await call('confirm', '/api/payments/offline/confirm', {
       clientSecret: intent.json.clientSecret,
       cardNumber: '4242 4242 4242 4242',
-      expiry: '12/39',
+      // A card of their own: the offline gateway's fingerprint is the number with the expiry, and every
+      // shopper buying with one card would be one shopper (limit 2, docs/product.md §9).
+      expiry: `${String((n % 12) + 1).padStart(2, '0')}/${40 + (Math.floor(n / 12) % 50)}`,
       cvc: '123',
     });
     if (confirm.status !== 200) return `confirm ${confirm.status}`;

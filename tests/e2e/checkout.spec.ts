@@ -26,7 +26,7 @@ async function fillCustomerInfo(page: Page, overrides: Partial<Record<string, st
     Email: 'ada@example.com',
     'First Name': 'Ada',
     'Last Name': 'Lovelace',
-    Address: '12 Analytical Way',
+    Address: '12 Difference Engine Row',
     City: 'Brooklyn',
     State: 'NY',
     'ZIP Code': '11201',
@@ -143,7 +143,14 @@ test('browse → add → sidebar → checkout → validation → discount → pa
 test('a declined card keeps cart, form and discount; a retry with 4242 succeeds', async ({ page }) => {
   await addToOpenCart(page, PRODUCT, 'L');
   await cartDrawer(page).getByRole('button', { name: 'Checkout' }).click();
-  await fillCustomerInfo(page, { Email: 'grace@example.com', 'First Name': 'Grace', 'Last Name': 'Hopper' });
+  // Another shopper than the first test's (address and card), so its 2 tees do not count against
+  // this one's per-shopper limit (docs/product.md §9).
+  await fillCustomerInfo(page, {
+    Email: 'grace@example.com',
+    'First Name': 'Grace',
+    'Last Name': 'Hopper',
+    Address: '1 Navy Yard',
+  });
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
 
@@ -160,6 +167,7 @@ test('a declined card keeps cart, form and discount; a retry with 4242 succeeds'
   await expect(page.getByRole('button', { name: /^Pay \$/ })).toBeEnabled();
 
   await page.getByLabel('Card number').fill('4242424242424242');
+  await page.getByLabel('Expiry (MM/YY)').fill('11/35');
   await page.getByRole('button', { name: /^Pay \$/ }).click();
   await expect(page).toHaveURL(/\/order-success$/);
   await expect(page.getByTestId('order-number')).toHaveText(/^FIFTY-/);
@@ -171,7 +179,13 @@ test('saved info: returning to checkout starts on payment; Back to Info, then Sk
 }) => {
   await addToOpenCart(page, PRODUCT, 'S');
   await cartDrawer(page).getByRole('button', { name: 'Checkout' }).click();
-  await fillCustomerInfo(page, { Email: 'alan@example.com', 'First Name': 'Alan', 'Last Name': 'Turing' });
+  // A shopper of their own (see the declined-card test): the payment step holds the tee.
+  await fillCustomerInfo(page, {
+    Email: 'alan@example.com',
+    'First Name': 'Alan',
+    'Last Name': 'Turing',
+    Address: '2 Bletchley Park',
+  });
   await page.getByRole('button', { name: 'Continue to Payment' }).click();
   await expect(step(page, 'Payment')).toHaveAttribute('aria-current', 'step');
 

@@ -12,6 +12,7 @@ interface ApiProduct {
   inStock: boolean;
   stock: number;
   sizes: string[];
+  maxPerShopper: number;
   images: string[];
 }
 
@@ -73,7 +74,7 @@ test('both URL forms show the product with breadcrumb, badges, warning and assur
   expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 });
 
-test('Add to Cart waits for a size; the label follows the quantity; decrease stops at 1', async ({
+test('Add to Cart waits for a size; the label follows the quantity up to the per-shopper limit; decrease stops at 1', async ({
   page,
   request,
 }) => {
@@ -99,10 +100,13 @@ test('Add to Cart waits for a size; the label follows the quantity; decrease sto
   await expect(qty).toHaveText('2');
   await expect(add).toHaveText(`Add to Cart - ${usd(unit * 2)}`);
   await expect(dec).toBeEnabled();
-  await inc.click();
-  await expect(add).toHaveText(`Add to Cart - ${usd(unit * 3)}`);
-  await dec.click();
-  await dec.click();
+  // The stepper stops at the per-shopper limit (docs/product.md §9), and says it.
+  const limit = Math.min(p.maxPerShopper, p.stock);
+  for (let n = 3; n <= limit; n++) await inc.click();
+  await expect(add).toHaveText(`Add to Cart - ${usd(unit * limit)}`);
+  await expect(inc).toBeDisabled();
+  await expect(qty).toHaveAccessibleDescription(`Limit ${p.maxPerShopper} per customer`);
+  for (let n = limit; n > 1; n--) await dec.click();
   await expect(qty).toHaveText('1');
   await expect(dec).toBeDisabled();
   await expect(add).toHaveText(`Add to Cart - ${usd(unit)}`);
