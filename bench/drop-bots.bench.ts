@@ -101,6 +101,7 @@ class Shopper {
     if (res.status !== 200 || !res.body) return null;
     const decoder = new TextDecoder();
     let buffer = '';
+    let final: Record<string, unknown> | null = null;
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
@@ -116,15 +117,17 @@ class Shopper {
           if (!data) continue;
           const status = JSON.parse(data) as Record<string, unknown>;
           if (done(status)) {
+            final = status;
             ac.abort();
-            return status;
+            break;
           }
         }
+        if (final) break;
       }
     } catch (err) {
       if ((err as Error).name !== 'AbortError') throw err;
     }
-    return null;
+    return final;
   }
 }
 
@@ -173,15 +176,29 @@ async function main() {
     });
     await waitFor(`${base}/healthz`, server, 90_000);
 
-    // The drop: PIECES pieces, no sizes, the default limit per shopper, released JOIN_SECONDS from now.
-    const releaseAt = new Date(Date.now() + JOIN_SECONDS * 1000);
-    const setup = await openDatabase({ dataDir, poolSize: 2, embeddedMode: 'shared' });
-    const [product] = await setup.db
-      .insert(products)
-      .values({ name: 'Drop 002 Hoodie', price: '90.00', category: 'hoodies', stock: PIECES, editionSize: Math.max(50, PIECES), sizes: [], colors: [], images: [], releaseAt })
-      .returning({ id: products.id, limit: products.maxPerShopper });
-    await setup.close();
-    const productId = product!.id;
+    // The drop, made as the owner makes it (so every instance hears of it): PIECES pieces, no sizes, the
+    // default limit per shopper, released JOIN_SECONDS from now.
+    const releaseAt = new Date(Math.ceil((Date.now() + JOIN_SECONDS * 1000) / 1000) * 1000);
+    const owner = new Shopper(base, '127.0.0.1', () => undefined);
+    const login = await owner.call('POST', '/api/admin/login', { password: env.ADMIN_PASSWORD });
+    if (login.status !== 200) throw new Error(`admin login ${login.status}`);
+    const created = await owner.call('POST', '/api/admin/products', {
+      name: 'Drop 002 Hoodie',
+      description: 'A numbered hoodie. Fifty made.',
+      price: '90.00',
+      category: 'hoodies',
+      materials: 'Organic cotton fleece',
+      sustainabilityInfo: 'Made to order.',
+      stock: PIECES,
+      images: [],
+      sizes: [],
+      colors: [],
+      releaseAt: releaseAt.toISOString(),
+    });
+    if (created.status !== 201) throw new Error(`create product ${created.status}: ${JSON.stringify(created.json)}`);
+    const product = created.json as { id: string; maxPerShopper: number };
+    const productId = product.id;
+    product.maxPerShopper ??= 2;
 
     const statuses = new Map<number, number>();
     const count = (s: number) => statuses.set(s, (statuses.get(s) ?? 0) + 1);
@@ -221,8 +238,8 @@ async function main() {
       const pass = await s.call('POST', `/api/drops/${productId}/pass`);
       if (pass.status !== 200) return `pass ${pass.status}`;
       let add = await s.call('POST', '/api/cart', { productId, quantity: wanted });
-      if (add.status === 409 && kind === 'bot' && wanted > product!.limit) {
-        add = await s.call('POST', '/api/cart', { productId, quantity: product!.limit });
+      if (add.status === 409 && kind === 'bot' && wanted > product.maxPerShopper) {
+        add = await s.call('POST', '/api/cart', { productId, quantity: product.maxPerShopper });
       }
       if (add.status !== 200) return add.status === 409 ? 'refused at cart (limit or sold out)' : `cart ${add.status}`;
       const who = kind === 'bot' ? `bot${Math.floor(n / BOT_SESSIONS)}` : `person${n}`;
@@ -301,7 +318,7 @@ async function main() {
 
     const sold = perEmail.reduce((n, r) => n + r.units, 0);
     const botUnits = perEmail.filter((r) => r.email.startsWith('bot')).reduce((n, r) => n + r.units, 0);
-    const overLimit = perEmail.filter((r) => r.units > product!.limit).length;
+    const overLimit = perEmail.filter((r) => r.units > product.maxPerShopper).length;
     const delays = tickets
       .filter((t) => t.admittedAt && admittedSeenAt.has(t.id))
       .map((t) => admittedSeenAt.get(t.id)! - t.admittedAt!.getTime())
