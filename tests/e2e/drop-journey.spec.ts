@@ -211,6 +211,8 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
   await test.step('after the release a late shopper queues behind the draw, with a position and an estimate', async () => {
     await expect.poll(() => Date.now(), { timeout: 10_000 }).toBeGreaterThanOrEqual(drop.releaseAt);
     await shopper.goto(`/product/${drop.id}`);
+    await expect(room(shopper).getByRole('button', { name: 'Join the waiting room' })).toBeVisible();
+    await shoot(shopper, testInfo, 'join');
     await room(shopper).getByRole('button', { name: 'Join the waiting room' }).click();
     await expect(room(shopper).getByText(/^You're number [1-3] in line$/)).toBeVisible({ timeout: 10_000 });
     await expect(room(shopper).getByText(/^About \d+ min$/)).toBeVisible();

@@ -126,12 +126,13 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
           </p>
           <Button
             size="lg"
-            className="w-full px-3"
+            className="w-full px-3 text-sm lg:text-base"
             disabled={join.pending}
             aria-describedby={join.error ? 'waiting-room-error' : undefined}
             onClick={() => void join.join()}
           >
-            <Users className="h-4 w-4" aria-hidden="true" />
+            {/* No icon on phones: the label alone fills the bar beside the price. */}
+            <Users className="hidden h-4 w-4 sm:block" aria-hidden="true" />
             {join.pending ? 'Joining…' : 'Join the waiting room'}
           </Button>
           <p aria-live="polite" className="text-xs empty:hidden lg:text-sm">
