@@ -341,7 +341,7 @@ export function createDropsService(deps: {
     async assertAdmitted(sessionId: string | null, productIds: readonly string[], cookieHeader: string | undefined): Promise<void> {
       const now = Date.now();
       for (const productId of new Set(productIds)) {
-        const product = await catalog.getProduct(productId);
+        const product = (await catalog.getProduct(productId)) ?? (await catalog.getProductFresh(productId));
         const clock = product ? clockOf(product) : null;
         if (!product || !clock || !passRequired(clock, now, false)) continue;
         if (signer.verify(readCookie(cookieHeader, passCookieName), productId, sessionId, now)) continue;

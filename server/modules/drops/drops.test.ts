@@ -84,6 +84,19 @@ describeEachDb('waiting room: joining', (t) => {
     expect((await dropStatus(t().client(), id)).ticket).toBeNull();
   });
 
+  test('joining is rate-limited per session like the other write routes (429 + Retry-After)', async () => {
+    const id = await createDrop(t(), 5 * MINUTE);
+    const shopper = t().client();
+    const ip = freshIp();
+    const statuses = [];
+    // The first join comes without a session cookie (it makes the session): only the address counts it.
+    for (let i = 0; i < 11; i++) statuses.push((await joinDrop(shopper, id, { ip })).statusCode);
+    expect(statuses).toEqual([201, ...Array(10).fill(200)]);
+    const refused = await joinDrop(shopper, id, { ip, altcha: 'unsolved' });
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
   test(`one network address takes at most 50 places per drop (429 + Retry-After); 50 shoppers behind it all get in; other addresses go on`, async () => {
     const id = await createDrop(t(), 5 * MINUTE);
     const ip = freshIp();
