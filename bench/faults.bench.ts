@@ -51,11 +51,15 @@ async function pool<T>(n: number, limit: number, fn: (i: number) => Promise<T>):
   return out;
 }
 
-async function openCheckout(base: string, productId: string): Promise<{ shopper: HttpShopper; clientSecret: string; intentId: string } | null> {
+/** Shopper i: their own e-mail and address (each within the per-shopper limit), and their own card by expiry. */
+const customerOf = (i: number) => ({ ...CUSTOMER, email: `bench${i}@example.com`, shippingAddress: `${i + 1} Fault Lane` });
+const cardOf = (i: number) => ({ cardNumber: '4242 4242 4242 4242', expiry: `${String((i % 12) + 1).padStart(2, '0')}/${40 + Math.floor(i / 12)}`, cvc: '123' });
+
+async function openCheckout(base: string, productId: string, i: number): Promise<{ shopper: HttpShopper; clientSecret: string; intentId: string } | null> {
   const shopper = new HttpShopper(base);
   const add = await shopper.call('POST', '/api/cart', { productId, quantity: 1, selectedSize: 'M', selectedColor: 'White' });
   if (add.status !== 200) return null;
-  if ((await shopper.call('POST', '/api/customer-info', CUSTOMER)).status !== 200) return null;
+  if ((await shopper.call('POST', '/api/customer-info', customerOf(i))).status !== 200) return null;
   const intent = await shopper.call('POST', '/api/create-payment-intent', {});
   if (intent.status !== 200) return null;
   return { shopper, clientSecret: String(intent.json.clientSecret), intentId: String(intent.json.paymentIntentId) };
@@ -92,11 +96,11 @@ async function main() {
 
   try {
     // ---- 1. kill -9 mid-drop ---------------------------------------------------------------------
-    const opened = (await pool(PAID, 12, () => openCheckout(a!.base, dropId))).filter((x) => x !== null);
+    const opened = (await pool(PAID, 12, (i) => openCheckout(a!.base, dropId, i))).filter((x) => x !== null);
     // The cards go through while A is being killed: some confirms land, some never hear back.
-    const confirms = opened.map((o) =>
+    const confirms = opened.map((o, i) =>
       o.shopper
-        .call('POST', '/api/payments/offline/confirm', { clientSecret: o.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' })
+        .call('POST', '/api/payments/offline/confirm', { clientSecret: o.clientSecret, ...cardOf(i) })
         .catch(() => null),
     );
     await sleep(15);
@@ -108,7 +112,7 @@ async function main() {
     const [{ n: ordersAtKill }] = await db.select({ n: sql<number>`count(*)::int` }).from(orders);
     // Within 2 s, ABANDONED shoppers open a checkout on B and walk away.
     const floodStarted = Date.now();
-    const abandoned = (await pool(ABANDONED, 25, () => openCheckout(b!.base, floodId))).filter(Boolean).length;
+    const abandoned = (await pool(ABANDONED, 25, (i) => openCheckout(b!.base, floodId, PAID + i))).filter(Boolean).length;
     results.killMidDrop = { paidIntents: opened.length, ordersAtKill, abandonedOpened: abandoned, floodSeconds: (Date.now() - floodStarted) / 1000 };
 
     let settledAfterS: number | null = null;
