@@ -67,6 +67,11 @@ describe('loadConfig', () => {
     ['PAYMENTS', 'paypal'],
     ['PAYMENTS', 'stripe'],
     ['DEMO_DATA', 'yes'],
+    ['DROP_RAFFLE_MINUTES', '0'],
+    ['DROP_WINDOW_MINUTES', 'an hour'],
+    ['DROP_PLACES_PER_ADDRESS', '2.5'],
+    ['DROP_PLACES_PER_ADDRESS', '0'],
+    ['DROP_PASS_MINUTES', '-1'],
   ])('%s=%j is refused with a readable message naming the variable', (name, value) => {
     let message = '';
     try {
@@ -89,6 +94,13 @@ describe('loadConfig', () => {
     } catch (err) {
       expect((err as Error).message.split('\n').filter((l) => l.startsWith('  '))).toHaveLength(3);
     }
+  });
+
+  test('the waiting room settings default to 10 / 60 / 50 / 10 and take other values', () => {
+    const d = loadConfig({});
+    expect([d.DROP_RAFFLE_MINUTES, d.DROP_WINDOW_MINUTES, d.DROP_PLACES_PER_ADDRESS, d.DROP_PASS_MINUTES]).toEqual([10, 60, 50, 10]);
+    const c = loadConfig({ DROP_RAFFLE_MINUTES: '5', DROP_WINDOW_MINUTES: '0.5', DROP_PLACES_PER_ADDRESS: '200', DROP_PASS_MINUTES: '15' });
+    expect([c.DROP_RAFFLE_MINUTES, c.DROP_WINDOW_MINUTES, c.DROP_PLACES_PER_ADDRESS, c.DROP_PASS_MINUTES]).toEqual([5, 0.5, 200, 15]);
   });
 
   test('a session secret of 32+ characters is accepted', () => {
