@@ -262,11 +262,13 @@ export function createDropsService(deps: {
         sold,
         left,
         editionSize: room?.editionSize ?? product.editionSize,
-        // The drop's own sell-out stamp (set when the last piece was sold and nothing was held).
+        // products.sold_out_at (stamped with the sale of the last piece, through the catalogue); else the
+        // drop's own stamp, set by the tick when nothing was left or held.
         sellOutSeconds:
-          drop.soldOutAt && left === 0 && held === 0
+          product.sellOutSeconds ??
+          (drop.soldOutAt && left === 0 && held === 0
             ? Math.max(0, Math.round((drop.soldOutAt.getTime() - clock.releaseAtMs) / 1000))
-            : null,
+            : null),
       });
     }
     return out;
