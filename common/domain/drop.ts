@@ -49,5 +49,6 @@ export const dropMessages = {
   tooManyPlaces: 'Too many places in this waiting room are taken from your network. Please try again later.',
   notAdmitted: (name: string) => `It is not your turn for ${name} yet. Please keep this page open.`,
   passNeeded: (name: string) => `Join the waiting room to buy ${name}.`,
+  passExpired: (name: string) => `Your turn to buy ${name} has passed.`,
   tooManyStreams: 'The waiting room is very busy. Please try again in a few seconds.',
 } as const;

@@ -326,7 +326,7 @@ export function createDropsService(deps: {
       if (!sessionId || !ticket || ticket.status !== 'admitted' || !ticket.admittedAt)
         throw forbidden(dropMessages.notAdmitted(product.name));
       const expiresAtMs = ticket.admittedAt.getTime() + settings.passMs;
-      if (expiresAtMs <= Date.now()) throw forbidden(dropMessages.passNeeded(product.name));
+      if (expiresAtMs <= Date.now()) throw forbidden(dropMessages.passExpired(product.name));
       const token = signer.sign({ productId, ticketId: ticket.id, expiresAtMs }, sessionId);
       return {
         pass: { productId, ticketId: ticket.id, expiresAt: iso(expiresAtMs) },

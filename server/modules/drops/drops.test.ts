@@ -205,6 +205,12 @@ describeEachDb('waiting room: admission pass', (t) => {
     expect(ok.statusCode, ok.body).toBe(200);
     const pass = (await shopper.post(`/api/drops/${id}/pass`)).json() as AdmissionPass;
     expect(pass).toEqual({ productId: id, ticketId: status.ticket!.id, expiresAt: status.ticket!.passExpiresAt });
+
+    // The pass works DROP_PASS_MINUTES from the admission: fetching it again does not extend it.
+    await t().database.db.update(dropQueue).set({ admittedAt: new Date(Date.now() - 11 * MINUTE) }).where(eq(dropQueue.id, status.ticket!.id));
+    const late = await shopper.post(`/api/drops/${id}/pass`);
+    expect(late.statusCode).toBe(403);
+    expect(late.json()).toEqual({ message: 'Your turn to buy Pass Hoodie has passed.' });
   });
 
   test('the pass cookie is httpOnly and SameSite=Lax; products without a release time or past the window need none', async () => {
