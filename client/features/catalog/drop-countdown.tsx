@@ -2,6 +2,7 @@ import { Bell } from 'lucide-react';
 import { describeCountdown, formatCountdown, formatReleaseUtc } from '../../../common/domain/release';
 import { buttonVariants } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
+import { NotifyMeButton } from './notify-me';
 import { useHydrated } from './release-clock';
 
 /** 'Drops in 2d 04:13:09', as a live timer whose spoken name changes once a minute, not every second. */
@@ -34,10 +35,30 @@ export function ReleaseTime({ releaseAt, className }: { releaseAt: string; class
 }
 
 /**
- * 'Notify me' before a release: for now it leads to the newsletter signup on the home page
- * (per-product drop alerts are issue 14 item 7).
+ * 'Notify me' before a release (and on a sold-out edition): with the product, the signup dialog of
+ * notify-me.tsx (issue 14 item 7); without one, the newsletter signup on the home page.
  */
-export function NotifyMeLink({ className, describedBy }: { className?: string; describedBy?: string }) {
+export function NotifyMeLink({
+  className,
+  describedBy,
+  product,
+  label,
+}: {
+  className?: string;
+  describedBy?: string;
+  product?: { id: string; name: string };
+  label?: string;
+}) {
+  if (product)
+    return (
+      <NotifyMeButton
+        productId={product.id}
+        productName={product.name}
+        label={label}
+        className={className}
+        describedBy={describedBy}
+      />
+    );
   return (
     <a
       href="/#newsletter"
@@ -45,7 +66,7 @@ export function NotifyMeLink({ className, describedBy }: { className?: string; d
       className={cn(buttonVariants({ variant: 'default' }), className)}
     >
       <Bell className="h-4 w-4" aria-hidden="true" />
-      Notify me
+      {label ?? 'Notify me'}
     </a>
   );
 }

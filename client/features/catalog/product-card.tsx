@@ -183,7 +183,7 @@ export function ProductCard({ product, priority = false, className, headingLevel
           {!release.released ? (
             <>
               <DropCountdown msLeft={release.msLeft} className="mb-2 text-xs sm:text-sm" />
-              <NotifyMeLink className="w-full px-2 text-xs sm:text-sm" describedBy={nameId} />
+              <NotifyMeLink className="w-full px-2 text-xs sm:text-sm" describedBy={nameId} product={product} />
             </>
           ) : soldOut ? (
             <Button className="w-full px-2 text-xs sm:text-sm" variant="outline" disabled>

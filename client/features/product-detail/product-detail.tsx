@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { AlertTriangle, Heart, Leaf, RotateCcw, Share2, Truck } from 'lucide-react';
-import type { Product } from '../../../common/contracts/catalog';
+import type { LiveStock, Product } from '../../../common/contracts/catalog';
 import { displayPrice, formatUsd } from '../../../common/domain/money';
+import { sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
 import { formatThreshold } from '../../../common/domain/shipping';
 import { isAvailable } from '../../../common/domain/stock';
 import { Breadcrumb } from '../../components/breadcrumb';
@@ -16,11 +17,12 @@ import { ProductGallery } from './product-gallery';
 import {
   addToCartLabel,
   canAddToCart,
-  LOW_STOCK_AT,
   savingsCents,
 } from './purchase-rules';
 import { QuantityStepper } from './quantity-stepper';
 import { SizeSelect } from './size-select';
+import { ClaimNotice } from './claim-notice';
+import { useLiveStock } from './use-live-stock';
 
 export interface AddToCartRequest {
   productId: string;
@@ -70,6 +72,24 @@ async function shareProduct(name: string): Promise<void> {
   }
 }
 
+/** 'N of 50 left' while pieces remain; 'Sold out' and, once the edition is gone, how it ended. */
+function StockLine({ stock }: { stock: LiveStock }) {
+  if (stock.inStock)
+    return (
+      <p className="mt-3 text-sm font-bold uppercase tracking-wide" data-testid="stock-left">
+        {stockLeftText(stock.left, stock.editionSize)}
+      </p>
+    );
+  return (
+    <p className="mt-3 flex flex-wrap items-center gap-x-3 gap-y-1" data-testid="stock-left">
+      <Badge className="bg-ink text-paper">Sold out</Badge>
+      {stock.soldOutAt && (
+        <span className="text-sm font-bold">{sellOutStory(stock.editionSize, stock.sellOutSeconds)}</span>
+      )}
+    </p>
+  );
+}
+
 export function ProductDetail({
   product,
   categoryName,
@@ -87,11 +107,12 @@ export function ProductDetail({
 
   // Before its release the product shows a countdown and Notify me; it flips at the release second.
   const release = useReleaseClock(product.releaseAt);
-  const purchasable = isAvailable(product);
-  const enabled = canAddToCart(product, size) && !adding;
+  // Stock is live (issue 14 item 6): server-rendered, then followed over an event stream.
+  const live = useLiveStock(product);
+  const stocked = { ...product, stock: live.stock.left, inStock: live.stock.inStock };
+  const purchasable = isAvailable(stocked);
+  const enabled = canAddToCart(stocked, size) && !adding;
   const savings = savingsCents(product);
-  const lowStock = purchasable && product.stock <= LOW_STOCK_AT;
-  const edition = product.editionSize || 50;
 
   const chooseColor = (name: string) => {
     setColor(name);
@@ -146,11 +167,10 @@ export function ProductDetail({
             <h1 className="font-display text-4xl leading-none uppercase sm:text-5xl lg:text-6xl">
               {product.name}
             </h1>
-            {!purchasable && (
-              <p className="mt-3">
-                <Badge className="bg-ink text-paper">Sold out</Badge>
-              </p>
-            )}
+            <StockLine stock={live.stock} />
+            <p className="sr-only" aria-live="polite" aria-atomic="true">
+              {live.announcement}
+            </p>
             <div className="mt-4 flex flex-wrap items-center gap-3">
               {product.salePrice !== null ? (
                 <>
@@ -189,11 +209,6 @@ export function ProductDetail({
                 Each piece is made to order and numbered. Once all 50 are gone, this design is retired for
                 good — no restocks, no reproductions.
               </p>
-              {lowStock && (
-                <p className="mt-2 font-bold text-sale">
-                  {product.stock} of {edition} left
-                </p>
-              )}
             </div>
           </div>
 
@@ -223,7 +238,11 @@ export function ProductDetail({
               {/* A drop's waiting room takes the controls' place while its room is open (issue 14 item 4). */}
               <DropGate productId={product.id} releaseAt={product.releaseAt}>
                 {!release.released ? (
-                  <NotifyMeLink className="h-12 min-w-0 flex-1 px-3 lg:w-full" describedBy="release-note" />
+                  <NotifyMeLink
+                    className="h-12 min-w-0 flex-1 px-3 lg:w-full"
+                    describedBy="release-note"
+                    product={product}
+                  />
                 ) : (
                   <Button
                     size="lg"
@@ -237,7 +256,7 @@ export function ProductDetail({
                       onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
                     }
                   >
-                    {addToCartLabel(product, quantity)}
+                    {addToCartLabel(stocked, quantity)}
                   </Button>
                 )}
               </DropGate>
@@ -247,6 +266,10 @@ export function ProductDetail({
                 Choose a size to add this piece to your cart.
               </p>
             )}
+            {release.released && !purchasable && (
+              <NotifyMeLink className="h-12 w-full px-3" product={product} label="Notify me if one comes back" />
+            )}
+            <ClaimNotice productId={product.id} />
 
             <div className="grid grid-cols-2 gap-3">
               <Button variant="outline" aria-pressed={wishlisted} onClick={toggleWishlist}>

@@ -1,0 +1,115 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Bell } from 'lucide-react';
+import type { AlertSignupResponse } from '../../../common/contracts/alerts';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '../../components/ui/dialog';
+import { ApiError, apiJson } from '../../lib/api-client';
+import { cn } from '../../lib/cn';
+
+type Status = { kind: 'idle' | 'checking' | 'sending' } | { kind: 'done' | 'failed'; message: string };
+
+/**
+ * 'Notify me' (issue 14 item 7): a small dialog with an e-mail field. Before a release it asks to hear
+ * when the drop opens; on a sold-out edition, if a piece comes back (the server picks which). The bot
+ * check is the newsletter's proof of work, solved in a Web Worker when the form is sent.
+ */
+export function NotifyMeButton({
+  productId,
+  productName,
+  label = 'Notify me',
+  className,
+  describedBy,
+}: {
+  productId: string;
+  productName: string;
+  label?: string;
+  className?: string;
+  describedBy?: string;
+}) {
+  const [open, setOpen] = useState(false);
+  const [email, setEmail] = useState('');
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const inputId = useId();
+  const busy = status.kind === 'checking' || status.kind === 'sending';
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const value = email.trim();
+    if (!value || busy) return;
+    try {
+      setStatus({ kind: 'checking' });
+      const { proveHuman } = await import('../newsletter/prove-human');
+      const altcha = await proveHuman();
+      setStatus({ kind: 'sending' });
+      const res = await apiJson<AlertSignupResponse>('POST', `/api/products/${productId}/alerts`, { email: value, altcha });
+      setStatus({ kind: 'done', message: res.message });
+      setEmail('');
+    } catch (err) {
+      setStatus({
+        kind: 'failed',
+        message: err instanceof ApiError && err.status < 500 ? err.serverMessage : 'Something went wrong. Please try again.',
+      });
+    }
+  };
+
+  const live =
+    status.kind === 'checking'
+      ? 'Checking you are human…'
+      : status.kind === 'done' || status.kind === 'failed'
+        ? status.message
+        : '';
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) setStatus({ kind: 'idle' });
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button type="button" aria-describedby={describedBy} className={className}>
+          <Bell className="h-4 w-4" aria-hidden="true" />
+          {label}
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Notify me</DialogTitle>
+          <DialogDescription>
+            {label === 'Notify me'
+              ? `We'll e-mail you when ${productName} drops: one e-mail, at the release time.`
+              : `We'll e-mail you if a piece of ${productName} comes back. First come, first served: the first person told gets it kept for a few minutes.`}
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3" noValidate={false}>
+          <label htmlFor={inputId} className="text-sm font-bold uppercase tracking-widest">
+            Email address
+          </label>
+          <input
+            id={inputId}
+            type="email"
+            name="email"
+            required
+            autoComplete="email"
+            placeholder="you@example.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            className="h-12 min-w-0 border-2 border-ink bg-white px-4 text-base text-ink placeholder:text-neutral-500 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
+          />
+          <Button type="submit" size="lg" disabled={busy}>
+            {busy ? 'Signing up…' : 'Notify me'}
+          </Button>
+          <p
+            role="status"
+            aria-live="polite"
+            className={cn('text-sm empty:hidden', status.kind === 'failed' ? 'font-semibold text-sale' : 'font-semibold')}
+          >
+            {live}
+          </p>
+          <p className="text-xs text-muted">Every e-mail has a one-click unsubscribe link.</p>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
