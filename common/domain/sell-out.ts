@@ -8,7 +8,7 @@ export function stockLeftText(left: number, editionSize: number): string {
 
 /**
  * Seconds from the drop's start to the sale of its last piece. The start is the release time; a product
- * without one has been on sale since it was created, so that is its start (docs/product.md §15).
+ * without one has been on sale since it was created, so that is its start (docs/product.md §9, Live stock).
  * null while not sold out (or when the clocks disagree, e.g. the product was re-dated after selling out).
  */
 export function sellOutSeconds(p: { soldOutAt: Date | null; releaseAt: Date | null; createdAt: Date }): number | null {
