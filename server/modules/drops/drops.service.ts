@@ -305,12 +305,16 @@ export function createDropsService(deps: {
       // Refused before a session is made for it.
       if ((await countAddressPlaces(db, productId, key)) >= settings.placesPerAddress) throw tooMany();
       const sessionId = req.sessionId ?? (await req.ensureSession());
-      // A random draw from the operating system's CSPRNG: 48 bits, as a double in [0, 1).
-      const lotteryKey = crypto.randomInt(0, 2 ** 48 - 1) / 2 ** 48;
+      // A random draw from the operating system's CSPRNG: 48 bits, as a double in [0, 1), plus the number of
+      // places this network address already holds. The raffle is drawn in rounds: every address's first place
+      // in a random order, then every address's second place, and so on (ADR 010). 50 people behind one NAT
+      // all get places; a bot farm's 50 sessions on one address count as one ticket per round.
+      const draw = crypto.randomInt(0, 2 ** 48 - 1) / 2 ** 48;
       const created = await db.transaction(async (tx) => {
         await lockAddress(tx, productId, key);
-        if ((await countAddressPlaces(tx, productId, key)) >= settings.placesPerAddress) throw tooMany();
-        return insertTicket(tx, { productId, sessionId, addressKey: key, lotteryKey, releaseAt: new Date(clock.releaseAtMs) });
+        const held = await countAddressPlaces(tx, productId, key);
+        if (held >= settings.placesPerAddress) throw tooMany();
+        return insertTicket(tx, { productId, sessionId, addressKey: key, lotteryKey: held + draw, releaseAt: new Date(clock.releaseAtMs) });
       });
       return { status: await status(productId, sessionId), created: created !== null };
     },

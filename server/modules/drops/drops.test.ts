@@ -155,6 +155,30 @@ describeEachDb('waiting room: joining', (t) => {
     }
     expect((await ticketIds(t(), id)).every((r) => r.status === 'admitted')).toBe(true);
   });
+
+  test('the raffle is drawn in rounds per network address: many sessions on one address are one ticket per round', async () => {
+    const id = await createDrop(t(), 5 * MINUTE);
+    const farmIp = freshIp();
+    const farm: TestClient[] = [];
+    const people: TestClient[] = [];
+    // Interleaved arrivals: the farm's sessions come first in every pair.
+    for (let i = 0; i < 10; i++) {
+      const bot = t().client();
+      expect((await joinDrop(bot, id, { ip: farmIp })).statusCode).toBe(201);
+      farm.push(bot);
+      const person = t().client();
+      expect((await joinDrop(person, id, { ip: freshIp() })).statusCode).toBe(201);
+      people.push(person);
+    }
+    await moveRelease(t(), id, -100);
+    const positionOf = async (c: TestClient) => (await dropStatus(c, id)).ticket!.position!;
+    const farmPositions = (await Promise.all(farm.map(positionOf))).sort((a, b) => a - b);
+    const peoplePositions = (await Promise.all(people.map(positionOf))).sort((a, b) => a - b);
+    // Round 1: the 10 people and one of the farm's sessions, in a random order; then the farm's other 9.
+    expect(farmPositions.slice(1)).toEqual([12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect(farmPositions[0]).toBeLessThanOrEqual(11);
+    expect(peoplePositions.every((p) => p <= 11)).toBe(true);
+  });
 });
 
 describeEachDb('waiting room: admission pass', (t) => {
