@@ -35,7 +35,7 @@ test.beforeEach(async ({ page }) => {
   await markNewsletterSeen(page);
 });
 
-async function createProduct(name: string, stock: number, releaseAt: Date | null = null): Promise<string> {
+async function createProduct(name: string, stock: number, releaseAt: Date | null = null, editionSize = 50): Promise<string> {
   const res = await admin.post('/api/admin/products', {
     data: {
       name,
@@ -45,6 +45,7 @@ async function createProduct(name: string, stock: number, releaseAt: Date | null
       materials: 'Organic cotton twill',
       sustainabilityInfo: 'Made to order.',
       stock,
+      editionSize,
       images: [image],
       sizes: ['One Size'],
       colors: [{ name: 'Black', value: '#111111' }],
@@ -57,8 +58,11 @@ async function createProduct(name: string, stock: number, releaseAt: Date | null
   return id;
 }
 
-/** Another shopper (own cookies, own e-mail) takes one piece: it is held by their checkout at once. */
-async function buyOneElsewhere(baseURL: string, productId: string, n: number): Promise<void> {
+/**
+ * Another shopper (own cookies, own e-mail) takes one piece: it is held by their checkout at once;
+ * with `pay`, paid with the offline test card and sold.
+ */
+async function buyOneElsewhere(baseURL: string, productId: string, n: number, pay = false): Promise<void> {
   const shopper = await playwrightRequest.newContext({ baseURL });
   try {
     const add = await shopper.post('/api/cart', { data: { productId, quantity: 1, selectedSize: 'One Size' } });
@@ -79,6 +83,14 @@ async function buyOneElsewhere(baseURL: string, productId: string, n: number): P
     expect(info.status(), await info.text()).toBe(200);
     const intent = await shopper.post('/api/create-payment-intent', { data: {} });
     expect(intent.status(), await intent.text()).toBe(200);
+    if (!pay) return;
+    const { clientSecret, paymentIntentId } = (await intent.json()) as { clientSecret: string; paymentIntentId: string };
+    const paid = await shopper.post('/api/payments/offline/confirm', {
+      data: { clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+    });
+    expect(paid.status(), await paid.text()).toBe(200);
+    const done = await shopper.post('/api/payment-success', { data: { paymentIntentId } });
+    expect(done.status(), await done.text()).toBe(200);
   } finally {
     await shopper.dispose();
   }
@@ -151,4 +163,17 @@ test('Notify me on an upcoming product: a dialog with an e-mail field signs up a
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('button', { name: 'Notify me' })).toBeFocused();
+});
+
+test('a sold-out edition tells how it ended: All 2 sold in …', async ({ page, request, baseURL }, testInfo) => {
+  const name = `Gone Cap ${Date.now().toString(36)}`;
+  const id = await createProduct(name, 2, null, 2);
+  await page.goto(`/product/${id}`);
+  await expect(page.getByTestId('stock-left')).toHaveText('2 of 2 left');
+  await buyOneElsewhere(baseURL!, id, 11, true);
+  await buyOneElsewhere(baseURL!, id, 12, true);
+  // Live on the open page, and in the server-rendered HTML of a fresh visit.
+  await expect(page.getByTestId('stock-left')).toHaveText(/^Sold outAll 2 sold in \d+ (s|min)/, { timeout: 3_000 });
+  expect(await (await request.get(`/product/${id}`)).text()).toMatch(/All 2 sold in \d+ (s|min)/);
+  await shoot(page, testInfo, 'live-stock-story');
 });

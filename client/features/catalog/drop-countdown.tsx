@@ -46,7 +46,7 @@ export function NotifyMeLink({
 }: {
   className?: string;
   describedBy?: string;
-  product?: { id: string; name: string };
+  product?: { id: string; name?: string };
   label?: string;
 }) {
   if (product)

@@ -21,7 +21,8 @@ export function NotifyMeButton({
   describedBy,
 }: {
   productId: string;
-  productName: string;
+  /** Named in the dialog's description when known. */
+  productName?: string;
   label?: string;
   className?: string;
   describedBy?: string;
@@ -31,6 +32,7 @@ export function NotifyMeButton({
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const inputId = useId();
   const busy = status.kind === 'checking' || status.kind === 'sending';
+  const what = productName ?? 'this design';
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -78,8 +80,8 @@ export function NotifyMeButton({
           <DialogTitle>Notify me</DialogTitle>
           <DialogDescription>
             {label === 'Notify me'
-              ? `We'll e-mail you when ${productName} drops: one e-mail, at the release time.`
-              : `We'll e-mail you if a piece of ${productName} comes back. First come, first served: the first person told gets it kept for a few minutes.`}
+              ? `We'll e-mail you when ${what} drops: one e-mail, at the release time.`
+              : `We'll e-mail you if a piece of ${what} comes back. First come, first served: the first person told gets it kept for a few minutes.`}
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3" noValidate={false}>

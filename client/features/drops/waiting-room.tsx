@@ -192,7 +192,7 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
         <>
           <p className="font-display text-2xl leading-none uppercase">{SOLD_OUT_TEXT}</p>
           <p className="text-sm text-muted">Every piece has gone. We can tell you if one comes back.</p>
-          <NotifyMeLink className="h-12 w-full px-3" />
+          <NotifyMeLink className="h-12 w-full px-3" product={{ id: productId }} label="Notify me if one comes back" />
         </>
       )}
     </section>

@@ -58,6 +58,19 @@ describeEachDb(
       expect(rows).toHaveLength(0);
     });
 
+    test('rate-limited per e-mail address: the 11th signup in 10 minutes is 429 with Retry-After', async () => {
+      const id = await createProduct(t().database.db, { releaseAt: future() });
+      const who = email('limited');
+      // Without a proof of work each try is refused (400) after it was counted.
+      for (let i = 0; i < 10; i++) expect((await signUp(t().client(), id, who, null)).statusCode).toBe(400);
+      const limited = await signUp(t().client(), id, who, null);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.headers['retry-after']).toBeTruthy();
+      expect((limited.json() as { message: string }).message).toMatch(/^Too many requests/);
+      // Another address is not affected.
+      expect((await signUp(t().client(), id, email('free'))).statusCode).toBe(201);
+    });
+
     test('on sale and in stock: 409 "It\'s on sale now." and nothing stored', async () => {
       const id = await createProduct(t().database.db, { stock: 3 });
       const res = await signUp(t().client(), id, email('onsale'));
