@@ -101,7 +101,7 @@ export function createAlertsService(deps: AlertsDeps) {
 
   /** Serialises reservations of one product across instances (and with inventory's transactions). */
   const lockProduct = (tx: Tx, productId: string) =>
-    tx.execute(sql`select pg_advisory_xact_lock(5051, hashtext(${productId}))`);
+    tx.execute(sql`select pg_advisory_xact_lock(5057, hashtext(${productId}))`);
 
   /** Pieces on the shelf that no live reservation keeps go to the next subscribers in line. */
   async function reserveFree(tx: Tx, productId: string): Promise<number> {
