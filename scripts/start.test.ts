@@ -179,4 +179,37 @@ describe('the shop process on its embedded PostgreSQL', () => {
     expect(Date.now() - sent).toBeLessThan(3000);
     agent.destroy();
   });
+
+  test('SIGTERM with open live-stock event streams (issue 14 item 6): the streams end, exit 0 within 3 s', async () => {
+    const dataDir = tempDataDir();
+    const shop = await start(dataDir);
+    await waitHealthy(shop);
+    const [product] = (await (await fetch(`${shop.base}/api/products`)).json()) as Array<{ id: string }>;
+    const streams = await Promise.all(
+      Array.from(
+        { length: 5 },
+        () =>
+          new Promise<{ ended: Promise<string> }>((resolve, reject) => {
+            http
+              .get(`${shop.base}/api/products/${product!.id}/stock/events`, (res) => {
+                let body = '';
+                res.setEncoding('utf8');
+                const ended = new Promise<string>((done) => {
+                  res.on('data', (chunk: string) => (body += chunk));
+                  res.on('end', () => done(body));
+                  res.on('error', () => done(body));
+                });
+                // Open once the first event is in (wrapped: resolving with a promise would wait for it).
+                res.once('data', () => resolve({ ended }));
+              })
+              .on('error', reject);
+          }),
+      ),
+    );
+    const sent = Date.now();
+    shop.child.kill('SIGTERM');
+    for (const body of await Promise.all(streams.map((s) => s.ended))) expect(body).toContain('event: stock');
+    expect(await shop.exited).toEqual({ code: 0, signal: null });
+    expect(Date.now() - sent).toBeLessThan(3000);
+  });
 });
