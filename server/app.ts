@@ -112,7 +112,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(inventoryRoutes, { inventory: services.inventory, liveStock: services.liveStock });
   await app.register(alertsRoutes, { alerts: services.alerts });
   await app.register(cartRoutes, { cart: services.cart, gate: services.gate, admission: services.drops });
-  await app.register(checkoutRoutes, { checkout: services.checkout, gate: services.gate, admission: services.drops });
+  await app.register(checkoutRoutes, { checkout: services.checkout, gate: services.gate, admission: services.drops, reservations: services.alerts });
   await app.register(paymentsRoutes, { payments: services.payments, gate: services.gate });
   await app.register(ordersRoutes, { fulfilment: services.fulfilment, orders: services.orders, gate: services.gate });
   await app.register(adminRoutes, { admin: services.admin, drops: services.drops });

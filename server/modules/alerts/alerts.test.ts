@@ -141,7 +141,11 @@ describeEachDb(
     test('restock: an expired hold returns the last piece → the first subscriber is mailed a claim, others are refused at cart add, the claimant gets it; a lapsed window passes to the next', async () => {
       const db = t().database.db;
       const id = await createProduct(db, { name: 'Last One', stock: 1, sizes: [] });
-      // A shopper holds the only piece: sold out.
+      // One shopper put it in the cart while it was there (a cart reserves nothing)…
+      const early = t().client();
+      expect((await early.post('/api/cart', { productId: id, quantity: 1 })).statusCode).toBe(200);
+      expect((await early.post('/api/customer-info', customer({ email: email('early'), shippingAddress: '9 Early St' }))).statusCode).toBe(200);
+      // …another holds the only piece: sold out.
       const holder = t().client();
       expect((await holder.post('/api/cart', { productId: id, quantity: 1 })).statusCode).toBe(200);
       expect((await holder.post('/api/customer-info', customer({ email: email('holder') }))).statusCode).toBe(200);
@@ -172,6 +176,10 @@ describeEachDb(
       expect((refused.json() as { message: string }).message).toMatch(
         /^This piece is reserved for someone on the waiting list for another 1[45] minutes\.$/,
       );
+      // Nor can a cart that had it from before start a payment for it.
+      const early409 = await early.post('/api/create-payment-intent', {});
+      expect(early409.statusCode).toBe(409);
+      expect((early409.json() as { message: string }).message).toMatch(/^This piece is reserved for someone on the waiting list/);
       // A wrong claim does not help.
       const wrong = await stranger.post('/api/alerts/claim', { token: 'x'.repeat(32) });
       expect(wrong.statusCode).toBe(404);
@@ -209,6 +217,14 @@ describeEachDb(
       const ended = await claimant.post('/api/alerts/claim', { token: claimToken(mail) });
       expect(ended.statusCode).toBe(410);
       expect(ended.json()).toEqual({ message: 'Sorry, your reserved window has ended.' });
+
+      // The next claimant holds it at the payment (their claim cookie is read there too).
+      const next = t().client();
+      expect((await next.post('/api/alerts/claim', { token: claimToken(mailsTo(third)[0]!) })).statusCode).toBe(200);
+      expect((await next.post('/api/cart', { productId: id, quantity: 1 })).statusCode).toBe(200);
+      expect((await next.post('/api/customer-info', customer({ email: third, shippingAddress: '3 Third St' }))).statusCode).toBe(200);
+      const held = await next.post('/api/create-payment-intent', {});
+      expect(held.statusCode, held.body).toBe(200);
     });
 
     test('a refunded sale of a sold-out edition also offers the piece to the waiting list', async () => {

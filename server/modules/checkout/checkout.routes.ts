@@ -9,14 +9,16 @@ import {
 import type { CheckoutService } from './checkout.service';
 import type { RequestGate } from '../../lib/request-gate';
 import type { AdmissionGuard } from '../cart/cart.routes';
+import type { ReservationGuard } from '../cart/cart.service';
+import { CLAIM_COOKIE } from '../alerts/alerts.service';
 
 const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
 
 export async function checkoutRoutes(
   app: FastifyInstance,
-  opts: { checkout: CheckoutService; gate: RequestGate; admission?: AdmissionGuard },
+  opts: { checkout: CheckoutService; gate: RequestGate; admission?: AdmissionGuard; reservations?: ReservationGuard },
 ): Promise<void> {
-  const { checkout, gate, admission } = opts;
+  const { checkout, gate, admission, reservations } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const inCheckout = <T>(fn: () => Promise<T>) => gate.run('checkout', fn);
 
@@ -42,7 +44,16 @@ export async function checkoutRoutes(
       const sessionId = await sid(request);
       // Drop products inside their window need this session's admission pass (ADR 010).
       const admitted = admission && ((ids: readonly string[]) => admission.assertAdmitted(sessionId, ids, request.headers.cookie));
-      return checkout.createPaymentIntent(sessionId, request.body, admitted);
+      // A piece kept for the waiting list (issue 14 item 7) is held only by its claimant, whatever the cart says.
+      const claim = reservations ? request.readSignedCookie(CLAIM_COOKIE) : null;
+      const allowed =
+        admitted || reservations
+          ? async (ids: readonly string[]) => {
+              await admitted?.(ids);
+              for (const id of ids) await reservations?.assertNotReserved(id, claim);
+            }
+          : undefined;
+      return checkout.createPaymentIntent(sessionId, request.body, allowed);
     }),
   );
 }
