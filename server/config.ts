@@ -79,8 +79,8 @@ const envSchema = z.object({
   RATE_LIMITS: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
   /** Multiplies every per-address rate limit (one address for many shoppers: a large NAT, a load test). */
   RATE_LIMIT_ADDRESS_FACTOR: z.coerce.number().positive().max(10_000).default(1),
-  /** Proof-of-work cost: PBKDF2 iterations per try (ADR 009; ~2,000 tries per solve). Lower only for load tests. */
-  POW_COST: z.coerce.number().int().min(1).max(100_000).default(500),
+  /** Proof-of-work size: tries a solve takes on average (ADR 009). Lower only for load tests. */
+  POW_TRIES: z.coerce.number().int().min(2).max(1_000_000).default(2000),
   /** The waiting room of a drop opens this long before its release; everyone who joins before the release is in its raffle (ADR 010). */
   DROP_RAFFLE_MINUTES: z.coerce.number({ message: 'must be a number of minutes' }).positive('must be more than 0').max(24 * 60, 'must be at most 1440').default(10),
   /** After a release, an admission pass is needed to buy until the edition sells out or this long has passed. */

@@ -62,7 +62,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   const rateLimitCounter = createRateLimitCounter(db);
   jobs.every('prune-rate-limits', 5 * 60 * 1000, () => rateLimitCounter.pruneExpired());
   // Proof-of-work bot check (newsletter): challenges signed with a key every instance derives alike.
-  const botCheck = createBotCheckService({ db, secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'), cost: config.POW_COST });
+  const botCheck = createBotCheckService({ db, secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'), tries: config.POW_TRIES });
   jobs.every('prune-spent-pow-challenges', 15 * 60 * 1000, () => botCheck.pruneSpent());
 
   // Buying path (issue #4): cart → checkout (holds) → gateway → fulfil → order.

@@ -8,13 +8,13 @@ import { spentPowChallenges } from './bot-check.tables';
 
 /**
  * The proof of work (ADR 009): PBKDF2/SHA-256 at POW_COST iterations per try; the answer is a counter
- * picked at random in [POW_MIN_COUNTER, POW_MAX_COUNTER], so a browser tries ~2,000 keys (a fraction of a
+ * picked at random in [tries / 2, tries × 1.5] (POW_TRIES, default 2,000), so a browser tries ~2,000 keys (a fraction of a
  * second on a laptop, about a second on a phone), while the server checks a solution with one HMAC.
  */
 export const POW_ALGORITHM = 'PBKDF2/SHA-256';
 export const POW_COST = 500;
-export const POW_MIN_COUNTER = 1_000;
-export const POW_MAX_COUNTER = 3_000;
+/** Tries a solve takes on average (the POW_TRIES setting; lower only for load tests). */
+export const POW_TRIES = 2_000;
 /** A challenge must be solved and used within this long. */
 export const POW_TTL_MS = 5 * 60_000;
 
@@ -51,9 +51,10 @@ function decodePayload(value: string): Payload | null {
  * Proof-of-work bot check with no third-party service (altcha-lib): signed, short-lived challenges,
  * each accepted once on any instance (the signature is spent in `spent_pow_challenges`).
  */
-export function createBotCheckService(deps: { db: Db; secret: string; now?: () => number; cost?: number }) {
+export function createBotCheckService(deps: { db: Db; secret: string; now?: () => number; tries?: number }) {
   const { db } = deps;
   const now = deps.now ?? Date.now;
+  const tries = deps.tries ?? POW_TRIES;
   const hmacSignatureSecret = deriveSecret(deps.secret, 'signature');
   const hmacKeySignatureSecret = deriveSecret(deps.secret, 'key-signature');
 
@@ -62,8 +63,8 @@ export function createBotCheckService(deps: { db: Db; secret: string; now?: () =
     async challenge(): Promise<Challenge> {
       return createChallenge({
         algorithm: POW_ALGORITHM,
-        cost: deps.cost ?? POW_COST,
-        counter: randomInt(POW_MIN_COUNTER, POW_MAX_COUNTER),
+        cost: POW_COST,
+        counter: randomInt(Math.ceil(tries / 2), Math.ceil(tries * 1.5)),
         deriveKey,
         expiresAt: new Date(now() + POW_TTL_MS),
         hmacSignatureSecret,
