@@ -138,6 +138,8 @@ function groupOf(utility: string): string | null {
       return 'overflow';
     case 'list':
       return /^(inside|outside)$/.test(rest) ? 'list-position' : 'list-type';
+    case 'align':
+      return /^(baseline|top|middle|bottom|text-top|text-bottom|sub|super)$/.test(rest) ? 'vertical-align' : null;
     case 'snap':
       if (/^(start|end|center|align-none)$/.test(rest)) return 'snap-align';
       if (/^(normal|always)$/.test(rest)) return 'snap-stop';
