@@ -205,6 +205,9 @@ export function createCartService(deps: {
       const others = (await productQuantityInCart(db, sessionId, line.productId)) - line.quantity;
       const check = checkCartQuantity(product, others + quantity, others + line.quantity);
       if (!check.ok) throw conflict(check.message);
+      // Raising a line is adding: the per-shopper limit holds here too (lowering always works).
+      if (quantity > line.quantity)
+        await deps.limits.assertCartRoom(sessionId, product, quantity - line.quantity, others + line.quantity);
       await updateCartLineQuantity(db, sessionId, id, quantity);
       return toCartItem({ ...line, quantity }, product);
     },

@@ -84,6 +84,18 @@ describeEachDb('per-shopper limits', (t) => {
     expect((await s.post('/api/cart', { productId: other, quantity: 1, selectedSize: 'M' })).statusCode).toBe(200);
   });
 
+  test('raising a cart line past the limit (the + button in the cart) is 409 too; lowering it always works', async () => {
+    const productId = await limited('Hoodie Nº 8');
+    const s = t().client();
+    const line = (await s.post('/api/cart', { productId, quantity: 1, selectedSize: 'M' })).json() as { id: string };
+    expect((await s.put(`/api/cart/${line.id}`, { quantity: 2 })).statusCode).toBe(200);
+    const over = await s.put(`/api/cart/${line.id}`, { quantity: 3 });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toEqual({ message: 'You can buy at most 2 of Hoodie Nº 8 per shopper.' });
+    expect(((await s.get('/api/cart')).json() as Array<{ quantity: number }>)[0]!.quantity).toBe(2);
+    expect((await s.put(`/api/cart/${line.id}`, { quantity: 1 })).statusCode).toBe(200);
+  });
+
   test('a limit of 1 reads in the singular; what the session already bought counts at cart add', async () => {
     const productId = await limited('One Tee', { maxPerShopper: 1 });
     const s = await shopper(productId, 1);
