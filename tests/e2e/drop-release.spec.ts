@@ -107,5 +107,12 @@ test('countdown on the home card and the product page, the waiting room, then Ad
     await expect(add).toBeEnabled();
     await add.click();
     await expect(cartDrawer(page).getByText(name)).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // The pass lasts DROP_PASS_MINUTES (10): when it runs out, Add to Cart goes away and the page says so.
+    await page.clock.fastForward('10:01');
+    await expect(page.getByRole('timer')).toHaveText('Your turn has ended');
+    await expect(page.getByText('Your pass has run out, so the piece went back to others in line.')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Add to Cart/ })).toHaveCount(0);
   });
 });

@@ -92,6 +92,10 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
   const admittedTicket = view.kind === 'admitted' ? (status?.ticket?.id ?? null) : null;
   const admission = useAdmissionPass(productId, admittedTicket);
   const said = useThrottledAnnouncement(view);
+  const passExpiresAt = admission.pass?.expiresAt ?? (view.kind === 'admitted' ? view.passExpiresAt : null);
+  // Once the pass has run out the server refuses the add, so Add to Cart goes away too.
+  const now = useNow(passExpiresAt !== null ? true : null);
+  const passOver = passExpiresAt !== null && Date.parse(passExpiresAt) <= now;
 
   // Until the status is known, the normal controls stay visible but inert (the pass may be needed);
   // when it cannot be read, they work as usual (the server still asks for the pass where one is needed).
@@ -104,8 +108,6 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
     );
   }
   if (view.kind === 'none') return <>{children}</>;
-
-  const passExpiresAt = admission.pass?.expiresAt ?? (view.kind === 'admitted' ? view.passExpiresAt : null);
 
   return (
     <section
@@ -180,6 +182,8 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
             <p role="alert" className="text-sm font-semibold text-red-700">
               {admission.error}
             </p>
+          ) : passOver ? (
+            <p className="text-sm text-muted">Your pass has run out, so the piece went back to others in line.</p>
           ) : admission.pass ? (
             <div className="flex gap-3 [&>*]:w-full">{children}</div>
           ) : (
