@@ -40,6 +40,14 @@ export function DropGate({
       live = false;
     };
   }, [wanted, Room]);
-  if (!wanted || !Room) return <>{children}</>;
+  if (!wanted) return <>{children}</>;
+  // A drop's controls stay inert for the moment its room's code loads (inside the drop window an add
+  // needs the pass, which only the room gets).
+  if (!Room)
+    return (
+      <fieldset disabled className="contents" aria-busy="true">
+        {children}
+      </fieldset>
+    );
   return <Room productId={productId}>{children}</Room>;
 }
