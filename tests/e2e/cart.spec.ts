@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect, request as playwrightRequest } from '@playwright/test';
 import { addFromProductPage, cartDrawer, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // The cart sidebar of docs/product.md §2/§4, driven by role and accessible name.
@@ -92,15 +92,53 @@ test('checkout with an empty cart shows the empty state', async ({ page }) => {
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('the server caps a line at the stock left and the sidebar shows its message', async ({ page }) => {
-  await addFromProductPage(page, 'Rooftop Bamboo Tee', 'M'); // 5 in stock in the seed
+test('the server caps a line at the stock left and the sidebar shows its message', async ({ page, baseURL }) => {
+  // A product whose per-shopper limit (10) is above its stock (3), so the stock is what stops the line.
+  const admin = await playwrightRequest.newContext({ baseURL });
+  expect((await admin.post('/api/admin/login', { data: { password: 'e2e-admin-password' } })).ok()).toBe(true);
+  const name = `Three Left Tee ${Date.now().toString(36)}`;
+  const created = await admin.post('/api/admin/products', {
+    data: {
+      name,
+      description: 'Three left. Numbered inside.',
+      price: '30.00',
+      category: 'tshirts',
+      materials: 'Organic cotton',
+      sustainabilityInfo: 'Made to order.',
+      stock: 3,
+      maxPerShopper: 10,
+      images: [],
+      sizes: ['M'],
+      colors: [],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  try {
+    await page.goto(`/product/${id}`);
+    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+    const drawer = cartDrawer(page);
+    await expect(drawer).toBeVisible();
+    for (let n = 2; n <= 3; n++) {
+      await drawer.getByRole('button', { name: 'Increase quantity' }).click();
+      await expect(drawer.getByText(`${n} items`, { exact: true })).toBeVisible();
+    }
+    await drawer.getByRole('button', { name: 'Increase quantity' }).click();
+    await expect(page.getByText('Only 3 left').first()).toBeVisible();
+    await expect(drawer.getByText('3 items', { exact: true })).toBeVisible();
+  } finally {
+    await admin.delete(`/api/admin/products/${id}`);
+    await admin.dispose();
+  }
+});
+
+test('the server caps a line at the per-shopper limit (2) and the sidebar says so', async ({ page }) => {
+  await addFromProductPage(page, 'Rooftop Bamboo Tee', 'M'); // 5 in stock in the seed, limit 2
   const drawer = cartDrawer(page);
   await expect(drawer).toBeVisible();
-  for (let n = 2; n <= 5; n++) {
-    await drawer.getByRole('button', { name: 'Increase quantity' }).click();
-    await expect(drawer.getByText(`${n} items`, { exact: true })).toBeVisible();
-  }
   await drawer.getByRole('button', { name: 'Increase quantity' }).click();
-  await expect(page.getByText('Only 5 left').first()).toBeVisible();
-  await expect(drawer.getByText('5 items', { exact: true })).toBeVisible();
+  await expect(drawer.getByText('2 items', { exact: true })).toBeVisible();
+  await drawer.getByRole('button', { name: 'Increase quantity' }).click();
+  await expect(page.getByText('You can buy at most 2 of Rooftop Bamboo Tee per shopper.').first()).toBeVisible();
+  await expect(drawer.getByText('2 items', { exact: true })).toBeVisible();
 });
