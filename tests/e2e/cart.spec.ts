@@ -92,29 +92,41 @@ test('checkout with an empty cart shows the empty state', async ({ page }) => {
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('the server caps a line at the stock left and the sidebar shows its message', async ({ page, baseURL }) => {
-  // A product whose per-shopper limit (10) is above its stock (3), so the stock is what stops the line.
+/** A product made by the owner for one test (removed afterwards): its stock and per-shopper limit. */
+async function withProduct(
+  baseURL: string | undefined,
+  over: { name: string; stock: number; maxPerShopper?: number },
+  run: (id: string) => Promise<void>,
+) {
   const admin = await playwrightRequest.newContext({ baseURL });
   expect((await admin.post('/api/admin/login', { data: { password: 'e2e-admin-password' } })).ok()).toBe(true);
-  const name = `Three Left Tee ${Date.now().toString(36)}`;
   const created = await admin.post('/api/admin/products', {
     data: {
-      name,
-      description: 'Three left. Numbered inside.',
+      description: 'Numbered inside.',
       price: '30.00',
       category: 'tshirts',
       materials: 'Organic cotton',
       sustainabilityInfo: 'Made to order.',
-      stock: 3,
-      maxPerShopper: 10,
       images: [],
       sizes: ['M'],
       colors: [],
+      ...over,
     },
   });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: string };
   try {
+    await run(id);
+  } finally {
+    await admin.delete(`/api/admin/products/${id}`);
+    await admin.dispose();
+  }
+}
+
+test('the server caps a line at the stock left and the sidebar shows its message', async ({ page, baseURL }) => {
+  // The per-shopper limit (10) is above the stock (3), so the stock is what stops the line.
+  const name = `Three Left Tee ${Date.now().toString(36)}`;
+  await withProduct(baseURL, { name, stock: 3, maxPerShopper: 10 }, async (id) => {
     await page.goto(`/product/${id}`);
     await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
     const drawer = cartDrawer(page);
@@ -126,19 +138,20 @@ test('the server caps a line at the stock left and the sidebar shows its message
     await drawer.getByRole('button', { name: 'Increase quantity' }).click();
     await expect(page.getByText('Only 3 left').first()).toBeVisible();
     await expect(drawer.getByText('3 items', { exact: true })).toBeVisible();
-  } finally {
-    await admin.delete(`/api/admin/products/${id}`);
-    await admin.dispose();
-  }
+  });
 });
 
-test('the server caps a line at the per-shopper limit (2) and the sidebar says so', async ({ page }) => {
-  await addFromProductPage(page, 'Rooftop Bamboo Tee', 'M'); // 5 in stock in the seed, limit 2
-  const drawer = cartDrawer(page);
-  await expect(drawer).toBeVisible();
-  await drawer.getByRole('button', { name: 'Increase quantity' }).click();
-  await expect(drawer.getByText('2 items', { exact: true })).toBeVisible();
-  await drawer.getByRole('button', { name: 'Increase quantity' }).click();
-  await expect(page.getByText('You can buy at most 2 of Rooftop Bamboo Tee per shopper.').first()).toBeVisible();
-  await expect(drawer.getByText('2 items', { exact: true })).toBeVisible();
+test('the server caps a line at the per-shopper limit (the default, 2) and the sidebar says so', async ({ page, baseURL }) => {
+  const name = `Limit Tee ${Date.now().toString(36)}`;
+  await withProduct(baseURL, { name, stock: 10 }, async (id) => {
+    await page.goto(`/product/${id}`);
+    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+    const drawer = cartDrawer(page);
+    await expect(drawer).toBeVisible();
+    await drawer.getByRole('button', { name: 'Increase quantity' }).click();
+    await expect(drawer.getByText('2 items', { exact: true })).toBeVisible();
+    await drawer.getByRole('button', { name: 'Increase quantity' }).click();
+    await expect(page.getByText(`You can buy at most 2 of ${name} per shopper.`).first()).toBeVisible();
+    await expect(drawer.getByText('2 items', { exact: true })).toBeVisible();
+  });
 });

@@ -7,6 +7,13 @@ import { EDITION_SIZE } from '../../../common/domain/stock';
 import { discountSeeds, seedCategories, seedProductImages, seedProducts } from './catalog-data';
 import { renderSeedArt } from './product-art';
 
+/**
+ * The demo catalogue's per-shopper limit: generous, so a visitor trying the demo can take a few of a piece
+ * (the spec's cart has no upper bound of its own). A product the owner adds gets the default, 2
+ * (docs/product.md §9), and a drop should keep it low.
+ */
+export const DEMO_MAX_PER_SHOPPER = 5;
+
 /** Seeds the demo catalogue into an empty database; does nothing when products exist. */
 export async function seedIfEmpty(db: Db, dataDir: string): Promise<boolean> {
   const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(products);
@@ -44,6 +51,7 @@ export async function seedCatalogue(db: Db, dataDir: string, opts: { art?: boole
         // sold 43 and the next piece sold is No. 44 of 50 (sold + held + stock = edition size).
         editionSize: EDITION_SIZE,
         soldCount: EDITION_SIZE - p.stock,
+        maxPerShopper: DEMO_MAX_PER_SHOPPER,
         inStock: p.inStock,
         isNew: p.isNew,
         isOnSale: p.isOnSale,
