@@ -1,7 +1,10 @@
 // A scheduled drop with bots (issue 14): SHOPPERS shoppers race for PIECES pieces through the waiting room,
-// over real HTTP against the real (compiled) server process on embedded PostgreSQL.
+// over real HTTP against the real (compiled) server process on embedded PostgreSQL (or several on one PostgreSQL).
 //   npx tsx bench/drop-bots.bench.ts          (2,000 shoppers, of whom 200 are bots; 50 pieces)
 //   BENCH_SHOPPERS=2000 BENCH_BOTS=200 BENCH_BOT_SESSIONS=5 BENCH_PIECES=50 BENCH_JOIN_SECONDS=60
+//   BENCH_DB=postgres BENCH_INSTANCES=3   (a fresh database on BENCH_PG_URL, default the machine's
+//                                          PostgreSQL on 127.0.0.1:5432, shared by 3 app instances;
+//                                          shoppers spread over them, no stickiness)
 //
 // People: each on their own network address (X-Forwarded-For from loopback, which the shop trusts by
 // default), one session, one e-mail, one card; they solve the proof of work, join the waiting room, follow
@@ -34,6 +37,7 @@ import { buildServer, serverEntryOut } from '../scripts/build-server.mjs';
 import { solvePow } from '../tests/support/pow';
 import { freePort, stop, waitFor } from './support/server-process';
 import { percentile } from './support/stats';
+import { createPgDatabase } from './support/pg-database';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 2000);
@@ -43,6 +47,9 @@ const PIECES = Number(process.env.BENCH_PIECES ?? 50);
 const JOIN_SECONDS = Number(process.env.BENCH_JOIN_SECONDS ?? 60);
 const POW_TRIES = process.env.BENCH_POW_TRIES ?? '20';
 const BOT_ADDRESS = '203.0.113.7';
+const KIND = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'embedded';
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const INSTANCES = KIND === 'postgres' ? Number(process.env.BENCH_INSTANCES ?? 3) : 1;
 const BOT_SHARE_GOAL = 0.05;
 
 type Kind = 'person' | 'bot';
@@ -143,7 +150,8 @@ function cardOf(n: number) {
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-drop-bots-'));
-  let server: ChildProcess | null = null;
+  const pgDb = KIND === 'postgres' ? await createPgDatabase(PG_URL) : null;
+  const servers: ChildProcess[] = [];
   try {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -159,6 +167,7 @@ async function main() {
     };
     delete env.DATABASE_URL;
     delete env.STRIPE_SECRET_KEY;
+    if (pgDb) env.DATABASE_URL = pgDb.url;
     const prep = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], {
       cwd: root,
       env: { ...env, PUBLIC_URL: 'http://127.0.0.1' },
@@ -167,14 +176,22 @@ async function main() {
     if (prep.status !== 0) throw new Error('db:migrate failed');
 
     await buildServer();
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [serverEntryOut], {
-      cwd: root,
-      env: { ...env, PORT: String(port), PUBLIC_URL: base },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    await waitFor(`${base}/healthz`, server, 90_000);
+    const bases: string[] = [];
+    for (let i = 0; i < INSTANCES; i++) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const child = spawn(process.execPath, [serverEntryOut], {
+        cwd: root,
+        env: { ...env, PORT: String(port), PUBLIC_URL: url },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      servers.push(child);
+      bases.push(url);
+      await waitFor(`${url}/healthz`, child, 90_000);
+    }
+    const base = bases[0]!;
+    /** A load balancer without stickiness: each shopper's requests go to one instance, shoppers spread out. */
+    const baseOf = (n: number) => bases[n % bases.length]!;
 
     // The drop, made as the owner makes it (so every instance hears of it): PIECES pieces, no sizes, the
     // default limit per shopper, released JOIN_SECONDS from now.
@@ -277,7 +294,7 @@ async function main() {
       const late = n > SHOPPERS - BOTS - Math.floor((SHOPPERS - BOTS) / 10);
       const delay = late ? msToRelease() + Math.random() * 5000 : Math.random() * (JOIN_SECONDS * 1000 * 0.6);
       await new Promise((r) => setTimeout(r, Math.max(0, delay)));
-      const s = new Shopper(base, `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`, count);
+      const s = new Shopper(baseOf(n), `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`, count);
       const joined = await join(s);
       if (!joined.ok) return void outcomes.push({ kind: 'person', who: n, result: joined.result });
       const waited = await wait(s, joined.ticket);
@@ -286,7 +303,7 @@ async function main() {
 
     async function botSession(n: number): Promise<void> {
       await new Promise((r) => setTimeout(r, Math.random() * JOIN_SECONDS * 1000 * 0.6));
-      const s = new Shopper(base, BOT_ADDRESS, count);
+      const s = new Shopper(baseOf(n), BOT_ADDRESS, count);
       const joined = await join(s);
       if (!joined.ok) return void outcomes.push({ kind: 'bot', who: n, result: joined.result });
       const waited = await wait(s, joined.ticket);
@@ -301,11 +318,11 @@ async function main() {
     const settled = await Promise.allSettled(runs);
     const networkErrors = settled.filter((r) => r.status === 'rejected');
     const finishedMs = Math.round(performance.now() - t0);
-    await stop(server, 15_000);
-    server = null;
+    await Promise.all(servers.map((s) => stop(s, 15_000)));
+    servers.length = 0;
 
     // What really happened, in the database.
-    const check = await openDatabase({ dataDir, poolSize: 2, embeddedMode: 'shared' });
+    const check = await openDatabase({ databaseUrl: pgDb?.url, dataDir, poolSize: 2, embeddedMode: 'shared' });
     const [state] = await check.db
       .select({ stock: products.stock, sold: products.soldCount, held: products.heldCount })
       .from(products)
@@ -383,12 +400,13 @@ async function main() {
     const cpus = os.cpus();
     fs.appendFileSync(
       log,
-      `| ${new Date().toISOString()} | ${cpus.length} cores, Node ${process.version} | ${SHOPPERS} (${BOTS} × ${BOT_SESSIONS}) / ${PIECES} | ${sold} | ${figures.oversold} | ${overLimit} | ${botUnits} | ${fiveXx} | ${untold} | ${figures.queued} / ${figures.admitted} | ${figures.delayP50} / ${figures.delayP99} / ${figures.delayMax} | ${figures.lastOrderAfterReleaseMs} | ${finishedMs} | ${os.loadavg()[0]!.toFixed(1)} | ${met ? 'MET' : 'MISSED'} |\n`,
+      `| ${new Date().toISOString()} | ${cpus.length} cores, Node ${process.version}, ${KIND === 'postgres' ? `PostgreSQL ×${INSTANCES}` : 'embedded'} | ${SHOPPERS} (${BOTS} × ${BOT_SESSIONS}) / ${PIECES} | ${sold} | ${figures.oversold} | ${overLimit} | ${botUnits} | ${fiveXx} | ${untold} | ${figures.queued} / ${figures.admitted} | ${figures.delayP50} / ${figures.delayP99} / ${figures.delayMax} | ${figures.lastOrderAfterReleaseMs} | ${finishedMs} | ${os.loadavg()[0]!.toFixed(1)} | ${met ? 'MET' : 'MISSED'} |\n`,
     );
     console.log(`goal (0 oversold, 0 over limit, bots ≤ ${BOT_SHARE_GOAL * 100} %, 0 5xx, everyone told, p99 ≤ 1 s): ${met ? 'MET' : 'MISSED'}`);
     if (!met) process.exitCode = 1;
   } finally {
-    if (server) await stop(server, 15_000);
+    await Promise.all(servers.map((s) => stop(s, 15_000)));
+    await pgDb?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -17,7 +17,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { and, eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openDatabase } from '../server/db/client';
 import { products } from '../server/modules/catalog/catalog.tables';
 import { checkouts } from '../server/modules/checkout/checkout.tables';
@@ -25,6 +24,7 @@ import { orderItems } from '../server/modules/orders/orders.tables';
 import { buildServer, serverEntryOut } from '../scripts/build-server.mjs';
 import { freePort, rssMb, stop, waitFor } from './support/server-process';
 import { percentile } from './support/stats';
+import { createPgDatabase } from './support/pg-database';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 500);
@@ -176,28 +176,9 @@ interface RunFigures {
   outcomes: Record<string, number>;
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `fifty_bench_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 async function run(kind: 'embedded' | 'postgres'): Promise<RunFigures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-drop-'));
-  const pgDb = kind === 'postgres' ? await createPgDatabase() : null;
+  const pgDb = kind === 'postgres' ? await createPgDatabase(PG_URL) : null;
   const instances = kind === 'postgres' ? INSTANCES : 1;
   const servers: ChildProcess[] = [];
   try {
