@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { seasonLabel, seasonOf } from '../../common/domain/season';
-import { markNewsletterSeen, seriousViolations } from '../support/e2e';
+import { describeViolationWithTargets, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // Home screen of docs/product.md §2/§4: hero, carousel, category tiles, product grid and card, testimonials.
 
@@ -336,7 +336,7 @@ test.describe('at 375 px', () => {
       window.innerWidth,
     ]);
     expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
   });
 
   test('the newsletter field and button stack full width at their full height', async ({ page }) => {

@@ -23,7 +23,7 @@ export function FeaturedProducts({ featured }: { featured: readonly Product[] })
         <ul
           tabIndex={0}
           aria-label="Featured products"
-          className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-4 md:mx-0 md:grid md:grid-cols-2 md:gap-6 md:overflow-visible md:px-0 lg:grid-cols-4"
+          className="scroll-strip -mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-4 md:mx-0 md:grid md:grid-cols-2 md:gap-6 md:overflow-visible md:px-0 lg:grid-cols-4"
         >
           {featured.map((p) => (
             <li key={p.id} className="flex w-[78%] shrink-0 snap-start min-[480px]:w-[46%] md:w-auto">
