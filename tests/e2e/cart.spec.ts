@@ -1,5 +1,5 @@
-import { test, expect, request as playwrightRequest } from '@playwright/test';
-import { addFromProductPage, cartDrawer, markNewsletterSeen, seriousViolations } from '../support/e2e';
+import { test, expect } from '@playwright/test';
+import { addFromProductPage, cartDrawer, loginOwner, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // The cart sidebar of docs/product.md §2/§4, driven by role and accessible name.
 
@@ -98,10 +98,9 @@ async function withProduct(
   over: { name: string; stock: number; maxPerShopper?: number },
   run: (id: string) => Promise<void>,
 ) {
-  const admin = await playwrightRequest.newContext({ baseURL });
-  expect((await admin.post('/api/admin/login', { data: { password: 'e2e-admin-password' } })).ok()).toBe(true);
-  const created = await admin.post('/api/admin/products', {
-    data: {
+  const owner = await loginOwner(baseURL);
+  try {
+    const id = await owner.createProduct({
       description: 'Numbered inside.',
       price: '30.00',
       category: 'tshirts',
@@ -111,15 +110,10 @@ async function withProduct(
       sizes: ['M'],
       colors: [],
       ...over,
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  try {
+    });
     await run(id);
   } finally {
-    await admin.delete(`/api/admin/products/${id}`);
-    await admin.dispose();
+    await owner.dispose();
   }
 }
 

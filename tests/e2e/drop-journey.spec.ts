@@ -6,7 +6,7 @@ import {
   type Page,
   type TestInfo,
 } from '@playwright/test';
-import { cartDrawer, describeViolationWithTargets, markNewsletterSeen, seriousViolations } from '../support/e2e';
+import { cartDrawer, E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
 import { solvePow } from '../support/pow';
 
 // Drop day (issue 14): countdown → release → waiting room → admitted → purchase → live stock falls on a
@@ -14,22 +14,14 @@ import { solvePow } from '../support/pow';
 // server's drop is a few seconds ahead); the fake-clock flip is drop-release.spec.ts. Screenshots of every
 // waiting-room state at 375 and 1280 px go to the test's output folder, each page checked with axe.
 
-const PASSWORD = 'e2e-admin-password';
-
-let admin: APIRequestContext;
-const created: string[] = [];
-let image = '';
+let owner: OwnerApi;
 
 test.beforeAll(async ({ baseURL }) => {
-  admin = await playwrightRequest.newContext({ baseURL });
-  expect((await admin.post('/api/admin/login', { data: { password: PASSWORD } })).ok()).toBe(true);
-  const products = (await (await admin.get('/api/products')).json()) as Array<{ images: string[] }>;
-  image = products.find((p) => p.images.length > 0)!.images[0]!;
+  owner = await loginOwner(baseURL);
 });
 
 test.afterAll(async () => {
-  for (const id of created) await admin.delete(`/api/admin/products/${id}`);
-  await admin.dispose();
+  await owner.dispose();
 });
 
 test.beforeEach(async ({ page }) => {
@@ -46,7 +38,7 @@ function productPayload(name: string, releaseAt: number, stock: number) {
     sustainabilityInfo: 'Made to order.',
     stock,
     editionSize: 50,
-    images: [image],
+    images: [owner.image],
     sizes: ['One Size'],
     colors: [{ name: 'Black', value: '#111111' }],
     releaseAt: new Date(releaseAt).toISOString(),
@@ -57,15 +49,12 @@ function productPayload(name: string, releaseAt: number, stock: number) {
 async function createDrop(label: string, leadMs: number, stock: number) {
   const releaseAt = Math.ceil((Date.now() + leadMs) / 1000) * 1000;
   const name = `${label} ${releaseAt.toString(36)}`;
-  const res = await admin.post('/api/admin/products', { data: productPayload(name, releaseAt, stock) });
-  expect(res.status(), await res.text()).toBe(201);
-  const id = ((await res.json()) as { id: string }).id;
-  created.push(id);
+  const id = await owner.createProduct(productPayload(name, releaseAt, stock));
   return { id, name, releaseAt };
 }
 
 async function setDrop(id: string, update: { admitPerMinute?: number; paused?: boolean }) {
-  const res = await admin.patch(`/api/admin/drops/${id}`, { data: update });
+  const res = await owner.request.patch(`/api/admin/drops/${id}`, { data: update });
   expect(res.status(), await res.text()).toBe(200);
 }
 
@@ -82,14 +71,7 @@ async function joinByApi(baseURL: string, productId: string): Promise<APIRequest
   return shopper;
 }
 
-/** Screenshots at 375 and 1280 px (back to 1280 after), each with an axe check of the whole page. */
-async function shoot(page: Page, testInfo: TestInfo, name: string) {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`) });
-    expect(await seriousViolations(page, { describe: describeViolationWithTargets }), `${name} at ${width}px`).toEqual([]);
-  }
-}
+const shoot = (page: Page, testInfo: TestInfo, name: string) => shootAtBothWidths(page, testInfo, name);
 
 const room = (page: Page) => page.getByRole('region', { name: 'Waiting room' });
 
@@ -173,7 +155,7 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
   const others: APIRequestContext[] = [];
 
   await test.step('the Drops tab lists the drop; a new admission rate is saved and shown', async () => {
-    expect((await page.request.post('/api/admin/login', { data: { password: PASSWORD } })).ok()).toBe(true);
+    expect((await page.request.post('/api/admin/login', { data: { password: E2E_ADMIN_PASSWORD } })).ok()).toBe(true);
     await page.goto('/admin');
     await page.getByRole('tab', { name: 'Drops' }).click();
     const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: drop.name }) });
@@ -188,7 +170,7 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
     await row.getByRole('button', { name: 'Save' }).click();
     await expect(row.getByText('Saved')).toBeVisible();
     await expect(row.getByRole('alert')).toHaveCount(0);
-    const listed = (await (await admin.get('/api/admin/drops')).json()) as Array<{ productId: string; admitPerMinute: number }>;
+    const listed = (await (await owner.request.get('/api/admin/drops')).json()) as Array<{ productId: string; admitPerMinute: number }>;
     expect(listed.find((d) => d.productId === drop.id)?.admitPerMinute).toBe(1);
     // Still 1 after the 2-second refreshes.
     await page.waitForResponse((r) => r.url().endsWith('/api/admin/drops') && r.request().method() === 'GET');
@@ -236,7 +218,7 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
   });
 
   await test.step('the last pieces go: everyone still waiting is told it sold out, and offered Notify me', async () => {
-    const res = await admin.put(`/api/admin/products/${drop.id}`, {
+    const res = await owner.request.put(`/api/admin/products/${drop.id}`, {
       data: productPayload(drop.name, drop.releaseAt, 0),
     });
     expect(res.status(), await res.text()).toBe(200);

@@ -1,5 +1,5 @@
-import { test, expect, request as playwrightRequest, type APIRequestContext } from '@playwright/test';
-import { cartDrawer, markNewsletterSeen } from '../support/e2e';
+import { test, expect } from '@playwright/test';
+import { cartDrawer, loginOwner, markNewsletterSeen, type OwnerApi } from '../support/e2e';
 
 // Scheduled release (issue 14 item 1): before the release the page and the card count down and offer
 // 'Notify me' (the server refuses the cart); at the release second the page becomes buyable without
@@ -8,20 +8,16 @@ import { cartDrawer, markNewsletterSeen } from '../support/e2e';
 // room (issue 14 item 4) is already open, so the page offers 'Join the waiting room' in place of
 // Notify me, and after the release buying goes through it (drop-journey.spec.ts has the whole room).
 
-const PASSWORD = 'e2e-admin-password';
 const LEAD_MS = 8_000;
 
-let admin: APIRequestContext;
-let productId: string | null = null;
+let owner: OwnerApi;
 
 test.beforeAll(async ({ baseURL }) => {
-  admin = await playwrightRequest.newContext({ baseURL });
-  expect((await admin.post('/api/admin/login', { data: { password: PASSWORD } })).ok()).toBe(true);
+  owner = await loginOwner(baseURL);
 });
 
 test.afterAll(async () => {
-  if (productId) expect((await admin.delete(`/api/admin/products/${productId}`)).ok()).toBe(true);
-  await admin.dispose();
+  await owner.dispose();
 });
 
 test.beforeEach(async ({ page }) => {
@@ -32,30 +28,23 @@ test('countdown on the home card and the product page, the waiting room, then Ad
   page,
   request,
 }) => {
-  const image = ((await (await request.get('/api/products')).json()) as Array<{ images: string[] }>).find(
-    (p) => p.images.length > 0,
-  )!.images[0]!;
   // Whole seconds, as the admin form sets them: the countdown ticks on the second.
   const start = Math.ceil(Date.now() / 1000) * 1000;
   const releaseAt = start + LEAD_MS;
   const name = `Release Cap ${start.toString(36)}`;
-  const created = await admin.post('/api/admin/products', {
-    data: {
-      name,
-      description: 'A cap that drops on time. Numbered inside.',
-      price: '35.00',
-      category: 'accessories',
-      materials: 'Organic cotton twill',
-      sustainabilityInfo: 'Made to order.',
-      stock: 5,
-      images: [image],
-      sizes: ['One Size'],
-      colors: [{ name: 'Black', value: '#111111' }],
-      releaseAt: new Date(releaseAt).toISOString(),
-    },
+  const productId = await owner.createProduct({
+    name,
+    description: 'A cap that drops on time. Numbered inside.',
+    price: '35.00',
+    category: 'accessories',
+    materials: 'Organic cotton twill',
+    sustainabilityInfo: 'Made to order.',
+    stock: 5,
+    images: [owner.image],
+    sizes: ['One Size'],
+    colors: [{ name: 'Black', value: '#111111' }],
+    releaseAt: new Date(releaseAt).toISOString(),
   });
-  expect(created.status(), await created.text()).toBe(201);
-  productId = ((await created.json()) as { id: string }).id;
 
   // The page's time stands still at `start` until the test moves it.
   await page.clock.install({ time: start });

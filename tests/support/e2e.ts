@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { solvePow } from './pow';
 
@@ -65,4 +65,54 @@ export async function subscribeByApi(request: APIRequestContext, email: string) 
   const challenge = await request.get('/api/pow-challenge');
   expect(challenge.ok()).toBe(true);
   return request.post('/api/newsletter', { data: { email, altcha: await solvePow(await challenge.json()) } });
+}
+
+/** playwright.config.ts gives the e2e shop this admin password. */
+export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
+
+export interface OwnerApi {
+  /** The logged-in owner's request context (the /api/admin routes). */
+  request: APIRequestContext;
+  /** A seeded product image, for products a test makes. */
+  image: string;
+  /** Makes a product through the admin API (201 expected); `dispose` deletes it. Returns its id. */
+  createProduct(data: Record<string, unknown>): Promise<string>;
+  /** Deletes the products made here and closes the context. */
+  dispose(): Promise<void>;
+}
+
+/** The shop owner, logged in over the API, making products for a test and cleaning up after it. */
+export async function loginOwner(baseURL: string | undefined): Promise<OwnerApi> {
+  const request = await playwrightRequest.newContext({ baseURL });
+  expect((await request.post('/api/admin/login', { data: { password: E2E_ADMIN_PASSWORD } })).ok()).toBe(true);
+  const products = (await (await request.get('/api/products')).json()) as Array<{ images: string[] }>;
+  const image = products.find((p) => p.images.length > 0)!.images[0]!;
+  const made: string[] = [];
+  return {
+    request,
+    image,
+    async createProduct(data) {
+      const res = await request.post('/api/admin/products', { data });
+      expect(res.status(), await res.text()).toBe(201);
+      const { id } = (await res.json()) as { id: string };
+      made.push(id);
+      return id;
+    },
+    async dispose() {
+      for (const id of made) expect((await request.delete(`/api/admin/products/${id}`)).ok()).toBe(true);
+      await request.dispose();
+    },
+  };
+}
+
+/**
+ * Screenshots at 375 and 1280 px into the test's output folder (ending at 1280), each with an axe check of
+ * the whole page: the "look at it at phone and desktop widths" step of a UI test.
+ */
+export async function shootAtBothWidths(page: Page, testInfo: TestInfo, name: string, opts: { fullPage?: boolean } = {}) {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: opts.fullPage ?? false });
+    expect(await seriousViolations(page, { describe: describeViolationWithTargets }), `${name} at ${width}px`).toEqual([]);
+  }
 }
