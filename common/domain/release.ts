@@ -52,10 +52,9 @@ export function describeCountdown(ms: number): string {
   return `Drops in ${said.join(', ')}`;
 }
 
-/** 'Fri, 27 Nov 2026, 18:00 UTC': the server's messages name the time in UTC (it knows no shopper's zone). */
-export function formatReleaseUtc(releaseAt: string): string {
-  const d = new Date(releaseAt);
-  const date = new Intl.DateTimeFormat('en-GB', {
+/** 'Fri, 27 Nov 2026, 18:00' in `timeZone` (default: the runtime's own zone). */
+export function formatReleaseTime(releaseAt: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -63,9 +62,13 @@ export function formatReleaseUtc(releaseAt: string): string {
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-    timeZone: 'UTC',
-  }).format(d);
-  return `${date} UTC`;
+    timeZone,
+  }).format(new Date(releaseAt));
+}
+
+/** 'Fri, 27 Nov 2026, 18:00 UTC': the server's messages name the time in UTC (it knows no shopper's zone). */
+export function formatReleaseUtc(releaseAt: string): string {
+  return `${formatReleaseTime(releaseAt, 'UTC')} UTC`;
 }
 
 export const releaseMessages = {

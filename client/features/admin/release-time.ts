@@ -1,5 +1,6 @@
 // The product form's 'Release time': a datetime-local control shows and takes the owner's local
 // time (the browser's zone); the form value and the server keep the UTC instant (ISO 8601).
+import { formatReleaseTime } from '../../../common/domain/release';
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -25,15 +26,5 @@ export function localTimeZone(): string {
 
 /** The admin list's release line in the owner's zone: 'Drops Fri, 27 Nov 2099, 19:00' ('Dropped …' once past). */
 export function formatDropLine(iso: string, now: number = Date.now()): string {
-  const d = new Date(iso);
-  const when = new Intl.DateTimeFormat('en-GB', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(d);
-  return `${d.getTime() > now ? 'Drops' : 'Dropped'} ${when}`;
+  return `${Date.parse(iso) > now ? 'Drops' : 'Dropped'} ${formatReleaseTime(iso)}`;
 }
