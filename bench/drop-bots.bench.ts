@@ -21,8 +21,7 @@
 // with ≤ 5 % of the edition, 0 5xx, every queued shopper told their outcome, and the admission reaching
 // shoppers within 1 s (p99 of the delay between the server's admitted_at and the event arriving).
 // Results are printed and appended to bench/drop-bots-runs.md.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,11 +32,11 @@ import { openDatabase } from '../server/db/client';
 import { products } from '../server/modules/catalog/catalog.tables';
 import { dropQueue } from '../server/modules/drops/drops.tables';
 import { orderItems, orders } from '../server/modules/orders/orders.tables';
-import { buildServer, serverEntryOut } from '../scripts/build-server.mjs';
 import { solvePow } from '../tests/support/pow';
-import { freePort, stop, waitFor } from './support/server-process';
+import { stop } from './support/server-process';
 import { percentile } from './support/stats';
 import { createPgDatabase } from './support/pg-database';
+import { benchEnv, migrateBenchDatabase, startShopInstances } from './support/shop-instances';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 2000);
@@ -153,42 +152,9 @@ async function main() {
   const pgDb = KIND === 'postgres' ? await createPgDatabase(PG_URL) : null;
   const servers: ChildProcess[] = [];
   try {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      NODE_ENV: 'production',
-      PAYMENTS: 'offline',
-      DEMO_DATA: 'true',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      ADMIN_PASSWORD: 'bench-admin-password',
-      SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
-      POW_TRIES,
-    };
-    delete env.DATABASE_URL;
-    delete env.STRIPE_SECRET_KEY;
-    if (pgDb) env.DATABASE_URL = pgDb.url;
-    const prep = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], {
-      cwd: root,
-      env: { ...env, PUBLIC_URL: 'http://127.0.0.1' },
-      stdio: 'inherit',
-    });
-    if (prep.status !== 0) throw new Error('db:migrate failed');
-
-    await buildServer();
-    const bases: string[] = [];
-    for (let i = 0; i < INSTANCES; i++) {
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const child = spawn(process.execPath, [serverEntryOut], {
-        cwd: root,
-        env: { ...env, PORT: String(port), PUBLIC_URL: url },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-      servers.push(child);
-      bases.push(url);
-      await waitFor(`${url}/healthz`, child, 90_000);
-    }
+    const env = benchEnv(dataDir, pgDb?.url, { POW_TRIES });
+    migrateBenchDatabase(env);
+    const bases = await startShopInstances(env, INSTANCES, servers);
     const base = bases[0]!;
     /** A load balancer without stickiness: each shopper's requests go to one instance, shoppers spread out. */
     const baseOf = (n: number) => bases[n % bases.length]!;

@@ -9,8 +9,7 @@
 //   BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'      (extra node flags for the server process)
 // Results are printed and appended to bench/drop-runs.md. Exit code 1 when the goal is missed:
 // sold out in < 2 s up to 500 shoppers, every shopper answered in < 15 s above that.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,10 +20,10 @@ import { openDatabase } from '../server/db/client';
 import { products } from '../server/modules/catalog/catalog.tables';
 import { checkouts } from '../server/modules/checkout/checkout.tables';
 import { orderItems } from '../server/modules/orders/orders.tables';
-import { buildServer, serverEntryOut } from '../scripts/build-server.mjs';
-import { freePort, rssMb, stop, waitFor } from './support/server-process';
+import { rssMb, stop } from './support/server-process';
 import { percentile } from './support/stats';
 import { createPgDatabase } from './support/pg-database';
+import { benchEnv, migrateBenchDatabase, startShopInstances } from './support/shop-instances';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 500);
@@ -182,31 +181,10 @@ async function run(kind: 'embedded' | 'postgres'): Promise<RunFigures> {
   const instances = kind === 'postgres' ? INSTANCES : 1;
   const servers: ChildProcess[] = [];
   try {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      NODE_ENV: 'production',
-      // Production refuses test payments and a missing PUBLIC_URL unless told: the bench uses both on purpose.
-      PAYMENTS: 'offline',
-      DEMO_DATA: 'true',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      ADMIN_PASSWORD: 'bench-admin-password',
-      SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
-      // Every bench shopper comes from 127.0.0.1: per-address budgets × 100 (per-session limits unchanged).
-      RATE_LIMIT_ADDRESS_FACTOR: '100',
-    };
-    delete env.DATABASE_URL;
-    delete env.STRIPE_SECRET_KEY;
-    if (pgDb) env.DATABASE_URL = pgDb.url;
-
+    // Every bench shopper comes from 127.0.0.1: per-address budgets × 100 (per-session limits unchanged).
+    const env = benchEnv(dataDir, pgDb?.url, { RATE_LIMIT_ADDRESS_FACTOR: '100' });
     console.log(`\n[${kind}] preparing a seeded database…`);
-    const prep = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], {
-      cwd: root,
-      env: { ...env, PUBLIC_URL: 'http://127.0.0.1' },
-      stdio: 'inherit',
-    });
-    if (prep.status !== 0) throw new Error('db:migrate failed');
+    migrateBenchDatabase(env);
 
     // The drop product: exactly PIECES in stock, no sizes (one tap buys it).
     const setup = await openDatabase({ databaseUrl: pgDb?.url, dataDir, poolSize: 2, embeddedMode: 'shared' });
@@ -225,23 +203,12 @@ async function run(kind: 'embedded' | 'postgres'): Promise<RunFigures> {
       .returning({ id: products.id });
     await setup.close();
 
-    await buildServer();
-    const bases: string[] = [];
-    for (let i = 0; i < instances; i++) {
-      const port = await freePort();
-      const child = spawn(
-        process.execPath,
-        [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), serverEntryOut],
-        {
-          cwd: root,
-          env: { ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
-          stdio: ['ignore', 'inherit', 'inherit'],
-        },
-      );
-      servers.push(child);
-      bases.push(`http://127.0.0.1:${port}`);
-      await waitFor(`http://127.0.0.1:${port}/healthz`, child, 90_000);
-    }
+    const bases = await startShopInstances(
+      env,
+      instances,
+      servers,
+      process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+    );
     const server = servers[0]!;
     const rssIdle = rssMb(server.pid!);
     let rssPeak = rssIdle;
