@@ -205,8 +205,8 @@ export function createDropsService(deps: {
       if (!drop) continue;
       let stock = product.stock;
       if (now >= clock.releaseAtMs && drop.soldOutAt === null) {
-        const [level, room] = await Promise.all([inventory.stockOf(product.id), inventory.editionRoom(product.id)]);
-        stock = level?.stock ?? 0;
+        const room = await inventory.editionRoom(product.id);
+        stock = room?.stock ?? 0;
         const held = room?.held ?? 0;
         const windowOver = now >= clock.releaseAtMs + clock.windowMs;
         if (stock === 0 && (held === 0 || windowOver)) {
@@ -243,10 +243,10 @@ export function createDropsService(deps: {
       const clock = clockOf(product)!;
       const drop = dropById.get(product.id);
       if (!drop) continue;
-      const [level, room] = await Promise.all([inventory.stockOf(product.id), inventory.editionRoom(product.id)]);
+      const room = await inventory.editionRoom(product.id);
       const held = room?.held ?? 0;
       const sold = room?.sold ?? product.soldCount;
-      const left = level?.stock ?? 0;
+      const left = room?.stock ?? 0;
       const c = countsById.get(product.id);
       out.push({
         productId: product.id,

@@ -143,10 +143,11 @@ export async function setStockLevels(
 export async function findEditionRoom(
   db: DbOrTx,
   id: string,
-): Promise<{ editionSize: number; sold: number; held: number } | null> {
+): Promise<{ editionSize: number; stock: number; sold: number; held: number } | null> {
   const [row] = await db
     .select({
       editionSize: products.editionSize,
+      stock: products.stock,
       sold: products.soldCount,
       held: products.heldCount,
     })

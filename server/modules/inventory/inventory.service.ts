@@ -148,8 +148,8 @@ export function createInventoryService(deps: { db: Db }) {
       return setStockLevels(tx, productId, levels);
     },
 
-    /** Edition size, sold and held units: what a refused restock is explained with. */
-    editionRoom(productId: string): Promise<{ editionSize: number; sold: number; held: number } | null> {
+    /** Edition size, stock, sold and held units (one read): a refused restock is explained with them, a drop paced by them. */
+    editionRoom(productId: string): Promise<{ editionSize: number; stock: number; sold: number; held: number } | null> {
       return findEditionRoom(db, productId);
     },
   };
