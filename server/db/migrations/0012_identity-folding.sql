@@ -1,0 +1,2 @@
+-- Reserved migration slot; replaced by its real statements (hand-written SQL).
+SELECT 1;
