@@ -21,6 +21,16 @@ async function probeRoutes(app: FastifyInstance) {
     const s = await request.regenerateSession({ admin: { at: Date.now() } });
     return { sid: s.sid };
   });
+  // Two more signed cookies of ours: a value signed for one name must not read back under another.
+  app.post('/api/test/signed/:name', async (request) => {
+    const { name } = request.params as { name: string };
+    request.setSignedCookie(name, 'chosen-value', 60_000);
+    return { ok: true };
+  });
+  app.get('/api/test/signed/:name', async (request) => {
+    const { name } = request.params as { name: string };
+    return { value: request.readSignedCookie(name) };
+  });
   app.post('/api/test/logout', async (request) => {
     await request.destroySession();
     return { ok: true };
@@ -67,10 +77,8 @@ describeEachDb(
       expect(Number(attrs.get('max-age'))).toBeGreaterThan(24 * 3600);
       expect(attrs.has('secure')).toBe(false);
 
-      const unsigned = t().app.unsignCookie(value);
-      expect(unsigned.valid).toBe(true);
       const { sid } = JSON.parse(res.body);
-      expect(unsigned.value).toBe(sid);
+      expect(t().app.cookieSigners.unsign(SESSION_COOKIE, value)).toBe(sid);
       // The cookie value is the id plus a signature, never the bare id.
       expect(value).not.toBe(sid);
       expect(Buffer.from(sid, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
@@ -132,6 +140,32 @@ describeEachDb(
         expect(JSON.parse(write.body).sid, cookie).not.toBe(sid);
       }
       expect(JSON.parse((await victim.get('/api/test/session')).body).data).toMatchObject({ visits: 1 });
+    });
+
+    test('a signed cookie verifies only under its own name: a session value sent as another cookie, or another cookie as the session, is ignored', async () => {
+      const shopper = t().client();
+      const { sid } = JSON.parse((await shopper.post('/api/test/session')).body) as { sid: string };
+      const sessionValue = shopper.cookies.get(SESSION_COOKIE)!;
+      // The shop's own signed session value, swapped into a different cookie name.
+      const swapped = t().client();
+      swapped.cookies.set('fifty_admin_device', sessionValue);
+      swapped.cookies.set('fifty_claim', sessionValue);
+      for (const name of ['fifty_admin_device', 'fifty_claim']) {
+        expect(JSON.parse((await swapped.get(`/api/test/signed/${name}`)).body), name).toEqual({ value: null });
+      }
+      // And the other way round: a value the shop signed as `fifty_claim` is no session.
+      const other = t().client();
+      await other.post('/api/test/signed/fifty_claim');
+      const claimValue = other.cookies.get('fifty_claim')!;
+      expect(JSON.parse((await other.get('/api/test/signed/fifty_claim')).body)).toEqual({ value: 'chosen-value' });
+      const intruder = t().client();
+      intruder.cookies.set(SESSION_COOKIE, claimValue);
+      expect(JSON.parse((await intruder.get('/api/test/session')).body)).toEqual({ sid: null, data: null });
+      // Keys differ per name (same value, different signatures), and the real owner still reads their own.
+      const signers = t().app.cookieSigners;
+      expect(signers.sign('fifty_sid', sid)).not.toBe(signers.sign('fifty_admin_device', sid));
+      expect(signers.unsign('fifty_admin_device', decodeURIComponent(sessionValue))).toBeNull();
+      expect(JSON.parse((await shopper.get('/api/test/session')).body).sid).toBe(sid);
     });
 
     test('an expired session is not honoured', async () => {

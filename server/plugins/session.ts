@@ -1,5 +1,6 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import cookie from '@fastify/cookie';
+import cookie, { Signer } from '@fastify/cookie';
 import type { SessionData } from '../modules/session/session.tables';
 import { SESSION_TTL_MS, type SessionRecord, type SessionService } from '../modules/session/session.service';
 
@@ -12,6 +13,34 @@ export const SESSION_COOKIE = 'fifty_sid';
 export function cookieName(base: string, secureCookies: boolean): string {
   return secureCookies ? `__Host-${base}` : base;
 }
+
+/**
+ * Signed cookies are bound to their name (ADR 012): each cookie name signs with its own key, derived
+ * from the session secret, so a value the shop signed for one cookie (a shopper's `fifty_sid`) never
+ * verifies as another (the owner's device cookie). @fastify/cookie signs only the value, so it is
+ * registered without a secret and its own `signed: true` / `unsignCookie` are unavailable on purpose.
+ */
+export function createCookieSigners(secret: string) {
+  const signers = new Map<string, InstanceType<typeof Signer>>();
+  const signerFor = (base: string) => {
+    let signer = signers.get(base);
+    if (!signer) {
+      signer = new Signer(crypto.createHmac('sha256', secret).update(`fifty:cookie:${base}`).digest());
+      signers.set(base, signer);
+    }
+    return signer;
+  };
+  return {
+    /** `value.signature`, valid only for the cookie named `base`. */
+    sign: (base: string, value: string): string => signerFor(base).sign(value),
+    /** The value when `raw` was signed for the cookie named `base`, else null. */
+    unsign(base: string, raw: string): string | null {
+      const unsigned = signerFor(base).unsign(raw);
+      return unsigned.valid && unsigned.value ? unsigned.value : null;
+    },
+  };
+}
+export type CookieSigners = ReturnType<typeof createCookieSigners>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,7 +67,6 @@ function cookieOptions(request: FastifyRequest, secureCookies: boolean, maxAgeMs
     sameSite: 'lax' as const,
     // PUBLIC_URL is https: the browser is on TLS even when the proxy talks plain HTTP to us.
     secure: secureCookies || request.protocol === 'https',
-    signed: true,
     maxAge: Math.floor(maxAgeMs / 1000),
   };
 }
@@ -54,12 +82,15 @@ export async function registerSession(
   opts: { secret: string; sessions: SessionService; secureCookies?: boolean },
 ): Promise<void> {
   // hook: false: the cookie header is parsed only when a route asks for the session, not on every request.
-  await app.register(cookie, { secret: opts.secret, hook: false });
+  // No secret: signing is ours, per cookie name (createCookieSigners).
+  await app.register(cookie, { hook: false });
   const { sessions } = opts;
+  const signers = createCookieSigners(opts.secret);
+  app.decorate('cookieSigners', signers);
   const secureCookies = opts.secureCookies ?? false;
   const sessionCookie = cookieName(SESSION_COOKIE, secureCookies);
   const setCookie = (request: FastifyRequest, reply: FastifyReply, sid: string) =>
-    reply.setCookie(sessionCookie, sid, cookieOptions(request, secureCookies));
+    reply.setCookie(sessionCookie, signers.sign(SESSION_COOKIE, sid), cookieOptions(request, secureCookies));
 
   app.decorateRequest(kReply, null);
   app.decorateRequest(kPending, null);
@@ -75,8 +106,8 @@ export async function registerSession(
       if (reply && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
       const header = req.headers.cookie;
       const raw = header ? app.parseCookie(header)[sessionCookie] : undefined;
-      const unsigned = raw ? req.unsignCookie(raw) : null;
-      req[kPending] = unsigned?.valid && unsigned.value ? sessions.load(unsigned.value) : Promise.resolve(null);
+      const sid = raw ? signers.unsign(SESSION_COOKIE, raw) : null;
+      req[kPending] = sid ? sessions.load(sid) : Promise.resolve(null);
     }
     return req[kPending];
   });
@@ -110,12 +141,13 @@ export async function registerSession(
   app.decorateRequest('readSignedCookie', function (this: FastifyRequest, base: string) {
     const header = this.headers.cookie;
     const raw = header ? app.parseCookie(header)[cookieName(base, secureCookies)] : undefined;
-    const unsigned = raw ? this.unsignCookie(raw) : null;
-    return unsigned?.valid && unsigned.value ? unsigned.value : null;
+    return raw ? signers.unsign(base, raw) : null;
   });
 
   app.decorateRequest('setSignedCookie', function (this: FastifyRequest, base: string, value: string, maxAgeMs: number) {
-    this.server.replyOf(this).setCookie(cookieName(base, secureCookies), value, cookieOptions(this, secureCookies, maxAgeMs));
+    this.server
+      .replyOf(this)
+      .setCookie(cookieName(base, secureCookies), signers.sign(base, value), cookieOptions(this, secureCookies, maxAgeMs));
   });
 
   app.decorateRequest('saveSession', async function (this: FastifyRequest, data: SessionData) {
@@ -139,5 +171,7 @@ export async function registerSession(
 declare module 'fastify' {
   interface FastifyInstance {
     replyOf(request: FastifyRequest): FastifyReply;
+    /** Name-bound cookie signing (tests and benches sign cookies the way the shop does). */
+    cookieSigners: CookieSigners;
   }
 }
