@@ -90,6 +90,9 @@ export async function createServices(config: Config, database: Database, log: Fa
     shopName: config.SHOP_NAME,
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     reserveMinutes: config.ALERT_RESERVE_MINUTES,
+    // Inside a drop window a returned piece goes back to the admitted line, unless the drop sold out (ADR 011).
+    dropWindowMs: config.DROP_WINDOW_MINUTES * 60_000,
+    isDropSoldOut: async (productId) => (await drops.status(productId, null)).phase === 'sold_out',
   });
   jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts());
   jobs.every('restock-alerts', 15_000, () => alerts.offerReturnedPieces());

@@ -4,13 +4,14 @@ import type { AlertKind } from '../../../common/domain/product-alerts';
 import { productAlerts } from './alerts.tables';
 
 export type AlertRow = typeof productAlerts.$inferSelect;
-export type MailableAlert = Pick<AlertRow, 'id' | 'productId' | 'email' | 'token' | 'kind' | 'reservedUntil'>;
+export type MailableAlert = Pick<AlertRow, 'id' | 'productId' | 'email' | 'token' | 'claimToken' | 'kind' | 'reservedUntil'>;
 
 const mailable = {
   id: productAlerts.id,
   productId: productAlerts.productId,
   email: productAlerts.email,
   token: productAlerts.token,
+  claimToken: productAlerts.claimToken,
   kind: productAlerts.kind,
   reservedUntil: productAlerts.reservedUntil,
 };
@@ -68,10 +69,10 @@ export async function claimReleaseAlerts(db: DbOrTx, productIds: readonly string
     .returning(mailable);
 }
 
-/** Live reservations of a product's returned pieces (mailed or about to be). */
-export async function findReservations(db: DbOrTx, productId: string): Promise<Array<{ token: string; reservedUntil: Date }>> {
+/** Live reservations of a product's returned pieces (mailed or about to be), with their claim tokens. */
+export async function findReservations(db: DbOrTx, productId: string): Promise<Array<{ claimToken: string; reservedUntil: Date }>> {
   const rows = await db
-    .select({ token: productAlerts.token, reservedUntil: productAlerts.reservedUntil })
+    .select({ claimToken: productAlerts.claimToken, reservedUntil: productAlerts.reservedUntil })
     .from(productAlerts)
     .where(
       and(
@@ -81,7 +82,8 @@ export async function findReservations(db: DbOrTx, productId: string): Promise<A
         isNull(productAlerts.unsubscribedAt),
       ),
     );
-  return rows.map((r) => ({ token: r.token, reservedUntil: r.reservedUntil! }));
+  // A reservation always has its claim token (reserveNext sets both); '' never matches a cookie.
+  return rows.map((r) => ({ claimToken: r.claimToken ?? '', reservedUntil: r.reservedUntil! }));
 }
 
 /** The next `count` restock subscribers of a product, first come first served, get a reservation (mailed next). */
@@ -96,7 +98,12 @@ export async function reserveNext(tx: DbOrTx, productId: string, count: number, 
     .for('update', { skipLocked: true });
   const rows = await tx
     .update(productAlerts)
-    .set({ reservedUntil: sql`now() + make_interval(secs => ${minutes * 60})` })
+    .set({
+      reservedUntil: sql`now() + make_interval(secs => ${minutes * 60})`,
+      // A claim token of its own for this reservation (two v4 UUIDs from PostgreSQL's strong random: 244 bits).
+      claimToken: sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`,
+      claimedAt: null,
+    })
     .where(inArray(productAlerts.id, ids))
     .returning({ id: productAlerts.id });
   return rows.length;
@@ -121,6 +128,21 @@ export async function claimReservedMails(db: DbOrTx, minutes: number, limit: num
 export async function unmarkNotified(db: DbOrTx, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.update(productAlerts).set({ notifiedAt: null }).where(inArray(productAlerts.id, [...ids]));
+}
+
+export async function findByClaimToken(db: DbOrTx, claimToken: string): Promise<AlertRow | null> {
+  const [row] = await db.select().from(productAlerts).where(eq(productAlerts.claimToken, claimToken)).limit(1);
+  return row ?? null;
+}
+
+/** The first use of a claim link binds it to that browser: true for the one request that set claimed_at. */
+export async function markClaimed(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await db
+    .update(productAlerts)
+    .set({ claimedAt: sql`now()` })
+    .where(and(eq(productAlerts.id, id), isNull(productAlerts.claimedAt)))
+    .returning({ id: productAlerts.id });
+  return rows.length > 0;
 }
 
 export async function findByToken(db: DbOrTx, token: string): Promise<AlertRow | null> {

@@ -37,9 +37,10 @@ export async function alertsRoutes(app: FastifyInstance, opts: { alerts: AlertsS
     },
   );
 
+  // The claim link binds to the first browser that posts it (its signed claim cookie); ADR 011, amended.
   r.post('/api/alerts/claim', { schema: { body: alertClaimBody, response: { 200: alertClaim } } }, async (request) => {
-    const claim = await alerts.claim(request.body.token);
-    request.setSignedCookie(CLAIM_COOKIE, request.body.token, new Date(claim.reservedUntil).getTime() - Date.now());
+    const { claim, cookie, maxAgeMs } = await alerts.claim(request.body.token, request.readSignedCookie(CLAIM_COOKIE));
+    request.setSignedCookie(CLAIM_COOKIE, cookie, maxAgeMs);
     return claim;
   });
 

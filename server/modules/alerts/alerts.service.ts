@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { AlertClaim } from '../../../common/contracts/alerts';
 import type { Product } from '../../../common/contracts/catalog';
 import { alertKindFor, alertMessages, isReservedForOthers, reservedMessage, type AlertKind } from '../../../common/domain/product-alerts';
+import { passRequired } from '../../../common/domain/drop';
 import { isReleased } from '../../../common/domain/release';
 import { isAvailable } from '../../../common/domain/stock';
-import { conflict, HttpError, notFound } from '../../plugins/http-error';
+import { conflict, forbidden, HttpError, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { InventoryService } from '../inventory/inventory.service';
 import type { Mailer, MailMessage } from '../mail/mail.service';
@@ -15,10 +16,12 @@ import { buildReleaseMail, buildRestockMail } from './alerts.mail';
 import {
   claimReleaseAlerts,
   claimReservedMails,
+  findByClaimToken,
   findByToken,
   findReservations,
   insertAlert,
   listPendingProducts,
+  markClaimed,
   reserveNext,
   unmarkNotified,
   unsubscribeByToken,
@@ -28,6 +31,15 @@ import {
 /** The cookie a claim link sets: the only cart that may take a reserved piece (httpOnly, this browser). */
 export const CLAIM_COOKIE = 'fifty_claim';
 const BATCH = 100;
+/** Claim tokens one browser's cookie keeps (the newest first), '.'-separated: a token never holds a '.'. */
+const CLAIMS_PER_BROWSER = 5;
+const claimTokensOf = (cookie: string | null | undefined): string[] => (cookie ? cookie.split('.').filter(Boolean) : []);
+
+export const claimMessages = {
+  /** A claim link opened in a second browser (forwarded, leaked): only the first one keeps the piece. */
+  otherBrowser:
+    'This link was already opened in another browser. Open it in the browser where you first used it: the piece is kept for that one only.',
+} as const;
 
 export interface AlertsDeps {
   db: Db;
@@ -39,6 +51,13 @@ export interface AlertsDeps {
   /** Links in the mails are built from it (PUBLIC_URL, else this server's address). */
   baseUrl: string;
   reserveMinutes: number;
+  /** DROP_WINDOW_MINUTES in ms: inside a product's drop window a returned piece goes back to the admitted line. */
+  dropWindowMs: number;
+  /**
+   * Whether the product's drop is sold out (the waiting room has told everyone): then, even inside the window,
+   * a returned piece goes to the waiting list. Called after commits only, never inside inventory's transaction.
+   */
+  isDropSoldOut?: (productId: string) => Promise<boolean>;
 }
 
 /**
@@ -50,11 +69,12 @@ export interface AlertsDeps {
  * so several instances never mail anyone twice.
  */
 export function createAlertsService(deps: AlertsDeps) {
-  const { db, catalog, inventory, mailer, log, shopName, reserveMinutes } = deps;
+  const { db, catalog, inventory, mailer, log, shopName, reserveMinutes, dropWindowMs } = deps;
   const base = deps.baseUrl.replace(/\/+$/, '');
   const minutesShown = Math.max(1, Math.round(reserveMinutes));
   const links = (a: MailableAlert) => ({
-    productUrl: `${base}/product/${a.productId}${a.kind === 'restock' ? `?claim=${a.token}` : ''}`,
+    // The claim link carries the reservation's own token; the unsubscribe link the signup's (ADR 011, amended).
+    productUrl: `${base}/product/${a.productId}${a.kind === 'restock' && a.claimToken ? `?claim=${a.claimToken}` : ''}`,
     unsubscribeUrl: `${base}/api/alerts/unsubscribe?token=${a.token}`,
   });
 
@@ -103,9 +123,26 @@ export function createAlertsService(deps: AlertsDeps) {
   const lockProduct = (tx: Tx, productId: string) =>
     tx.execute(sql`select pg_advisory_xact_lock(5057, hashtext(${productId}))`);
 
-  /** Pieces on the shelf that no live reservation keeps go to the next subscribers in line. */
-  async function reserveFree(tx: Tx, productId: string): Promise<number> {
+  /**
+   * Inside its drop window (released, DROP_WINDOW_MINUTES not over; common/domain/drop.ts) a product is sold
+   * to the waiting room's admitted line: a returned piece goes back to that pool, not to a Notify-me
+   * reservation that no admitted shopper could buy past (ADR 011, amended). Read on the database's clock.
+   */
+  async function inDropWindow(tx: DbOrTx, productId: string): Promise<boolean> {
+    const product = await catalog.getProductFresh(productId, tx);
+    if (!product?.releaseAt) return false;
+    const res = await tx.execute<{ ms: number }>(sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`);
+    const now = Number(res.rows[0]!.ms);
+    return passRequired({ releaseAtMs: Date.parse(product.releaseAt), raffleMs: 0, windowMs: dropWindowMs }, now, false);
+  }
+
+  /**
+   * Pieces on the shelf that no live reservation keeps go to the next subscribers in line; null (nothing
+   * reserved) while the product is inside its drop window, unless its drop is known to be sold out.
+   */
+  async function reserveFree(tx: Tx, productId: string, dropSoldOut = false): Promise<number | null> {
     await lockProduct(tx, productId);
+    if (!dropSoldOut && (await inDropWindow(tx, productId))) return null;
     const stock = await inventory.stockOf(productId, tx);
     if (!stock || !isAvailable(stock)) return 0;
     const live = await findReservations(tx, productId);
@@ -123,11 +160,56 @@ export function createAlertsService(deps: AlertsDeps) {
     mailTimer.unref();
   }
 
+  /** A sold-out drop inside its window: its returned pieces go to the waiting list (outside any transaction). */
+  async function dropSoldOut(productId: string): Promise<boolean> {
+    if (!deps.isDropSoldOut) return false;
+    try {
+      return await deps.isDropSoldOut(productId);
+    } catch (err) {
+      log.warn({ err, productId }, 'drop state unknown: the returned piece stays with the line');
+      return false;
+    }
+  }
+
+  /** Pieces of these products came back inside their drop windows: reserved only if the drop is sold out. */
+  async function offerIfDropSoldOut(productIds: readonly string[]): Promise<number> {
+    let reserved = 0;
+    for (const productId of productIds) {
+      if (!(await dropSoldOut(productId))) continue;
+      reserved += (await db.transaction((tx) => reserveFree(tx, productId, true))) ?? 0;
+    }
+    return reserved;
+  }
+
+  let lineTimer: NodeJS.Timeout | null = null;
+  const lineChecks = new Set<string>();
+  /** After the returning transaction commits (never inside it: the drop's state is another module's read). */
+  function checkDropsSoon(productIds: readonly string[]): void {
+    if (!deps.isDropSoldOut) return;
+    for (const id of productIds) lineChecks.add(id);
+    if (lineTimer) return;
+    lineTimer = setTimeout(() => {
+      lineTimer = null;
+      const ids = [...lineChecks].sort();
+      lineChecks.clear();
+      offerIfDropSoldOut(ids)
+        .then((reserved) => (reserved > 0 ? sendReservedMails() : 0))
+        .catch((err: unknown) => log.error({ err }, 'restock reservations after a sold-out drop failed'));
+    }, 50);
+    lineTimer.unref();
+  }
+
   // Inventory tells us, inside its transaction, when pieces came back to sold-out products.
   inventory.onUnitsReturned(async (tx, productIds) => {
     let reserved = 0;
-    for (const productId of [...productIds].sort()) reserved += await reserveFree(tx, productId);
+    const toTheLine: string[] = [];
+    for (const productId of [...productIds].sort()) {
+      const n = await reserveFree(tx, productId);
+      if (n === null) toTheLine.push(productId);
+      else reserved += n;
+    }
     if (reserved > 0) mailSoon();
+    if (toTheLine.length > 0) checkDropsSoon(toTheLine);
   });
 
   return {
@@ -158,11 +240,19 @@ export function createAlertsService(deps: AlertsDeps) {
       }
     },
 
-    /** Job: pieces nobody's live reservation keeps (a lapsed window, a missed event) go to the next in line. */
+    /**
+     * Job: pieces nobody's live reservation keeps (a lapsed window, a missed event, a drop window that
+     * ended with pieces on the shelf) go to the next in line; inside a drop window only if it sold out.
+     */
     async offerReturnedPieces(): Promise<number> {
       let reserved = 0;
-      for (const productId of await listPendingProducts(db, 'restock'))
-        reserved += await db.transaction((tx) => reserveFree(tx, productId));
+      const toTheLine: string[] = [];
+      for (const productId of await listPendingProducts(db, 'restock')) {
+        const n = await db.transaction((tx) => reserveFree(tx, productId));
+        if (n === null) toTheLine.push(productId);
+        else reserved += n;
+      }
+      reserved += await offerIfDropSoldOut(toTheLine);
       await sendReservedMails();
       return reserved;
     },
@@ -173,25 +263,39 @@ export function createAlertsService(deps: AlertsDeps) {
      * Cart add: refuses (409) when every piece left is reserved for someone on the waiting list and this
      * shopper does not hold one of the claims.
      */
-    async assertNotReserved(productId: string, claimToken: string | null): Promise<void> {
+    async assertNotReserved(productId: string, claimCookie: string | null): Promise<void> {
       const reservations = await findReservations(db, productId);
       if (reservations.length === 0) return;
       const stock = await inventory.stockOf(productId);
-      if (!isReservedForOthers({ stock: stock?.stock ?? 0, reservations: reservations.map((r) => r.token), claimToken })) return;
+      // The claim cookie may carry several claims (one per reserved piece this browser opened).
+      const mine = claimTokensOf(claimCookie);
+      const claimToken = reservations.find((r) => mine.includes(r.claimToken))?.claimToken ?? null;
+      if (!isReservedForOthers({ stock: stock?.stock ?? 0, reservations: reservations.map((r) => r.claimToken), claimToken })) return;
       const first = reservations.reduce((a, b) => (a.reservedUntil < b.reservedUntil ? a : b));
       throw conflict(reservedMessage(first.reservedUntil, new Date()));
     },
 
-    /** The claim link: this browser may take the reserved piece until the window ends. */
-    async claim(token: string): Promise<AlertClaim> {
-      const row = await findByToken(db, token);
+    /**
+     * The claim link: the browser that uses it first may take the reserved piece until the window ends (its
+     * claim cookie, `cookie` here, proves it later); any other browser is refused (403). Only the claim
+     * token claims: the unsubscribe token is not one (404). Returns the claim and the cookie value to set.
+     */
+    async claim(token: string, cookie: string | null): Promise<{ claim: AlertClaim; cookie: string; maxAgeMs: number }> {
+      const row = await findByClaimToken(db, token);
       if (!row || row.kind !== 'restock') throw notFound(alertMessages.unknownLink);
       if (row.unsubscribedAt || !row.notifiedAt || !row.reservedUntil || row.reservedUntil.getTime() <= Date.now())
         throw new HttpError(410, alertMessages.claimEnded);
+      const held = claimTokensOf(cookie);
+      if (!held.includes(token) && !(await markClaimed(db, row.id))) throw forbidden(claimMessages.otherBrowser);
       return {
-        productId: row.productId,
-        reservedUntil: row.reservedUntil.toISOString(),
-        message: `This piece is kept for you for another ${Math.max(1, Math.ceil((row.reservedUntil.getTime() - Date.now()) / 60_000))} minutes.`,
+        claim: {
+          productId: row.productId,
+          reservedUntil: row.reservedUntil.toISOString(),
+          message: `This piece is kept for you for another ${Math.max(1, Math.ceil((row.reservedUntil.getTime() - Date.now()) / 60_000))} minutes.`,
+        },
+        cookie: [token, ...held.filter((t) => t !== token)].slice(0, CLAIMS_PER_BROWSER).join('.'),
+        // The longest any window can still run: each claim's own end is checked on the server.
+        maxAgeMs: reserveMinutes * 60_000,
       };
     },
 

@@ -16,8 +16,14 @@ export const productAlerts = pgTable(
       .references(() => products.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     kind: text('kind').notNull(),
-    /** Secret in the mail's links: one-click unsubscribe, and the claim of a reserved unit. */
+    /** Secret of the unsubscribe link (one click, RFC 8058): it claims nothing. */
     token: text('token').notNull().unique(),
+    /**
+     * Secret of the claim link of a reserved piece, new with each reservation and never the unsubscribe token
+     * (ADR 011, amended); only the browser that used it first (claimed_at, the claim cookie) may use it again.
+     */
+    claimToken: text('claim_token').unique(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     notifiedAt: timestamp('notified_at', { withTimezone: true }),
     reservedUntil: timestamp('reserved_until', { withTimezone: true }),
