@@ -34,10 +34,56 @@ export function passRequired(clock: DropClock, now: number, soldOut: boolean): b
   return dropPhase(clock, now, soldOut) === 'open';
 }
 
-/** Seconds until a shopper at `position` is likely let in at `admitPerMinute`; null when nobody is let in now. */
-export function estimateWaitSeconds(position: number, admitPerMinute: number, admitting: boolean): number | null {
+/**
+ * How many admitted shoppers may hold a live promise at once (ADR 010, "Admission that matches what can
+ * be bought"): the free pieces times (1 + DROP_OVERBOOKING), the share of admitted shoppers who never buy.
+ */
+export function admissionCapacity(freePieces: number, overbooking: number): number {
+  return Math.floor(Math.max(0, freePieces) * (1 + Math.max(0, overbooking)) + 1e-9);
+}
+
+/** What the room can still let in, from what is really admitted. */
+export interface AdmissionRoom {
+  /** Places that may be let in now: the capacity minus the live promises (never below 0). */
+  room: number;
+  /** Milliseconds from now until each live promise's pass lapses, earliest first: each lapse frees a place. */
+  lapsesInMs: readonly number[];
+}
+
+/**
+ * The room of a drop: live promises are the admitted shoppers whose pass has not lapsed and who neither
+ * hold nor bought the product yet (`engaged`); they count against admissionCapacity(freePieces).
+ */
+export function admissionRoom(opts: {
+  freePieces: number;
+  overbooking: number;
+  passMs: number;
+  now: number;
+  live: ReadonlyArray<{ sessionId: string; admittedAtMs: number }>;
+  engaged: ReadonlySet<string>;
+}): AdmissionRoom {
+  const lapses = opts.live
+    .filter((a) => !opts.engaged.has(a.sessionId) && a.admittedAtMs + opts.passMs > opts.now)
+    .map((a) => a.admittedAtMs + opts.passMs - opts.now)
+    .sort((a, b) => a - b);
+  return { room: Math.max(0, admissionCapacity(opts.freePieces, opts.overbooking) - lapses.length), lapsesInMs: lapses };
+}
+
+/**
+ * Seconds until a shopper at `position` is likely let in at `admitPerMinute`; null when nobody is let in
+ * now. With the room given, a place beyond it waits also for enough live passes to lapse; when even those
+ * are not enough (it depends on pieces coming back) there is no honest figure: null.
+ */
+export function estimateWaitSeconds(position: number, admitPerMinute: number, admitting: boolean, room?: AdmissionRoom): number | null {
   if (!admitting || admitPerMinute <= 0) return null;
-  return Math.max(1, Math.ceil((position * 60) / admitPerMinute));
+  const placeSeconds = 60 / admitPerMinute;
+  let seconds = position * placeSeconds;
+  if (room && position > room.room) {
+    const lapse = room.lapsesInMs[position - room.room - 1];
+    if (lapse === undefined) return null;
+    seconds = Math.max(seconds, lapse / 1000 + placeSeconds);
+  }
+  return Math.max(1, Math.ceil(seconds));
 }
 
 export const dropMessages = {
