@@ -94,6 +94,10 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
+  /** Share of admitted shoppers expected never to buy: live admissions may reach free pieces × (1 + this) (ADR 010). */
+  DROP_OVERBOOKING: z.coerce.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(5, 'must be at most 5').default(0.2),
+  /** Test-only: this instance's own clock runs this many ms off (the clock-skew bench); refused in production. */
+  TEST_CLOCK_OFFSET_MS: z.coerce.number({ message: 'must be a whole number of ms' }).int('must be a whole number of ms').default(0),
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Omit<Env, 'DATA_DIR' | 'PAYMENTS' | 'DEMO_DATA'> {
@@ -107,7 +111,7 @@ export interface Config extends Omit<Env, 'DATA_DIR' | 'PAYMENTS' | 'DEMO_DATA'>
 type RawEnv = Record<string, string | undefined>;
 const isSet = (v: string | undefined) => v !== undefined && v !== '';
 
-const TEST_ONLY_SETTINGS = ['TEST_STRIPE_API_HOST', 'TEST_STRIPE_API_PORT', 'TEST_STRIPE_API_PROTOCOL'];
+const TEST_ONLY_SETTINGS = ['TEST_STRIPE_API_HOST', 'TEST_STRIPE_API_PORT', 'TEST_STRIPE_API_PROTOCOL', 'TEST_CLOCK_OFFSET_MS'];
 
 /** Rules that span several variables; one `NAME: message` line each, listed with the schema's. */
 function crossChecks(env: RawEnv): string[] {

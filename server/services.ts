@@ -17,6 +17,7 @@ import { createSettingsService } from './modules/settings/settings.service';
 import { createCartService } from './modules/cart/cart.service';
 import { createCheckoutService } from './modules/checkout/checkout.service';
 import { createRequestGate } from './lib/request-gate';
+import { createDbClock, type Clock } from './lib/db-clock';
 import { createInventoryService } from './modules/inventory/inventory.service';
 import { createDropsService } from './modules/drops/drops.service';
 import { createLiveStockHub } from './modules/inventory/live-stock';
@@ -39,6 +40,8 @@ export interface ServiceOverrides {
   objectStore?: ObjectStore;
   /** Signs local upload URLs (buildApp passes its session secret). */
   sessionSecret?: string;
+  /** The clock of drop-day decisions (default: the database's, learned by server/lib/db-clock.ts); tests inject one. */
+  clock?: Clock;
 }
 
 /** Wires every capability's service once; modules reach each other only through these. */
@@ -53,6 +56,15 @@ export async function createServices(config: Config, database: Database, log: Fa
     overrides.mailer ??
     createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox') });
   const jobs = createJobRunner(log);
+  // One clock for drop-day decisions (release, pass, hold expiry, admission): the database's, as an offset
+  // to this instance's clock measured at start and every minute (ADR 010 "One clock").
+  const clock =
+    overrides.clock ?? createDbClock(db, { localNow: () => Date.now() + (config.isProduction ? 0 : config.TEST_CLOCK_OFFSET_MS) });
+  if ('sync' in clock && typeof clock.sync === 'function') {
+    const sync = clock.sync.bind(clock) as () => Promise<void>;
+    await sync().catch((err: unknown) => log.warn({ err }, 'database clock: first measurement failed; retried every minute'));
+    jobs.every('sync-database-clock', 60_000, sync);
+  }
   const discounts = createDiscountsService({ db });
   const newsletter = createNewsletterService({ db, discounts, mailer, shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL, log });
   const seo = createSeoService({ catalog, settings, publicUrl: config.PUBLIC_URL });
@@ -96,8 +108,8 @@ export async function createServices(config: Config, database: Database, log: Fa
   });
   jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts());
   jobs.every('restock-alerts', 15_000, () => alerts.offerReturnedPieces());
-  const cart = createCartService({ db, catalog, inventory, limits, reservations: alerts });
-  const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged });
+  const cart = createCartService({ db, catalog, inventory, limits, reservations: alerts, clock });
+  const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock });
   const orders = createOrdersService({ db });
   const fulfilment = createFulfilmentService({ db, gateway, checkout, mailer, settings, log, onStockChanged });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
@@ -133,7 +145,10 @@ export async function createServices(config: Config, database: Database, log: Fa
     adminPassword: config.ADMIN_PASSWORD,
     catalog,
     cart,
+      overbooking: config.DROP_OVERBOOKING,
     checkout,
+    clock,
+    engagedSessions: (productId, sessionIds) => checkout.sessionsHoldingOrBought(productId, sessionIds),
     inventory,
     discounts,
     newsletter,

@@ -1,6 +1,6 @@
-import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { adminLoginThrottle, appSettings } from './admin.tables';
+import { adminDevices, adminLoginThrottle, appSettings } from './admin.tables';
 
 export async function readSetting(db: DbOrTx, key: string): Promise<string | null> {
   const [row] = await db
@@ -80,6 +80,12 @@ export async function reserveLoginAttempt(
   return { address: key === null ? true : row.address, global: row.global };
 }
 
+/** Reserves one attempt for a single key (a known device's own budget), or nothing: same one-statement rule. */
+export async function reserveKeyAttempt(db: DbOrTx, key: string, policy: ThrottlePolicy): Promise<boolean> {
+  const result = await db.execute(reserveFor(sql`${key}::text`, policy, sql`true`));
+  return result.rows.length > 0;
+}
+
 /** Milliseconds until `key` may try again (0 when it may now). */
 export async function waitFor(db: DbOrTx, key: string): Promise<number> {
   const result = await db.execute(
@@ -108,5 +114,88 @@ export async function deleteQuietThrottlesBefore(db: DbOrTx, before: Date): Prom
     .delete(adminLoginThrottle)
     .where(and(lt(adminLoginThrottle.lastAt, before), lt(adminLoginThrottle.nextAt, before)))
     .returning({ key: adminLoginThrottle.key });
+  return rows.length;
+}
+
+// --- Known devices (ADR 012) ----------------------------------------------------------------------
+
+export interface DeviceRow {
+  id: string;
+  createdAt: Date;
+  lastUsedAt: Date;
+  lastAgent: string;
+  lastNetwork: string;
+}
+
+const deviceColumns = {
+  id: adminDevices.id,
+  createdAt: adminDevices.createdAt,
+  lastUsedAt: adminDevices.lastUsedAt,
+  lastAgent: adminDevices.lastAgent,
+  lastNetwork: adminDevices.lastNetwork,
+};
+
+const live = (passwordTag: string) => and(isNull(adminDevices.revokedAt), eq(adminDevices.passwordTag, passwordTag));
+
+export async function insertDevice(
+  db: DbOrTx,
+  row: { tokenHash: string; passwordTag: string; lastAgent: string; lastNetwork: string },
+): Promise<string> {
+  const [inserted] = await db.insert(adminDevices).values(row).returning({ id: adminDevices.id });
+  return inserted!.id;
+}
+
+/** The live device whose token hashes to `tokenHash` under the current password, or null. */
+export async function findLiveDevice(db: DbOrTx, tokenHash: string, passwordTag: string): Promise<{ id: string } | null> {
+  const [row] = await db
+    .select({ id: adminDevices.id })
+    .from(adminDevices)
+    .where(and(eq(adminDevices.tokenHash, tokenHash), live(passwordTag)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function touchDevice(db: DbOrTx, id: string, seen: { lastAgent: string; lastNetwork: string }): Promise<void> {
+  await db
+    .update(adminDevices)
+    .set({ ...seen, lastUsedAt: sql`now()` })
+    .where(eq(adminDevices.id, id));
+}
+
+export async function listLiveDevices(db: DbOrTx, passwordTag: string): Promise<Array<DeviceRow & { tokenHash: string }>> {
+  return db
+    .select({ ...deviceColumns, tokenHash: adminDevices.tokenHash })
+    .from(adminDevices)
+    .where(live(passwordTag))
+    .orderBy(desc(adminDevices.lastUsedAt))
+    .limit(200);
+}
+
+/** True when a live device was revoked by this call. */
+export async function revokeDevice(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await db
+    .update(adminDevices)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(adminDevices.id, id), isNull(adminDevices.revokedAt)))
+    .returning({ id: adminDevices.id });
+  return rows.length > 0;
+}
+
+export async function revokeAllDevices(db: DbOrTx): Promise<void> {
+  await db.update(adminDevices).set({ revokedAt: sql`now()` }).where(isNull(adminDevices.revokedAt));
+}
+
+/** Devices unused since `before`, revoked, or from an earlier password: no cookie can use them any more. */
+export async function deleteDeadDevices(db: DbOrTx, before: Date, passwordTag: string | null): Promise<number> {
+  const rows = await db
+    .delete(adminDevices)
+    .where(
+      or(
+        lt(adminDevices.lastUsedAt, before),
+        isNotNull(adminDevices.revokedAt),
+        passwordTag ? ne(adminDevices.passwordTag, passwordTag) : undefined,
+      ),
+    )
+    .returning({ id: adminDevices.id });
   return rows.length;
 }

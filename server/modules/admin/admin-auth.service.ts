@@ -1,26 +1,40 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { hash, verify } from '@node-rs/argon2';
+import Bowser from 'bowser';
 import type { FastifyBaseLogger } from 'fastify';
-import { ADMIN_IDLE_TIMEOUT_MS, ADMIN_SESSION_MAX_AGE_MS } from '../../../common/contracts/admin';
+import { ADMIN_IDLE_TIMEOUT_MS, ADMIN_SESSION_MAX_AGE_MS, isUuid } from '../../../common/contracts/admin';
+import type { AdminDevice } from '../../../common/contracts/admin-devices';
 import type { Db } from '../../db/client';
-import { HttpError, unauthorized } from '../../plugins/http-error';
+import { HttpError, notFound, unauthorized } from '../../plugins/http-error';
 import { revokeAdminLogins, type SessionData } from '../session/session.service';
 import {
   clearThrottle,
+  deleteDeadDevices,
   deleteQuietThrottlesBefore,
+  findLiveDevice,
   GLOBAL_THROTTLE_KEY,
+  insertDevice,
   insertSettingIfAbsent,
+  listLiveDevices,
   readSetting,
   refundGlobalAttempt,
+  reserveKeyAttempt,
   reserveLoginAttempt,
+  revokeAllDevices,
+  revokeDevice,
+  touchDevice,
   waitFor,
   writeSetting,
   type ThrottlePolicy,
 } from './admin-auth.repository';
 
 export const ADMIN_PASSWORD_HASH_KEY = 'admin_password_hash';
+/** A random key, made once per shop, for the keyed hash behind a device's network label. */
+const DEVICE_NETWORK_KEY = 'admin_device_network_key';
 export const INVALID_PASSWORD = 'Invalid password';
+/** The device cookie lives 400 days (the longest browsers keep one); a device unused that long is dead. */
+export const DEVICE_COOKIE_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;
 /** Refresh the admin's activity stamp at most this often, so reads stay cheap. */
 const ACTIVITY_REFRESH_MS = 60 * 1000;
 
@@ -42,12 +56,14 @@ async function safeVerify(stored: string, password: string): Promise<boolean> {
 }
 
 /**
- * Login slow-down (issue 11). Per client address: 5 attempts back to back, then a wait of 1 s that
- * doubles with every further attempt up to 15 minutes (about 100 guesses a day from one address); the
- * right password is never refused for good, and a device that has logged in before skips this part.
- * Globally, for every address and device: after 30 failed attempts without a 15-minute pause, one
- * attempt per second for the whole shop, which bounds a botnet without locking the owner out
- * (a successful login gives its global attempt back).
+ * Login slow-down (ADR 008, ADR 012). Per client address: 5 attempts back to back, then a wait of 1 s that
+ * doubles with every further attempt up to 15 minutes (about 100 guesses a day from one address, so one
+ * address alone never reaches the global threshold below); the right password is never refused for good.
+ * Globally, for every address without a known device: after 30 failed attempts without a 15-minute
+ * pause, one attempt per second for the whole shop, which bounds a botnet (a successful login gives
+ * its global attempt back). A known device (a server-side record made by a successful login, ADR 012)
+ * skips both and has a budget of its own with the per-address numbers, so nobody without that
+ * device's token can slow its owner down, and a stolen device token is itself slowed.
  */
 export const ADDRESS_THROTTLE: ThrottlePolicy = {
   freeAttempts: 5,
@@ -55,6 +71,7 @@ export const ADDRESS_THROTTLE: ThrottlePolicy = {
   maxDelayMs: 15 * 60 * 1000,
   quietResetMs: 60 * 60 * 1000,
 };
+export const DEVICE_THROTTLE: ThrottlePolicy = { ...ADDRESS_THROTTLE };
 export const GLOBAL_THROTTLE: ThrottlePolicy = {
   freeAttempts: 30,
   baseDelayMs: 1000,
@@ -81,7 +98,23 @@ export function loginAddressKey(ip: string): string {
       .map((g) => g.replace(/^0+(?=.)/, ''))
       .join(':')}::/64`;
   }
-  return ip;
+  // Not an address (only a misconfigured proxy trust lets a client pick this): never '*' or a device key.
+  return net.isIPv4(ip) ? ip : `other:${ip.slice(0, 100)}`;
+}
+
+/** The throttle key of a known device's own budget. */
+export const deviceThrottleKey = (deviceId: string) => `device:${deviceId}`;
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('base64url');
+/** Ties devices to one password hash: a changed password, by any route, retires them all. */
+const passwordTagOf = (storedHash: string | null) => (storedHash ? sha256(`fifty:device-password-tag:${storedHash}`).slice(0, 22) : '');
+
+/** "Firefox on macOS": the browser family and OS only (no versions), from the user agent. */
+export function describeAgent(userAgent: string | undefined): string {
+  if (!userAgent) return 'Unknown browser';
+  const { browser, os } = Bowser.parse(userAgent.slice(0, 512));
+  const name = browser.name || 'Unknown browser';
+  return os.name ? `${name} on ${os.name}` : name;
 }
 
 function retryMessage(ms: number, scope: 'address' | 'global'): { message: string; retryAfter: number } {
@@ -139,6 +172,8 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
         await db.transaction(async (tx) => {
           await writeSetting(tx, ADMIN_PASSWORD_HASH_KEY, hashed);
           await revokeAdminLogins(tx);
+          // Known devices too (they would no longer match the password tag anyway; this shows it).
+          await revokeAllDevices(tx);
         });
       }
       return { generated: null };
@@ -150,20 +185,37 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
     return { generated: inserted ? password : null };
   }
 
-  /** Reserves the attempt (address, then global) or refuses with 429 and Retry-After. */
-  async function reserveAttempt(addressKey: string, knownDevice: boolean): Promise<void> {
-    const got = await reserveLoginAttempt(db, {
-      addressKey: knownDevice ? null : addressKey,
-      address: ADDRESS_THROTTLE,
-      global: GLOBAL_THROTTLE,
-    });
-    if (got.address && got.global) return;
-    const scope = got.address ? 'global' : 'address';
-    const wait = await waitFor(db, scope === 'global' ? GLOBAL_THROTTLE_KEY : addressKey);
+  function slowedDown(wait: number, scope: 'address' | 'global', knownDevice: boolean): HttpError {
     const { message, retryAfter } = retryMessage(wait, scope);
     // No address in the log: logs are kept and shipped, addresses are personal data.
-    log.warn({ scope, knownDevice, retryAfter }, 'admin login slowed down');
-    throw new HttpError(429, message, { 'retry-after': String(retryAfter) });
+    log.warn({ scope: knownDevice ? 'device' : scope, knownDevice, retryAfter }, 'admin login slowed down');
+    return new HttpError(429, message, { 'retry-after': String(retryAfter) });
+  }
+
+  /**
+   * Reserves the attempt or refuses with 429 and Retry-After: a known device from its own budget only;
+   * anyone else from the address's, then (only if that let it through) the global one.
+   */
+  async function reserveAttempt(addressKey: string, deviceId: string | null): Promise<void> {
+    if (deviceId) {
+      const key = deviceThrottleKey(deviceId);
+      if (await reserveKeyAttempt(db, key, DEVICE_THROTTLE)) return;
+      throw slowedDown(await waitFor(db, key), 'address', true);
+    }
+    const got = await reserveLoginAttempt(db, { addressKey, address: ADDRESS_THROTTLE, global: GLOBAL_THROTTLE });
+    if (got.address && got.global) return;
+    const scope = got.address ? 'global' : 'address';
+    throw slowedDown(await waitFor(db, scope === 'global' ? GLOBAL_THROTTLE_KEY : addressKey), scope, false);
+  }
+
+  let networkKey: Buffer | null = null;
+  /** 6 hex characters of a keyed hash of the address (IPv6 by /64): about 1 in 16 million, naming no one. */
+  async function networkLabel(addressKey: string): Promise<string> {
+    if (!networkKey) {
+      await insertSettingIfAbsent(db, DEVICE_NETWORK_KEY, crypto.randomBytes(32).toString('base64url'));
+      networkKey = Buffer.from((await readSetting(db, DEVICE_NETWORK_KEY))!, 'base64url');
+    }
+    return crypto.createHmac('sha256', networkKey).update(addressKey).digest('hex').slice(0, 6);
   }
 
   return {
@@ -172,29 +224,73 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
 
     /**
      * Checks the password for a client. The attempt is reserved before argon2 runs, so parallel
-     * guesses cannot slip past the limit. `knownDevice`: the browser carries the signed cookie of an
-     * earlier successful login, which skips the per-address slow-down (not the global one).
+     * guesses cannot slip past the limit. `deviceToken`: the token of the browser's device cookie, if
+     * any; it counts only when it names a live device record (ADR 012). On success, answers the device
+     * token the browser should keep: the same one, or a new device's when it had none that counts.
      */
-    async verifyLogin(ip: string, password: string, opts: { knownDevice?: boolean } = {}): Promise<void> {
+    async verifyLogin(
+      ip: string,
+      password: string,
+      opts: { deviceToken?: string | null; userAgent?: string } = {},
+    ): Promise<{ deviceToken: string }> {
       const addressKey = loginAddressKey(ip);
-      const knownDevice = opts.knownDevice ?? false;
-      await reserveAttempt(addressKey, knownDevice);
-      let stored = await readSetting(db, ADMIN_PASSWORD_HASH_KEY);
-      // Apps built without main.ts's boot hook (tests, scripts) set the password on first use.
-      if (!stored && deps.adminPassword) {
+      const readHash = async () => {
+        const found = await readSetting(db, ADMIN_PASSWORD_HASH_KEY);
+        // Apps built without main.ts's boot hook (tests, scripts) set the password on first use.
+        if (found || !deps.adminPassword) return found;
         await ensurePassword();
-        stored = await readSetting(db, ADMIN_PASSWORD_HASH_KEY);
-      }
+        return readSetting(db, ADMIN_PASSWORD_HASH_KEY);
+      };
+      // Without a device cookie the attempt is reserved first thing, so a burst is counted as it arrives.
+      let stored = opts.deviceToken ? await readHash() : null;
+      const device = opts.deviceToken ? await findLiveDevice(db, sha256(opts.deviceToken), passwordTagOf(stored)) : null;
+      const knownDevice = device !== null;
+      await reserveAttempt(addressKey, device?.id ?? null);
+      if (!opts.deviceToken) stored = await readHash();
+      const tag = passwordTagOf(stored);
       const ok = stored !== null && (await safeVerify(stored, password));
       log.info({ success: ok, knownDevice }, 'admin login attempt');
       if (!ok) throw unauthorized(INVALID_PASSWORD);
+      const seen = { lastAgent: describeAgent(opts.userAgent), lastNetwork: await networkLabel(addressKey) };
+      if (device) {
+        await clearThrottle(db, deviceThrottleKey(device.id));
+        await touchDevice(db, device.id, seen);
+        return { deviceToken: opts.deviceToken! };
+      }
       await refundGlobalAttempt(db);
-      if (!knownDevice) await clearThrottle(db, addressKey);
+      await clearThrottle(db, addressKey);
+      // 256 random bits; only their hash is stored, so the table alone lets nobody forge the cookie.
+      const token = crypto.randomBytes(32).toString('base64url');
+      await insertDevice(db, { tokenHash: sha256(token), passwordTag: tag, ...seen });
+      return { deviceToken: token };
     },
 
-    /** Throttle rows quiet for a day are back to zero anyway. */
+    /** The live devices, most recently used first; `current` marks the one whose token is `currentToken`. */
+    async listDevices(currentToken: string | null): Promise<AdminDevice[]> {
+      const tag = passwordTagOf(await readSetting(db, ADMIN_PASSWORD_HASH_KEY));
+      const mine = currentToken ? sha256(currentToken) : null;
+      const rows = await listLiveDevices(db, tag);
+      return rows.map(({ tokenHash, createdAt, lastUsedAt, ...rest }) => ({
+        ...rest,
+        createdAt: createdAt.toISOString(),
+        lastUsedAt: lastUsedAt.toISOString(),
+        current: tokenHash === mine,
+      }));
+    },
+
+    /** Revokes one device: its cookie no longer counts (404 when there is no such live device). */
+    async revokeDevice(id: string): Promise<void> {
+      if (!isUuid(id) || !(await revokeDevice(db, id))) throw notFound('Device not found');
+      await clearThrottle(db, deviceThrottleKey(id));
+      log.info({ event: 'admin-device-revoked' }, 'admin device revoked');
+    },
+
+    /** Throttle rows quiet for a day are back to zero anyway; dead devices can never count again. */
     async pruneLoginAttempts(): Promise<number> {
-      return deleteQuietThrottlesBefore(db, new Date(Date.now() - 24 * 60 * 60 * 1000));
+      const throttles = await deleteQuietThrottlesBefore(db, new Date(Date.now() - 24 * 60 * 60 * 1000));
+      const tag = passwordTagOf(await readSetting(db, ADMIN_PASSWORD_HASH_KEY));
+      const devices = await deleteDeadDevices(db, new Date(Date.now() - DEVICE_COOKIE_MAX_AGE_MS), tag || null);
+      return throttles + devices;
     },
   };
 }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -12,20 +11,22 @@ import {
   orderStatusBody,
   productPayloadSchema,
 } from '../../../common/contracts/admin';
+import { adminDeviceIdParams } from '../../../common/contracts/admin-devices';
 import { unauthorized } from '../../plugins/http-error';
 import { imageRoutes } from '../storage/images.routes';
 import { adminDropsRoutes } from '../drops/drops.routes';
 import type { DropsService } from '../drops/drops.service';
-import { adminSessionState, needsActivityRefresh } from './admin-auth.service';
+import { adminSessionState, DEVICE_COOKIE_MAX_AGE_MS, needsActivityRefresh } from './admin-auth.service';
 import type { AdminService } from './admin.service';
 
 /** The only admin routes open without a login. */
 export const PUBLIC_ADMIN_ROUTES = new Set(['/api/admin/login', '/api/admin/status']);
 
-/** Signed cookie set at a successful login: this browser skips the per-address login slow-down. */
+/**
+ * Cookie set at a successful login: the random token of a server-side device record (ADR 012), which
+ * gives this browser a login budget of its own. Signed for this cookie name only.
+ */
 export const KNOWN_DEVICE_COOKIE = 'fifty_admin_device';
-/** 400 days: the longest lifetime browsers keep a cookie for. */
-const KNOWN_DEVICE_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;
 
 function sendCsv(reply: FastifyReply, filename: string, csv: string) {
   return reply
@@ -67,16 +68,21 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
 
   // --- Access ---------------------------------------------------------------------------------
   r.post('/api/admin/login', { schema: { body: adminLoginBody } }, async (request) => {
-    const knownDevice = request.readSignedCookie(KNOWN_DEVICE_COOKIE) !== null;
-    await admin.auth.verifyLogin(request.ip, request.body.password, { knownDevice });
+    const { deviceToken } = await admin.auth.verifyLogin(request.ip, request.body.password, {
+      deviceToken: request.readSignedCookie(KNOWN_DEVICE_COOKIE),
+      userAgent: request.headers['user-agent'],
+    });
     const old = await request.getSession();
     const now = Date.now();
     // A new session id on login defeats session fixation; the shopper's data moves with it.
     const fresh = await request.regenerateSession({ ...(old?.data ?? {}), admin: { at: now, since: now } });
     if (old) await admin.moveShopperData(old.sid, fresh.sid);
-    request.setSignedCookie(KNOWN_DEVICE_COOKIE, crypto.randomBytes(16).toString('base64url'), KNOWN_DEVICE_MAX_AGE_MS);
+    request.setSignedCookie(KNOWN_DEVICE_COOKIE, deviceToken, DEVICE_COOKIE_MAX_AGE_MS);
     return { success: true as const };
   });
+
+  // Logout ends the session only: the browser stays a known device (it grants a login budget, never
+  // access); the owner revokes devices below, and a password change retires them all (ADR 012).
 
   r.post('/api/admin/logout', async (request) => {
     await request.destroySession();
@@ -86,6 +92,14 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   r.get('/api/admin/status', async (request) => {
     const session = await request.getSession();
     return { isAuthenticated: adminSessionState(session?.data) === 'active' };
+  });
+
+  // --- Known devices (ADR 012) -------------------------------------------------------------------
+  r.get('/api/admin/devices', async (request) => admin.auth.listDevices(request.readSignedCookie(KNOWN_DEVICE_COOKIE)));
+
+  r.delete('/api/admin/devices/:id', { schema: { params: adminDeviceIdParams } }, async (request) => {
+    await admin.auth.revokeDevice(request.params.id);
+    return { success: true as const };
   });
 
   // --- Products -------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Small key/value store for settings the shop generates itself (admin password hash). */
 export const appSettings = pgTable('app_settings', {
@@ -18,4 +18,25 @@ export const adminLoginThrottle = pgTable('admin_login_throttle', {
   /** No attempt is reserved before this moment. */
   nextAt: timestamp('next_at', { withTimezone: true }).notNull().defaultNow(),
   lastAt: timestamp('last_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The owner's known devices (ADR 012): created only by a successful login, looked up by the hash of the
+ * random token their cookie carries (the token itself is never stored), revocable from the admin. A
+ * device counts only while its `password_tag` matches the current password hash, so any password
+ * change, by any route, retires every device. Where it was last used is a coarse label, never an address.
+ */
+export const adminDevices = pgTable('admin_devices', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** SHA-256 (base64url) of the cookie's 256-bit random token. */
+  tokenHash: text('token_hash').notNull().unique(),
+  /** A short hash of the password hash the device logged in under. */
+  passwordTag: text('password_tag').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Browser family and OS from the user agent at the last login ("Firefox on macOS"). */
+  lastAgent: text('last_agent').notNull(),
+  /** 6 hex characters of a keyed hash of the last login's address (IPv6 by /64): tells networks apart, names none. */
+  lastNetwork: text('last_network').notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
 });

@@ -7,7 +7,8 @@ import type { CartService } from './cart.service';
 
 /** The drops module's check (drops.service.ts): inside a drop window a product needs the session's admission pass. */
 export interface AdmissionGuard {
-  assertAdmitted(sessionId: string | null, productIds: readonly string[], cookieHeader: string | undefined): Promise<void>;
+  /** Answers the products whose valid pass it saw (a pass is proof of release). */
+  assertAdmitted(sessionId: string | null, productIds: readonly string[], cookieHeader: string | undefined): Promise<ReadonlySet<string> | void>;
 }
 
 const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
@@ -26,7 +27,7 @@ export async function cartRoutes(
   r.post('/api/cart', { schema: { body: addToCartBody }, config: { rateLimited: 'cart-add' } }, async (request) =>
     inCart(async () => {
       // During a drop window the product needs this session's admission pass (waiting room, ADR 010).
-      await admission?.assertAdmitted(await sid(request), [request.body.productId], request.headers.cookie);
+      const passed = await admission?.assertAdmitted(await sid(request), [request.body.productId], request.headers.cookie);
       return cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid, {
         claimToken: request.readSignedCookie(CLAIM_COOKIE),
       });
@@ -39,6 +40,7 @@ export async function cartRoutes(
       return line ?? { success: true, removed: true };
     }),
   );
+        admitted: passed?.has(request.body.productId) ?? false,
 
   r.delete('/api/cart/:id', { schema: { params: cartItemParams } }, async (request) =>
     inCart(async () => {

@@ -3,6 +3,7 @@ import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
 import type { Product } from '../../../common/contracts/catalog';
 import { unitPriceCents } from '../../../common/domain/pricing';
 import { isReleased, releaseMessages } from '../../../common/domain/release';
+import { systemClock, type Clock } from '../../lib/db-clock';
 import { checkCartQuantity, isAvailable, stockMessages } from '../../../common/domain/stock';
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
@@ -115,8 +116,11 @@ export function createCartService(deps: {
     const rows = await listCartLines(db, sessionId);
     const products = await catalog.getProductsFresh(rows.map((r) => r.productId));
     return rows.flatMap((row) => {
+  /** The database's clock: whether a product is released is decided by it (server/lib/db-clock.ts). */
+  clock?: Clock;
       const product = products.get(row.productId);
       return product ? [{ row, product }] : [];
+  const clock = deps.clock ?? systemClock;
     });
   }
 
@@ -140,12 +144,13 @@ export function createCartService(deps: {
       sessionId: string | null,
       body: AddToCartBody,
       ensureSession: () => Promise<string>,
-      opts: { claimToken?: string | null } = {},
+      opts: { claimToken?: string | null; admitted?: boolean } = {},
     ): Promise<CartItem> {
       // The catalogue snapshot validates size and colour (they rarely change); the live row decides stock.
       const product = (await catalog.getProduct(body.productId)) ?? (await productOrThrow(body.productId));
-      // Before its release the product cannot be put in a cart (and no session is created for it).
-      if (!isReleased(product, Date.now())) throw conflict(releaseMessages.notYet(product.name, product.releaseAt!));
+      // Before its release the product cannot be put in a cart (and no session is created for it). Released
+      // is the database's clock; a valid admission pass (`admitted`) is proof of it (ADR 010).
+      if (!opts.admitted && !isReleased(product, clock.now())) throw conflict(releaseMessages.notYet(product.name, product.releaseAt!));
       // A returned piece kept for someone on the waiting list (issue 14 item 7): only their claim takes it.
       await deps.reservations?.assertNotReserved(product.id, opts.claimToken ?? null);
       const selectedSize = resolveSize(product, blankToNull(body.selectedSize));

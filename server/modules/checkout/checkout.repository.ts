@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { CustomerInfoBody } from '../../../common/contracts/checkout';
 import { assertTransition, sourcesOf, type CheckoutStatus } from '../../../common/domain/checkout-lifecycle';
@@ -138,7 +138,7 @@ export async function transitionCheckout(
 /** Expired open checkouts, oldest first, after `cursor` (keyset: a kept hold never blocks the rest). */
 export async function listExpiredOpenCheckouts(
   db: DbOrTx,
-  now: Date,
+  now: Date | SQL,
   limit: number,
   cursor: { holdExpiresAt: Date; id: string } | null,
 ): Promise<Array<{ id: string; paymentIntentId: string | null; holdExpiresAt: Date }>> {
@@ -148,7 +148,7 @@ export async function listExpiredOpenCheckouts(
     .where(
       and(
         eq(checkouts.status, 'open'),
-        lt(checkouts.holdExpiresAt, now),
+        now instanceof Date ? lt(checkouts.holdExpiresAt, now) : sql`${checkouts.holdExpiresAt} < ${now}`,
         cursor
           ? sql`(${checkouts.holdExpiresAt}, ${checkouts.id}) > (${cursor.holdExpiresAt.toISOString()}::timestamptz, ${cursor.id}::uuid)`
           : undefined,
@@ -214,4 +214,23 @@ export async function deferPaymentChecks(db: DbOrTx, ids: readonly string[], now
 /** Sets (at = a date: due then) or clears (at = null: settled, never asked about again) the next payment check. */
 export async function setPaymentCheck(db: DbOrTx, id: string, at: Date | null): Promise<void> {
   await db.update(checkouts).set({ paymentCheckAt: at }).where(eq(checkouts.id, id));
+}
+
+/**
+ * The sessions among `sessionIds` that hold (an open checkout) or bought (a fulfilled one) the product:
+ * the drops module counts them out of its live promises (ADR 010, admission that matches what can be bought).
+ */
+export async function findSessionsHoldingOrBought(db: DbOrTx, productId: string, sessionIds: readonly string[]): Promise<string[]> {
+  if (sessionIds.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ sessionId: checkouts.sessionId })
+    .from(checkouts)
+    .where(
+      and(
+        inArray(checkouts.sessionId, [...sessionIds]),
+        inArray(checkouts.status, ['open', 'fulfilled']),
+        sql`${checkouts.lines} @> ${JSON.stringify([{ productId }])}::jsonb`,
+      ),
+    );
+  return rows.map((r) => r.sessionId);
 }

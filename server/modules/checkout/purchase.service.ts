@@ -10,6 +10,7 @@ import { amountMatches } from '../../../common/domain/pricing';
 import { isReleased, releaseMessages } from '../../../common/domain/release';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
 import { quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
+import { systemClock, type Clock } from '../../lib/db-clock';
 import { mapLimit } from '../../lib/map-limit';
 import { badRequest, conflict, HttpError } from '../../plugins/http-error';
 import type { CartService, PricedCartLine } from '../cart/cart.service';
@@ -21,6 +22,7 @@ import type { SettingsService } from '../settings/settings.service';
 import {
   deferPaymentChecks,
   findCheckoutByIntent,
+  findSessionsHoldingOrBought,
   insertCheckout,
   listDuePaymentChecks,
   listExpiredOpenCheckouts,
@@ -57,8 +59,11 @@ export class HoldLostError extends Error {
 /** The paid checkout would take its shopper over a product's limit (counted with the card): refunded. */
 export class OverLimitError extends HoldLostError {}
 
-/** Throws (403) when a product inside its drop window has no admission pass of this session (the drops module's check). */
-export type AdmissionCheck = (productIds: readonly string[]) => Promise<void>;
+/**
+ * Throws (403) when a product inside its drop window has no admission pass of this session (the drops
+ * module's check); may answer the products whose valid pass it saw (a pass is proof of release).
+ */
+export type AdmissionCheck = (productIds: readonly string[]) => Promise<ReadonlySet<string> | void>;
 
 /** The checkout was refunded (or is gone) before its order could be made. */
 export class CheckoutRefundedError extends Error {}
@@ -116,6 +121,8 @@ export interface PurchaseDeps {
   limits: PurchaseLimitsService;
   /** Called after a commit that moved stock (the catalogue shown to shoppers must follow at once). */
   onStockChanged?: () => void;
+  /** The database's clock: release, hold deadlines and hold expiry are decided by it (server/lib/db-clock.ts). */
+  clock?: Clock;
 }
 
 /**
@@ -127,6 +134,7 @@ export interface PurchaseDeps {
 export function createPurchaseService(deps: PurchaseDeps) {
   const { db, cart, inventory, discounts, settings, gateway, log, customerInfo, totals: pricing, limits } = deps;
   const stockChanged = () => deps.onStockChanged?.();
+  const clock = deps.clock ?? systemClock;
 
   /**
    * Gives back what open checkouts hold: their units (returned as a per-product map) and code usages.
@@ -225,18 +233,20 @@ export function createPurchaseService(deps: PurchaseDeps) {
   ): Promise<CreatePaymentIntentResult | null> {
     const lines = await cart.pricedLines(sessionId);
     if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
-    // A line whose product is not released yet (its release moved later after it was added) holds nothing.
-    const early = lines.find((l) => !isReleased(l, Date.now()));
-    if (early) throw conflict(releaseMessages.notYet(early.name, early.releaseAt!));
     // Inside a drop window the session needs its admission pass for the product (403 otherwise; ADR 010).
-    await admitted?.(lines.map((l) => l.productId));
+    const passed = (await admitted?.(lines.map((l) => l.productId))) ?? null;
+    // A line whose product is not released yet (its release moved later after it was added) holds nothing;
+    // released is the database's clock, and a valid admission pass is proof of it.
+    const early = lines.find((l) => !passed?.has(l.productId) && !isReleased(l, clock.now()));
+    if (early) throw conflict(releaseMessages.notYet(early.name, early.releaseAt!));
     await refuseWhenSoldOut(sessionId, lines);
     const info = await customerInfo.find(sessionId);
     if (!info) throw badRequest(CHECKOUT_MESSAGES.noCustomerInfo);
     const customer = toCheckoutCustomer(info);
     const method = resolveShippingMethod(info.shippingCountry, body.shippingMethod);
     const code = body.discountCode?.trim() ? normalizeDiscountCode(body.discountCode) : null;
-    const now = new Date();
+    // Hold deadlines are the database's time, so any instance expires them alike.
+    const now = new Date(clock.now());
 
     const outcome = await db.transaction(async (tx) => {
       // One attempt at a time per shopper (double clicks, two tabs).
@@ -401,12 +411,14 @@ export function createPurchaseService(deps: PurchaseDeps) {
      * handed to reconciliation, so a paid piece is never released and resold under its buyer. When the
      * gateway cannot be asked, the hold is kept until it can.
      */
-    async releaseExpiredHolds(now = new Date()): Promise<number> {
+    async releaseExpiredHolds(at?: Date): Promise<number> {
+      // Expired by the database's clock (SQL now() in the listing), never by this instance's own.
+      const now = at ?? new Date(clock.now());
       let total = 0;
       let kept = 0;
       let cursor: { holdExpiresAt: Date; id: string } | null = null;
       for (;;) {
-        const rows = await listExpiredOpenCheckouts(db, now, 100, cursor);
+        const rows = await listExpiredOpenCheckouts(db, at ?? clock.sqlNow(), 100, cursor);
         if (rows.length === 0) break;
         cursor = rows[rows.length - 1]!;
         const verdicts = await mapLimit(rows, 5, async (row) => {
@@ -440,6 +452,11 @@ export function createPurchaseService(deps: PurchaseDeps) {
         log.info({ released: total }, 'released expired stock holds');
       }
       return total;
+    },
+
+    /** Of these sessions, the ones that hold or bought the product (the waiting room's admission cap). */
+    async sessionsHoldingOrBought(productId: string, sessionIds: readonly string[]): Promise<Set<string>> {
+      return new Set(await findSessionsHoldingOrBought(db, productId, sessionIds));
     },
 
     findByIntent(intentId: string): Promise<CheckoutRow | null> {

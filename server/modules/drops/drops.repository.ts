@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { dropQueue, drops } from './drops.tables';
 
@@ -54,7 +54,7 @@ export async function countAddressPlaces(db: DbOrTx, productId: string, addressK
  */
 export async function insertTicket(
   tx: Tx,
-  ticket: { productId: string; sessionId: string; addressKey: string; lotteryKey: number; releaseAt: Date },
+  ticket: { productId: string; sessionId: string; addressKey: string; lotteryKey: number; releaseAt: Date; now?: SQL },
 ): Promise<TicketRow | null> {
   const [row] = await tx
     .insert(dropQueue)
@@ -63,7 +63,7 @@ export async function insertTicket(
       sessionId: ticket.sessionId,
       addressKey: ticket.addressKey,
       lotteryKey: ticket.lotteryKey,
-      raffle: sql`now() < ${ticket.releaseAt.toISOString()}::timestamptz`,
+      raffle: sql`${ticket.now ?? sql`now()`} < ${ticket.releaseAt.toISOString()}::timestamptz`,
     })
     .onConflictDoNothing()
     .returning();
@@ -71,17 +71,38 @@ export async function insertTicket(
 }
 
 /**
- * Pacing, one statement, safe on any number of instances: raises admitted_count by
- * floor(rate × time since admitted_at) (never past the queue, never while paused or sold out), moves the
- * pacing clock on by exactly the time those places used, and marks the places now within admitted_count
- * as admitted. Two instances racing for the row: the second re-reads it after the first commits
- * (READ COMMITTED re-check) and finds less than one place of time left, so nothing is let in twice.
- * The clock never banks more than 2 s of idle time (no burst after a pause, an empty queue or an outage).
- * Returns the tickets let in by this call.
+ * Pacing and the admission cap, one statement, safe on any number of instances (ADR 010):
+ * - pace: the credit is the time since the pacing clock `admitted_at`, at the current rate; each place let
+ *   in moves the clock on by exactly 60/rate s, so fractions of a place carry across ticks (1 a minute lets
+ *   one in every 60 s). The clock never banks more than max(2 s, one place's time): no burst after a
+ *   pause, an empty queue, a full room or an outage.
+ * - cap: live promises (admitted, pass not lapsed, not holding or bought: admitted_count minus the lapsed
+ *   and `engaged` ones) never exceed floor(free pieces × (1 + overbooking)); lapsed passes and released
+ *   holds make room again.
+ * The drops row is re-read under its lock (READ COMMITTED), so a second instance racing for it finds
+ * the count raised and less than one place of time left: nothing is let in twice. The lapsed/engaged count
+ * comes from the statement's snapshot; a concurrent admission it misses only makes the cap stricter.
+ * Every instant is `now` (the database's clock: SQL now(), or a test's clock). Returns the places let in.
  */
-export async function advanceAdmissions(db: Db, productId: string, releaseAt: Date): Promise<number> {
-  const base = sql`greatest(coalesce(d.admitted_at, ${releaseAt.toISOString()}::timestamptz), now() - interval '2 seconds')`;
-  const n = sql`floor(extract(epoch from (now() - ${base})) * d.admit_per_minute / 60.0)::int`;
+export async function advanceAdmissions(
+  db: Db,
+  productId: string,
+  opts: {
+    releaseAt: Date;
+    now: SQL;
+    /** Free pieces (not held, not sold) as the inventory counts them. */
+    stock: number;
+    /** DROP_OVERBOOKING: the share of admitted shoppers expected never to buy. */
+    overbooking: number;
+    passMs: number;
+    /** Sessions among the live admissions that already hold or bought the product. */
+    engagedSessions: readonly string[];
+  },
+): Promise<number> {
+  const now = opts.now;
+  const placeSeconds = sql`(60.0 / d.admit_per_minute)`;
+  const base = sql`greatest(coalesce(d.admitted_at, ${opts.releaseAt.toISOString()}::timestamptz), ${now} - greatest(2.0, ${placeSeconds}) * interval '1 second')`;
+  const paced = sql`floor(extract(epoch from (${now} - ${base})) * d.admit_per_minute / 60.0)::int`;
   const total = sql`(select count(*)::int from drop_queue t where t.product_id = ${productId} and t.status <> 'left')`;
   const result = await db.execute<{ id: string }>(sql`
     with adv as (
@@ -115,6 +136,20 @@ export async function markSoldOut(db: Db, productId: string): Promise<boolean> {
       .where(and(eq(drops.productId, productId), sql`${drops.soldOutAt} is null`))
       .returning({ productId: drops.productId });
     if (!row) return false;
+/** The admitted places of a drop whose pass is still live at `now`, earliest admission first. */
+export async function listLiveAdmissions(
+  db: DbOrTx,
+  productId: string,
+  opts: { now: SQL; passMs: number },
+): Promise<Array<{ sessionId: string; admittedAt: Date }>> {
+  const result = await db.execute<{ session_id: string; admitted_at: Date | string }>(sql`
+    select session_id, admitted_at from drop_queue
+    where product_id = ${productId} and status = 'admitted'
+      and admitted_at > ${opts.now} - ${`${Math.round(opts.passMs)} milliseconds`}::interval
+    order by admitted_at, id`);
+  return result.rows.map((r) => ({ sessionId: r.session_id, admittedAt: new Date(r.admitted_at) }));
+}
+
     await tx
       .update(dropQueue)
       .set({ status: 'sold_out' })

@@ -69,6 +69,8 @@ export const dropQueue = pgTable(
     unique('drop_queue_session_unique').on(t.productId, t.sessionId),
     index('drop_queue_order_idx').on(t.productId, t.raffle, t.lotteryKey, t.seq),
     index('drop_queue_address_idx').on(t.productId, t.addressKey),
+    // Live admissions per drop (admitted, pass not lapsed): counted by every admission tick (ADR 010).
+    index('drop_queue_admitted_idx').on(t.productId, t.admittedAt).where(sql`${t.status} = 'admitted'`),
     check('drop_queue_status_valid', sql`${t.status} in ('waiting', 'admitted', 'sold_out', 'left')`),
   ],
 );
