@@ -22,9 +22,13 @@ export type AddToCartBody = z.infer<typeof addToCartBody>;
 export const updateCartBody = z.object({ quantity: quantitySchema.min(-MAX_QUANTITY) });
 export const cartItemParams = z.object({ id: safeString().uuid({ message: 'Cart item not found' }) });
 
+/**
+ * A cart line as every cart route answers it (the routes' response schema: fields not listed here are never
+ * sent). `sessionId` is the public digest of the session (publicSessionRef), never the raw session id.
+ */
 export const cartItemSchema = z.object({
   id: safeString().uuid(),
-  sessionId: safeString(),
+  sessionId: safeString().regex(/^[A-Za-z0-9_-]{32}$/),
   productId: safeString().uuid(),
   quantity: z.number().int(),
   selectedSize: safeString().nullable(),
@@ -41,3 +45,11 @@ export const cartItemSchema = z.object({
 });
 export type CartItem = z.infer<typeof cartItemSchema>;
 export const cartSchema = z.array(cartItemSchema);
+
+// Answers of the cart routes (GET/POST /api/cart: cartSchema / cartItemSchema).
+/** PUT /api/cart/:id to 0 or less: the line is gone. */
+export const cartLineRemoved = z.object({ success: z.literal(true), removed: z.literal(true) });
+/** PUT /api/cart/:id: the changed line, or removed. */
+export const updateCartResponse = z.union([cartItemSchema, cartLineRemoved]);
+/** DELETE /api/cart/:id and DELETE /api/cart. */
+export const cartDone = z.object({ success: z.literal(true) });

@@ -1,6 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { addToCartBody, cartItemParams, updateCartBody } from '../../../common/contracts/cart';
+import {
+  addToCartBody,
+  cartDone,
+  cartItemParams,
+  cartItemSchema,
+  cartSchema,
+  updateCartBody,
+  updateCartResponse,
+} from '../../../common/contracts/cart';
 import type { RequestGate } from '../../lib/request-gate';
 import { CLAIM_COOKIE } from '../alerts/alerts.service';
 import type { CartService } from './cart.service';
@@ -21,10 +29,12 @@ export async function cartRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const inCart = <T>(fn: () => Promise<T>) => gate.run('cart', fn);
 
+  // Every answer is serialized from its response schema (common/contracts/cart.ts): a field the mapping
+  // (toCartItem) grew by mistake is never sent, and the session shows only as its digest.
   // No cookie → [] without creating a session.
-  r.get('/api/cart', async (request) => inCart(async () => cart.list(await sid(request))));
+  r.get('/api/cart', { schema: { response: { 200: cartSchema } } }, async (request) => inCart(async () => cart.list(await sid(request))));
 
-  r.post('/api/cart', { schema: { body: addToCartBody }, config: { rateLimited: 'cart-add' } }, async (request) =>
+  r.post('/api/cart', { schema: { body: addToCartBody, response: { 200: cartItemSchema } }, config: { rateLimited: 'cart-add' } }, async (request) =>
     inCart(async () => {
       // During a drop window the product needs this session's admission pass (waiting room, ADR 010).
       const passed = await admission?.assertAdmitted(await sid(request), [request.body.productId], request.headers.cookie);
@@ -34,25 +44,25 @@ export async function cartRoutes(
     }),
   );
 
-  r.put('/api/cart/:id', { schema: { params: cartItemParams, body: updateCartBody } }, async (request) =>
+  r.put('/api/cart/:id', { schema: { params: cartItemParams, body: updateCartBody, response: { 200: updateCartResponse } } }, async (request) =>
     inCart(async () => {
       const line = await cart.update(await sid(request), request.params.id, request.body.quantity);
-      return line ?? { success: true, removed: true };
+      return line ?? { success: true as const, removed: true as const };
     }),
   );
         admitted: passed?.has(request.body.productId) ?? false,
 
-  r.delete('/api/cart/:id', { schema: { params: cartItemParams } }, async (request) =>
+  r.delete('/api/cart/:id', { schema: { params: cartItemParams, response: { 200: cartDone } } }, async (request) =>
     inCart(async () => {
       await cart.remove(await sid(request), request.params.id);
-      return { success: true };
+      return { success: true as const };
     }),
   );
 
-  r.delete('/api/cart', async (request) =>
+  r.delete('/api/cart', { schema: { response: { 200: cartDone } } }, async (request) =>
     inCart(async () => {
       await cart.clear(await sid(request));
-      return { success: true };
+      return { success: true as const };
     }),
   );
 }

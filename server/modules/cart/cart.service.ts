@@ -22,7 +22,15 @@ import {
   type CartLineRow,
 } from './cart.repository';
 
-export function toCartItem(row: CartLineRow, product: Product): CartItem {
+/**
+ * The one cart-line mapping: every cart answer (GET, POST, PUT) is built here and serialized through the
+ * route's response schema (common/contracts/cart.ts). The session appears only as its public digest: the
+ * raw id is the bearer credential of the session cookie.
+ */
+export function toCartItem(
+  row: Pick<CartLineRow, 'id' | 'sessionId' | 'productId' | 'quantity' | 'selectedSize' | 'selectedColor'>,
+  product: Product,
+): CartItem {
   return {
     id: row.id,
     sessionId: publicSessionRef(row.sessionId),
@@ -179,23 +187,11 @@ export function createCartService(deps: {
         const check = checkCartQuantity(fresh, inCart + body.quantity, inCart);
         throw conflict(check.ok ? stockMessages.onlyLeft(fresh.stock) : check.message);
       }
-      return {
-        id: saved.id,
-        sessionId: sid,
-        productId: product.id,
-        quantity: saved.quantity,
-        selectedSize,
-        selectedColor,
-        product: {
-          id: product.id,
-          name: product.name,
-          images: product.images,
-          price: product.price,
-          salePrice: product.salePrice,
-          stock: live!.stock,
-          inStock: isAvailable({ inStock: product.inStock, stock: live!.stock }),
-        },
-      };
+      // The live stock, through the one mapping (no second copy of the line's shape).
+      return toCartItem(
+        { id: saved.id, sessionId: sid, productId: product.id, quantity: saved.quantity, selectedSize, selectedColor },
+        { ...product, stock: live!.stock },
+      );
     },
 
     /** Quantity 0 or less removes the line (docs/product.md §4); another session's line is a 404. */

@@ -4,7 +4,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Product } from '../../../common/contracts/catalog';
 import type { AdminDrop, AdminDropUpdate, AdmissionPass, DropStatus, DropTicket, TicketStatus } from '../../../common/contracts/drops';
-import { dropMessages, dropPhase, estimateWaitSeconds, passRequired, roomOpensAtMs, type DropClock } from '../../../common/domain/drop';
+import {
+  admissionRoom,
+  dropMessages,
+  dropPhase,
+  estimateWaitSeconds,
+  passRequired,
+  roomOpensAtMs,
+  type DropClock,
+} from '../../../common/domain/drop';
+import { systemClock, type Clock } from '../../lib/db-clock';
 import { conflict, forbidden, HttpError, notFound } from '../../plugins/http-error';
 import { cookieName } from '../../plugins/session';
 import type { BotCheckService } from '../bot-check/bot-check.service';
@@ -19,6 +28,7 @@ import {
   findDropRows,
   findTicket,
   insertTicket,
+  listLiveAdmissions,
   lockAddress,
   markSoldOut,
   pollDrop,
@@ -39,6 +49,8 @@ export interface DropSettings {
   passMs: number;
   /** Open event streams this instance serves at most (beyond: 503). */
   maxStreams?: number;
+  /** DROP_OVERBOOKING: live admissions may reach the free pieces × (1 + this) (ADR 010). */
+  overbooking?: number;
 }
 
 /** One open GET /api/drops/:productId/events (drops.routes.ts writes the bytes). */
@@ -78,8 +90,25 @@ export function createDropsService(deps: {
   /** https shop (PUBLIC_URL https://…): the pass cookie carries the `__Host-` prefix, like the session's. */
   secureCookies?: boolean;
   log: FastifyBaseLogger;
+  /** The database's clock: every drop-day decision reads it (server/lib/db-clock.ts, ADR 010 "One clock"). */
+  clock?: Clock;
+  /** Of these sessions, those that hold or bought the product (checkout's answer): they are no longer promised a piece. */
+  engagedSessions?: (productId: string, sessionIds: readonly string[]) => Promise<ReadonlySet<string>>;
 }) {
   const { db, catalog, inventory, botCheck, settings, log } = deps;
+  const dbClock = deps.clock ?? systemClock;
+  const overbooking = settings.overbooking ?? 0.2;
+  /**
+   * Per live drop, what its last admission tick saw: the capacity (free pieces × (1 + overbooking)) and
+   * when each live promise's pass lapses. Estimates are computed from it (what really can be let in).
+   */
+  const outlooks = new Map<string, { capacity: number; stock: number; lapseAt: number[] }>();
+  function roomAt(productId: string, now: number) {
+    const o = outlooks.get(productId);
+    if (!o) return undefined;
+    const lapsesInMs = o.lapseAt.map((at) => at - now).filter((ms) => ms > 0);
+    return { room: Math.max(0, o.capacity - lapsesInMs.length), lapsesInMs };
+  }
   const maxStreams = settings.maxStreams ?? DEFAULT_MAX_STREAMS;
   const signer = createPassSigner(deps.secret);
   const passCookieName = cookieName(PASS_COOKIE, deps.secureCookies ?? false);
@@ -112,7 +141,7 @@ export function createDropsService(deps: {
     return { product, clock };
   }
 
-  function ticketOf(t: PolledTicket, phase: DropStatus['phase'], drop: DropRow, stock: number): DropTicket {
+  function ticketOf(t: PolledTicket, phase: DropStatus['phase'], drop: DropRow, stock: number, now = dbClock.now()): DropTicket {
     const position = t.status === 'waiting' && phase === 'open' ? t.position : null;
     return {
       id: t.id,
@@ -120,7 +149,9 @@ export function createDropsService(deps: {
       raffle: t.raffle,
       position,
       estimatedWaitSeconds:
-        position === null ? null : estimateWaitSeconds(position, drop.admitPerMinute, !drop.paused && stock > 0),
+        position === null
+          ? null
+          : estimateWaitSeconds(position, drop.admitPerMinute, !drop.paused && stock > 0, roomAt(drop.productId, now)),
       passExpiresAt: t.status === 'admitted' && t.admittedAt ? iso(t.admittedAt.getTime() + settings.passMs) : null,
     };
   }
@@ -136,7 +167,7 @@ export function createDropsService(deps: {
       queueLength: poll.waiting,
       left: stock,
       editionSize: product.editionSize,
-      ticket: ticket ? ticketOf(ticket, phase, poll.drop, stock) : null,
+      ticket: ticket ? ticketOf(ticket, phase, poll.drop, stock, now) : null,
     };
   }
 
@@ -150,7 +181,7 @@ export function createDropsService(deps: {
     await ensureRows([productId]);
     const [poll, stock] = await Promise.all([pollDrop(db, productId, sessionId ? [sessionId] : []), stockLeft(productId)]);
     if (!poll) throw notFound(dropMessages.noDrop);
-    return statusOf(product, clock, poll, stock, poll.tickets[0] ?? null, Date.now());
+    return statusOf(product, clock, poll, stock, poll.tickets[0] ?? null, dbClock.now());
   }
 
   // ---- event streams --------------------------------------------------------------------------
@@ -183,10 +214,49 @@ export function createDropsService(deps: {
     }
   }
 
+  // ---- admission (ADR 010: pacing at any rate, admission that matches what can be bought) ----------
+
+  /**
+   * Lets in whoever the pace and the room allow, in one conditional UPDATE (advanceAdmissions), and keeps
+   * what it saw for the estimates. The live promises are the admitted places whose pass has not lapsed,
+   * less the sessions that already hold or bought the product (asked of checkout, which owns that).
+   */
+  async function admit(productId: string, clock: DropClock, stock: number): Promise<void> {
+    const live = await listLiveAdmissions(db, productId, { now: dbClock.sqlNow(), passMs: settings.passMs });
+    const engaged =
+      live.length > 0 && deps.engagedSessions
+        ? await deps.engagedSessions(productId, live.map((a) => a.sessionId))
+        : new Set<string>();
+    const letIn = await advanceAdmissions(db, productId, {
+      releaseAt: new Date(clock.releaseAtMs),
+      now: dbClock.sqlNow(),
+      stock,
+      overbooking,
+      passMs: settings.passMs,
+      engagedSessions: [...engaged],
+    });
+    const now = dbClock.now();
+    const seen = admissionRoom({
+      freePieces: stock,
+      overbooking,
+      passMs: settings.passMs,
+      now,
+      live: live.map((a) => ({ sessionId: a.sessionId, admittedAtMs: a.admittedAt.getTime() })),
+      engaged,
+    });
+    // Places this tick let in are promises too; their passes lapse a full pass time from now.
+    const fresh = Array.from({ length: letIn }, () => now + settings.passMs);
+    outlooks.set(productId, {
+      capacity: seen.room + seen.lapsesInMs.length,
+      stock,
+      lapseAt: [...seen.lapsesInMs.map((ms) => now + ms), ...fresh].sort((a, b) => a - b),
+    });
+  }
+
   // ---- the ticker -------------------------------------------------------------------------------
 
   async function tick(): Promise<void> {
-    const now = Date.now();
+    const now = dbClock.now();
     const live: Array<{ product: Product; clock: DropClock }> = [];
     for (const product of await catalog.listProducts()) {
       const clock = clockOf(product);
@@ -213,7 +283,9 @@ export function createDropsService(deps: {
           // Every piece sold (or, at the end of the window, none left to let anyone in for): all waiting are told at once.
           if (await markSoldOut(db, product.id)) log.info({ productId: product.id }, 'drop sold out');
         } else if (!windowOver && stock > 0 && !drop.paused) {
-          await advanceAdmissions(db, product.id, new Date(clock.releaseAtMs));
+          await admit(product.id, clock, stock);
+        } else {
+          outlooks.delete(product.id);
         }
       } else if (now >= clock.releaseAtMs && streams.has(product.id)) {
         stock = await stockLeft(product.id);
@@ -224,7 +296,7 @@ export function createDropsService(deps: {
       const poll = await pollDrop(db, product.id, sessions);
       if (!poll) continue;
       const bySession = new Map(poll.tickets.map((t) => [t.sessionId, t]));
-      const at = Date.now();
+      const at = dbClock.now();
       push(product.id, (sid) => statusOf(product, clock, poll, stock, sid ? (bySession.get(sid) ?? null) : null, at));
     }
   }
@@ -237,7 +309,7 @@ export function createDropsService(deps: {
     const [rows, counts] = await Promise.all([findDropRows(db, ids), countQueues(db, ids)]);
     const dropById = new Map(rows.map((r) => [r.productId, r]));
     const countsById = new Map(counts.map((c) => [c.productId, c]));
-    const now = Date.now();
+    const now = dbClock.now();
     const out: AdminDrop[] = [];
     for (const product of products) {
       const clock = clockOf(product)!;
@@ -290,7 +362,7 @@ export function createDropsService(deps: {
       const { product, clock } = await dropProduct(productId);
       await ensureRows([productId]);
       const [drop] = await findDropRows(db, [productId]);
-      const now = Date.now();
+      const now = dbClock.now();
       const phase = dropPhase(clock, now, Boolean(drop?.soldOutAt));
       if (phase === 'not_open') throw conflict(dropMessages.roomNotOpen(product.name, iso(roomOpensAtMs(clock))));
       if (phase === 'sold_out') throw conflict(dropMessages.soldOut(product.name));
@@ -314,7 +386,7 @@ export function createDropsService(deps: {
         await lockAddress(tx, productId, key);
         const held = await countAddressPlaces(tx, productId, key);
         if (held >= settings.placesPerAddress) throw tooMany();
-        return insertTicket(tx, { productId, sessionId, addressKey: key, lotteryKey: held + draw, releaseAt: new Date(clock.releaseAtMs) });
+        return insertTicket(tx, { productId, sessionId, addressKey: key, lotteryKey: held + draw, releaseAt: new Date(clock.releaseAtMs), now: dbClock.sqlNow() });
       });
       return { status: await status(productId, sessionId), created: created !== null };
     },
@@ -330,7 +402,7 @@ export function createDropsService(deps: {
       if (!sessionId || !ticket || ticket.status !== 'admitted' || !ticket.admittedAt)
         throw forbidden(dropMessages.notAdmitted(product.name));
       const expiresAtMs = ticket.admittedAt.getTime() + settings.passMs;
-      if (expiresAtMs <= Date.now()) throw forbidden(dropMessages.passExpired(product.name));
+      if (expiresAtMs <= dbClock.now()) throw forbidden(dropMessages.passExpired(product.name));
       const token = signer.sign({ productId, ticketId: ticket.id, expiresAtMs }, sessionId);
       return {
         pass: { productId, ticketId: ticket.id, expiresAt: iso(expiresAtMs) },
@@ -342,19 +414,26 @@ export function createDropsService(deps: {
     /**
      * Cart adds and payment intents of a product inside its drop window need this session's valid pass
      * for it (403 otherwise). Products without a release time, not released yet (refused elsewhere with
-     * 409), past their window or sold out need none.
+     * 409), past their window or sold out need none. Answers the products whose valid pass it saw: a pass
+     * is proof of release (the callers skip their own release check for them), whatever this instance's clock.
      */
-    async assertAdmitted(sessionId: string | null, productIds: readonly string[], cookieHeader: string | undefined): Promise<void> {
-      const now = Date.now();
+    async assertAdmitted(sessionId: string | null, productIds: readonly string[], cookieHeader: string | undefined): Promise<Set<string>> {
+      const now = dbClock.now();
+      const passed = new Set<string>();
+      const cookie = readCookie(cookieHeader, passCookieName);
       for (const productId of new Set(productIds)) {
+        if (cookie && signer.verify(cookie, productId, sessionId, now)) {
+          passed.add(productId);
+          continue;
+        }
         const product = (await catalog.getProduct(productId)) ?? (await catalog.getProductFresh(productId));
         const clock = product ? clockOf(product) : null;
         if (!product || !clock || !passRequired(clock, now, false)) continue;
-        if (signer.verify(readCookie(cookieHeader, passCookieName), productId, sessionId, now)) continue;
         const [drop] = await findDropRows(db, [productId]);
         if (drop?.soldOutAt) continue;
         throw forbidden(dropMessages.passNeeded(product.name));
       }
+      return passed;
     },
 
     /** The cookie the pass travels in (prefixed `__Host-` on https shops). */
