@@ -4,6 +4,7 @@ import { LogOut } from 'lucide-react';
 import { ApiError } from '../../lib/api-client';
 import { Button } from '../../components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { DevicesPanel } from './devices-panel';
 import { DiscountCodesPanel } from './discount-codes-panel';
 import { DropsPanel } from './drops-panel';
 import { NewsletterPanel } from './newsletter-panel';
@@ -61,6 +62,9 @@ export function AdminDashboard() {
           <TabsTrigger value="drops" className="normal-case px-2 sm:px-6">
             Drops
           </TabsTrigger>
+          <TabsTrigger value="devices" className="normal-case px-2 sm:px-6">
+            Devices
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="products">
           <ProductsPanel products={products.data} isLoading={products.isLoading} isError={products.isError} />
@@ -76,6 +80,9 @@ export function AdminDashboard() {
         </TabsContent>
         <TabsContent value="drops">
           <DropsPanel />
+        </TabsContent>
+        <TabsContent value="devices">
+          <DevicesPanel />
         </TabsContent>
       </Tabs>
     </div>
