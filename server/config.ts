@@ -71,6 +71,11 @@ const envSchema = z.object({
   ALERT_RESERVE_MINUTES: z.coerce.number().positive().max(1440).default(15),
   /** Open live-stock event streams one instance serves; more are answered 503 + Retry-After (issue 14 item 6). */
   LIVE_STOCK_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).default(5_000),
+  /**
+   * Open event streams (waiting room, and live stock, each) one network address holds on one instance
+   * (IPv6 by IPV6_PREFIX); more are answered 429 + Retry-After. 50 shoppers behind one NAT each get one.
+   */
+  STREAMS_PER_ADDRESS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(50),
   /** Where the built storefront lives (default dist/client). */
   CLIENT_DIR: z.string().optional(),
   /** Which proxies may set X-Forwarded-*: 'loopback' (default), 'true', or a comma list of addresses/CIDRs. */
@@ -89,15 +94,15 @@ const envSchema = z.object({
   DROP_PLACES_PER_ADDRESS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(50),
   /** How long an admission pass works after the shopper is let in. */
   DROP_PASS_MINUTES: z.coerce.number({ message: 'must be a number of minutes' }).positive('must be more than 0').max(24 * 60, 'must be at most 1440').default(10),
+  /** Share of admitted shoppers expected never to buy: live admissions may reach free pieces × (1 + this) (ADR 010). */
+  DROP_OVERBOOKING: z.coerce.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(5, 'must be at most 5').default(0.2),
+  /** Test-only: this instance's own clock runs this many ms off (the clock-skew bench); refused in production. */
+  TEST_CLOCK_OFFSET_MS: z.coerce.number({ message: 'must be a whole number of ms' }).int('must be a whole number of ms').default(0),
   /** Seed the demo catalogue and the FALL15 code on a fresh database (default: true unless production). */
   DEMO_DATA: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-  /** Share of admitted shoppers expected never to buy: live admissions may reach free pieces × (1 + this) (ADR 010). */
-  DROP_OVERBOOKING: z.coerce.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(5, 'must be at most 5').default(0.2),
-  /** Test-only: this instance's own clock runs this many ms off (the clock-skew bench); refused in production. */
-  TEST_CLOCK_OFFSET_MS: z.coerce.number({ message: 'must be a whole number of ms' }).int('must be a whole number of ms').default(0),
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Omit<Env, 'DATA_DIR' | 'PAYMENTS' | 'DEMO_DATA'> {

@@ -83,7 +83,12 @@ export async function createServices(config: Config, database: Database, log: Fa
   const gateway = await createPaymentGateway(config, db, log, gate.outside);
   const inventory = createInventoryService({ db });
   // Live stock streams (issue 14 item 6) re-read after every catalogue change, from any instance.
-  const liveStock = createLiveStockHub({ read: (ids) => inventory.liveStock(ids), maxStreams: config.LIVE_STOCK_MAX_STREAMS, log });
+  const liveStock = createLiveStockHub({
+    read: (ids) => inventory.liveStock(ids),
+    maxStreams: config.LIVE_STOCK_MAX_STREAMS,
+    perAddress: config.STREAMS_PER_ADDRESS,
+    log,
+  });
   catalog.onChange(() => liveStock.changed());
   // Per-shopper limits (issue 14 items 2–3): identities hashed with a key derived from the session secret.
   const limits = createPurchaseLimitsService({
@@ -129,7 +134,10 @@ export async function createServices(config: Config, database: Database, log: Fa
       windowMs: config.DROP_WINDOW_MINUTES * 60_000,
       placesPerAddress: config.DROP_PLACES_PER_ADDRESS,
       passMs: config.DROP_PASS_MINUTES * 60_000,
+      overbooking: config.DROP_OVERBOOKING,
     },
+    clock,
+    engagedSessions: (productId, sessionIds) => checkout.sessionsHoldingOrBought(productId, sessionIds),
     secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false,
     log,
   });
@@ -137,6 +145,7 @@ export async function createServices(config: Config, database: Database, log: Fa
 
   const images = createImagesService(
     overrides.objectStore ?? (await createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'))),
+      streamsPerAddress: config.STREAMS_PER_ADDRESS,
     log,
   );
   const admin = createAdminService({
@@ -145,10 +154,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     adminPassword: config.ADMIN_PASSWORD,
     catalog,
     cart,
-      overbooking: config.DROP_OVERBOOKING,
     checkout,
-    clock,
-    engagedSessions: (productId, sessionIds) => checkout.sessionsHoldingOrBought(productId, sessionIds),
     inventory,
     discounts,
     newsletter,

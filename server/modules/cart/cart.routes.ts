@@ -40,6 +40,7 @@ export async function cartRoutes(
       const passed = await admission?.assertAdmitted(await sid(request), [request.body.productId], request.headers.cookie);
       return cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid, {
         claimToken: request.readSignedCookie(CLAIM_COOKIE),
+        admitted: passed?.has(request.body.productId) ?? false,
       });
     }),
   );
@@ -50,7 +51,6 @@ export async function cartRoutes(
       return line ?? { success: true as const, removed: true as const };
     }),
   );
-        admitted: passed?.has(request.body.productId) ?? false,
 
   r.delete('/api/cart/:id', { schema: { params: cartItemParams, response: { 200: cartDone } } }, async (request) =>
     inCart(async () => {

@@ -116,19 +116,19 @@ export function createCartService(deps: {
   inventory: InventoryService;
   limits: PurchaseLimitsService;
   reservations?: ReservationGuard;
+  /** The database's clock: whether a product is released is decided by it (server/lib/db-clock.ts). */
+  clock?: Clock;
 }) {
   const { db, catalog, inventory } = deps;
+  const clock = deps.clock ?? systemClock;
 
   /** The session's lines with their products, fresh from the database (a deleted product's line is gone). */
   async function linesWithProducts(sessionId: string): Promise<Array<{ row: CartLineRow; product: Product }>> {
     const rows = await listCartLines(db, sessionId);
     const products = await catalog.getProductsFresh(rows.map((r) => r.productId));
     return rows.flatMap((row) => {
-  /** The database's clock: whether a product is released is decided by it (server/lib/db-clock.ts). */
-  clock?: Clock;
       const product = products.get(row.productId);
       return product ? [{ row, product }] : [];
-  const clock = deps.clock ?? systemClock;
     });
   }
 

@@ -104,15 +104,24 @@ export async function advanceAdmissions(
   const base = sql`greatest(coalesce(d.admitted_at, ${opts.releaseAt.toISOString()}::timestamptz), ${now} - greatest(2.0, ${placeSeconds}) * interval '1 second')`;
   const paced = sql`floor(extract(epoch from (${now} - ${base})) * d.admit_per_minute / 60.0)::int`;
   const total = sql`(select count(*)::int from drop_queue t where t.product_id = ${productId} and t.status <> 'left')`;
+  const engaged =
+    opts.engagedSessions.length > 0
+      ? sql`t.session_id in (${sql.join(opts.engagedSessions.map((s) => sql`${s}`), sql`, `)})`
+      : sql`false`;
+  const settled = sql`(select count(*)::int from drop_queue t where t.product_id = ${productId} and t.status = 'admitted'
+    and (t.admitted_at <= ${now} - ${`${Math.round(opts.passMs)} milliseconds`}::interval or ${engaged}))`;
+  const capacity = Math.floor(Math.max(0, opts.stock) * (1 + opts.overbooking) + 1e-9);
+  const room = sql`(${capacity} - (d.admitted_count - ${settled}))`;
+  const n = sql`least(${paced}, ${room}, ${total} - d.admitted_count)`;
   const result = await db.execute<{ id: string }>(sql`
     with adv as (
       update drops d set
-        admitted_count = least(d.admitted_count + ${n}, ${total}),
+        admitted_count = d.admitted_count + ${n},
         admitted_at = case
-          when d.admitted_count + ${n} >= ${total} then now()
-          else ${base} + (${n} * 60.0 / d.admit_per_minute) * interval '1 second'
+          when d.admitted_count + ${n} >= ${total} then ${now}
+          else ${base} + (${n} * ${placeSeconds}) * interval '1 second'
         end,
-        updated_at = now()
+        updated_at = ${now}
       where d.product_id = ${productId} and not d.paused and d.sold_out_at is null
         and d.admitted_count < ${total} and ${n} >= 1
       returning d.admitted_count
@@ -120,22 +129,13 @@ export async function advanceAdmissions(
       select q.id, row_number() over (${QUEUE_ORDER}) as place
       from drop_queue q where q.product_id = ${productId} and q.status <> 'left'
     )
-    update drop_queue q set status = 'admitted', admitted_at = now()
+    update drop_queue q set status = 'admitted', admitted_at = ${now}
     from ranked r, adv
     where q.id = r.id and q.status = 'waiting' and r.place <= adv.admitted_count
     returning q.id`);
   return result.rowCount ?? 0;
 }
 
-/** Everyone still waiting is told the edition sold out, at once; false when it was already done. */
-export async function markSoldOut(db: Db, productId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(drops)
-      .set({ soldOutAt: sql`now()`, updatedAt: sql`now()` })
-      .where(and(eq(drops.productId, productId), sql`${drops.soldOutAt} is null`))
-      .returning({ productId: drops.productId });
-    if (!row) return false;
 /** The admitted places of a drop whose pass is still live at `now`, earliest admission first. */
 export async function listLiveAdmissions(
   db: DbOrTx,
@@ -150,6 +150,15 @@ export async function listLiveAdmissions(
   return result.rows.map((r) => ({ sessionId: r.session_id, admittedAt: new Date(r.admitted_at) }));
 }
 
+/** Everyone still waiting is told the edition sold out, at once; false when it was already done. */
+export async function markSoldOut(db: Db, productId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(drops)
+      .set({ soldOutAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(drops.productId, productId), sql`${drops.soldOutAt} is null`))
+      .returning({ productId: drops.productId });
+    if (!row) return false;
     await tx
       .update(dropQueue)
       .set({ status: 'sold_out' })
@@ -168,19 +177,23 @@ export interface PolledTicket {
   position: number | null;
 }
 
-export interface DropPoll {
+/**
+ * A drop's waiting room as one read: the drop row, and every place still in play (waiting, in queue
+ * order, then admitted or told sold out) keyed by session. Built once per tick per drop on each
+ * instance (room-snapshot.ts); status reads and streams are answered from it.
+ */
+export interface RoomRead {
   drop: DropRow;
   waiting: number;
-  /** The tickets of the asked sessions that exist. */
-  tickets: PolledTicket[];
+  tickets: Map<string, PolledTicket>;
 }
 
 /**
- * The one poll of a drop per tick: the drop row, how many wait, and the tickets of the given sessions
- * with their positions (every waiting place is ranked in the one query; nothing is taken from the client).
+ * The one query of a drop per tick that ranks its queue. The places come back as two JSON arrays (one
+ * row, parsed by JSON.parse, not as 10,000 result rows): waiting ones in queue order, so a place's
+ * position is its index + 1; then the admitted and sold-out ones. Places that left are not in it.
  */
-export async function pollDrop(db: DbOrTx, productId: string, sessionIds: readonly string[]): Promise<DropPoll | null> {
-  const sessions = sessionIds.length > 0 ? sql`t.session_id in (${sql.join(sessionIds.map((s) => sql`${s}`), sql`, `)})` : sql`false`;
+export async function readRoom(db: DbOrTx, productId: string): Promise<RoomRead | null> {
   const result = await db.execute<{
     product_id: string;
     admit_per_minute: number;
@@ -189,49 +202,39 @@ export async function pollDrop(db: DbOrTx, productId: string, sessionIds: readon
     admitted_at: Date | string | null;
     sold_out_at: Date | string | null;
     updated_at: Date | string;
-    waiting: number;
-    id: string | null;
-    session_id: string | null;
-    status: string | null;
-    raffle: boolean | null;
-    ticket_admitted_at: Date | string | null;
-    position: string | number | null;
+    waiting: Array<[string, string, boolean]> | null;
+    others: Array<[string, string, string, boolean, string | null]> | null;
   }>(sql`
-    with w as (
-      select q.id, row_number() over (${QUEUE_ORDER}) as position
-      from drop_queue q where q.product_id = ${productId} and q.status = 'waiting'
-    )
     select d.product_id, d.admit_per_minute, d.paused, d.admitted_count, d.admitted_at, d.sold_out_at, d.updated_at,
-      (select count(*)::int from w) as waiting,
-      t.id, t.session_id, t.status, t.raffle, t.admitted_at as ticket_admitted_at, w.position
+      (select json_agg(json_build_array(q.session_id, q.id, q.raffle) ${QUEUE_ORDER})
+         from drop_queue q where q.product_id = d.product_id and q.status = 'waiting') as waiting,
+      (select json_agg(json_build_array(q.session_id, q.id, q.status, q.raffle, q.admitted_at))
+         from drop_queue q where q.product_id = d.product_id and q.status in ('admitted', 'sold_out')) as others
     from drops d
-    left join drop_queue t on t.product_id = d.product_id and ${sessions}
-    left join w on w.id = t.id
     where d.product_id = ${productId}`);
-  const first = result.rows[0];
-  if (!first) return null;
+  const row = result.rows[0];
+  if (!row) return null;
   const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+  const tickets = new Map<string, PolledTicket>();
+  const waiting = row.waiting ?? [];
+  for (let i = 0; i < waiting.length; i++) {
+    const [sessionId, id, raffle] = waiting[i]!;
+    tickets.set(sessionId, { id, sessionId, status: 'waiting', raffle, admittedAt: null, position: i + 1 });
+  }
+  for (const [sessionId, id, status, raffle, admittedAt] of row.others ?? [])
+    tickets.set(sessionId, { id, sessionId, status, raffle, admittedAt: date(admittedAt), position: null });
   return {
     drop: {
-      productId: first.product_id,
-      admitPerMinute: first.admit_per_minute,
-      paused: first.paused,
-      admittedCount: first.admitted_count,
-      admittedAt: date(first.admitted_at),
-      soldOutAt: date(first.sold_out_at),
-      updatedAt: date(first.updated_at)!,
+      productId: row.product_id,
+      admitPerMinute: row.admit_per_minute,
+      paused: row.paused,
+      admittedCount: row.admitted_count,
+      admittedAt: date(row.admitted_at),
+      soldOutAt: date(row.sold_out_at),
+      updatedAt: date(row.updated_at)!,
     },
-    waiting: first.waiting,
-    tickets: result.rows
-      .filter((r) => r.id !== null)
-      .map((r) => ({
-        id: r.id!,
-        sessionId: r.session_id!,
-        status: r.status!,
-        raffle: r.raffle!,
-        admittedAt: date(r.ticket_admitted_at),
-        position: r.position === null ? null : Number(r.position),
-      })),
+    waiting: waiting.length,
+    tickets,
   };
 }
 

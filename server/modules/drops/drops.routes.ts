@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminDropUpdate, dropProductParams, joinQueueBody, type AdmissionPass, type DropStatus } from '../../../common/contracts/drops';
-import { dropMessages } from '../../../common/domain/drop';
+import { refusalHeaders } from '../../lib/event-stream-hub';
 import type { DropsService } from './drops.service';
 
 const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
@@ -15,10 +15,16 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
   const { drops } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/drops/:productId', { schema: { params: dropProductParams } }, async (request, reply): Promise<DropStatus> => {
-    reply.header('cache-control', 'no-store');
-    return drops.status(request.params.productId, await sid(request));
-  });
+  // Answered from the room's last read in memory (drops.service.ts); anonymous and the 2 s fallback poll
+  // of a refused stream, so limited per address, generously (rate-limits.ts, 'drop-status').
+  r.get(
+    '/api/drops/:productId',
+    { schema: { params: dropProductParams }, config: { rateLimited: 'drop-status' } },
+    async (request, reply): Promise<DropStatus> => {
+      reply.header('cache-control', 'no-store');
+      return drops.status(request.params.productId, await sid(request));
+    },
+  );
 
   r.post(
     '/api/drops/:productId/queue',
@@ -47,35 +53,28 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
     return pass;
   });
 
-  r.get('/api/drops/:productId/events', { schema: { params: dropProductParams } }, async (request, reply) => {
-    if (drops.streamCount >= drops.maxStreams)
-      return reply.code(503).header('retry-after', '5').header('cache-control', 'no-store').send({ message: dropMessages.tooManyStreams });
-    const sessionId = await sid(request);
-    // 404 (no such drop) is an ordinary JSON answer; from here on the socket is ours.
-    const first = await drops.status(request.params.productId, sessionId);
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      // no-transform: no proxy may compress or buffer the stream.
-      'cache-control': 'no-store, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.flushHeaders();
-    const unsubscribe = drops.subscribe(
-      request.params.productId,
-      { sessionId, write: (chunk) => void res.write(chunk), end: () => res.end() },
-      first,
-    );
-    if (!unsubscribe) {
-      res.end();
-      return;
-    }
-    request.raw.on('close', unsubscribe);
-    res.on('close', unsubscribe);
-  });
+  r.get(
+    '/api/drops/:productId/events',
+    { schema: { params: dropProductParams }, config: { rateLimited: 'drop-status' } },
+    async (request, reply) => {
+      // The slot is taken before anything is awaited, so a client that leaves at any point gives it back
+      // (server/lib/event-stream-hub.ts); refused: 503 (this server is full) or 429 (this address is).
+      const slot = drops.streams.reserve(request.raw, reply.raw, request.ip);
+      if (slot.refused) return reply.code(slot.status).headers(refusalHeaders(slot)).send({ message: slot.message });
+      let sessionId: string | null;
+      let first: DropStatus;
+      try {
+        sessionId = await sid(request);
+        // 404 (no such drop) is an ordinary JSON answer; from here on the socket is ours.
+        first = await drops.status(request.params.productId, sessionId);
+      } catch (err) {
+        slot.release();
+        throw err;
+      }
+      reply.hijack();
+      drops.startStream(slot, request.params.productId, sessionId, first, reply.getHeaders() as Record<string, string>);
+    },
+  );
 }
 
 /** The owner's Drops view (registered inside adminRoutes, so its login check applies). */

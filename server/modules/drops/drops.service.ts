@@ -19,7 +19,9 @@ import { cookieName } from '../../plugins/session';
 import type { BotCheckService } from '../bot-check/bot-check.service';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { InventoryService } from '../inventory/inventory.service';
+import { createEventStreamHub, PER_ADDRESS_MESSAGE, type StreamSlot } from '../../lib/event-stream-hub';
 import { createPassSigner, PASS_COOKIE } from './admission-pass';
+import { createRoomSnapshots, type RoomSnapshot } from './room-snapshot';
 import {
   advanceAdmissions,
   countAddressPlaces,
@@ -31,11 +33,11 @@ import {
   listLiveAdmissions,
   lockAddress,
   markSoldOut,
-  pollDrop,
+  readRoom,
   updateDropSettings,
-  type DropPoll,
   type DropRow,
   type PolledTicket,
+  type RoomRead,
 } from './drops.repository';
 
 export interface DropSettings {
@@ -49,25 +51,25 @@ export interface DropSettings {
   passMs: number;
   /** Open event streams this instance serves at most (beyond: 503). */
   maxStreams?: number;
+  /** Open event streams one network address holds at most (beyond: 429; STREAMS_PER_ADDRESS). */
+  streamsPerAddress?: number;
+  /** IPv6 addresses count by this prefix (IPV6_PREFIX). */
+  ipv6Prefix?: number;
   /** DROP_OVERBOOKING: live admissions may reach the free pieces × (1 + this) (ADR 010). */
   overbooking?: number;
 }
 
-/** One open GET /api/drops/:productId/events (drops.routes.ts writes the bytes). */
-export interface DropStream {
+/** What the waiting room keeps of each open GET /api/drops/:productId/events. */
+interface DropStreamMeta {
   sessionId: string | null;
-  write(chunk: string): void;
-  end(): void;
-}
-
-interface StreamEntry extends DropStream {
-  last: string;
 }
 
 /** After the window, a drop is still looked at this long (the end-of-window sell-out check). */
 const WINDOW_GRACE_MS = 60_000;
-const HEARTBEAT_MS = 15_000;
 export const DEFAULT_MAX_STREAMS = 10_000;
+export const DEFAULT_STREAMS_PER_ADDRESS = 50;
+/** A status read older than this is read again (the ticker refreshes live drops every DROP_TICK_MS). */
+const SNAPSHOT_MAX_AGE_MS = 1000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -156,7 +158,7 @@ export function createDropsService(deps: {
     };
   }
 
-  function statusOf(product: Product, clock: DropClock, poll: DropPoll, stock: number, ticket: PolledTicket | null, now: number): DropStatus {
+  function statusOf(product: Product, clock: DropClock, poll: RoomRead, stock: number, ticket: PolledTicket | null, now: number): DropStatus {
     const phase = dropPhase(clock, now, poll.drop.soldOutAt !== null);
     return {
       productId: product.id,
@@ -175,42 +177,70 @@ export function createDropsService(deps: {
     return (await inventory.stockOf(productId))?.stock ?? 0;
   }
 
-  /** The status of a drop for one session (null: no ticket), read fresh. */
+  // ---- status from memory ------------------------------------------------------------------------
+
+  // The queue is ranked once per tick per live drop (one query) and every status read, stream start
+  // and push is answered from that read: the cost of a read does not grow with the queue.
+  const snapshots = createRoomSnapshots({
+    read: async (productId) => {
+      await ensureRows([productId]);
+      return readRoom(db, productId);
+    },
+    stockOf: stockLeft,
+    maxAgeMs: SNAPSHOT_MAX_AGE_MS,
+  });
+
+  /**
+   * This session's place: from the snapshot, else (joined since it was read, or never) one indexed
+   * point read of its own ticket; a place newer than the snapshot is at the end of the queue.
+   */
+  async function ticketIn(snapshot: RoomSnapshot, productId: string, sessionId: string | null): Promise<PolledTicket | null> {
+    if (!sessionId) return null;
+    const known = snapshot.tickets.get(sessionId);
+    if (known) return known;
+    const row = await findTicket(db, productId, sessionId);
+    if (!row) return null;
+    return {
+      id: row.id,
+      sessionId,
+      status: row.status,
+      raffle: row.raffle,
+      admittedAt: row.admittedAt,
+      position: row.status === 'waiting' ? snapshot.waiting + 1 : null,
+    };
+  }
+
+  /** The status of a drop for one session (null: no ticket), from the room's last read. */
   async function status(productId: string, sessionId: string | null): Promise<DropStatus> {
     const { product, clock } = await dropProduct(productId);
-    await ensureRows([productId]);
-    const [poll, stock] = await Promise.all([pollDrop(db, productId, sessionId ? [sessionId] : []), stockLeft(productId)]);
-    if (!poll) throw notFound(dropMessages.noDrop);
-    return statusOf(product, clock, poll, stock, poll.tickets[0] ?? null, dbClock.now());
+    const snapshot = await snapshots.get(productId);
+    if (!snapshot) throw notFound(dropMessages.noDrop);
+    const ticket = await ticketIn(snapshot, productId, sessionId);
+    return statusOf(product, clock, snapshot, snapshot.stock, ticket, dbClock.now());
   }
 
-  // ---- event streams --------------------------------------------------------------------------
+  // ---- event streams (server/lib/event-stream-hub.ts) -------------------------------------------
 
-  const streams = new Map<string, Set<StreamEntry>>();
-  let streamCount = 0;
-  let heartbeat: NodeJS.Timeout | null = null;
+  const streams = createEventStreamHub<DropStreamMeta>({
+    maxStreams,
+    perAddress: settings.streamsPerAddress ?? DEFAULT_STREAMS_PER_ADDRESS,
+    ipv6Prefix: settings.ipv6Prefix,
+    messages: { full: dropMessages.tooManyStreams, perAddress: PER_ADDRESS_MESSAGE },
+    retryAfterSeconds: { full: 5, perAddress: 30 },
+  });
 
-  function startHeartbeat() {
-    if (heartbeat) return;
-    heartbeat = setInterval(() => {
-      for (const set of streams.values()) for (const s of set) s.write(': heartbeat\n\n');
-    }, HEARTBEAT_MS);
-    heartbeat.unref();
-  }
-
+  /** Sends each stream of a drop its session's status when it changed (one JSON per session per push). */
   function push(productId: string, build: (sessionId: string | null) => DropStatus) {
-    const set = streams.get(productId);
-    if (!set) return;
     const bySession = new Map<string | null, string>();
-    for (const s of set) {
-      let json = bySession.get(s.sessionId);
-      if (json === undefined) {
-        json = JSON.stringify(build(s.sessionId));
-        bySession.set(s.sessionId, json);
+    for (const s of streams.streamsOf(productId)) {
+      let frame = bySession.get(s.meta.sessionId);
+      if (frame === undefined) {
+        frame = sseEvent(build(s.meta.sessionId));
+        bySession.set(s.meta.sessionId, frame);
       }
-      if (json === s.last) continue;
-      s.last = json;
-      s.write(`event: status\ndata: ${json}\n\n`);
+      if (frame === s.last) continue;
+      s.last = frame;
+      s.send(frame);
     }
   }
 
@@ -290,15 +320,13 @@ export function createDropsService(deps: {
       } else if (now >= clock.releaseAtMs && streams.has(product.id)) {
         stock = await stockLeft(product.id);
       }
-      const set = streams.get(product.id);
-      if (!set || set.size === 0) continue;
-      const sessions = [...new Set([...set].map((s) => s.sessionId).filter((s): s is string => s !== null))];
-      const poll = await pollDrop(db, product.id, sessions);
-      if (!poll) continue;
-      const bySession = new Map(poll.tickets.map((t) => [t.sessionId, t]));
+      // The one ranking read of this drop this tick: status reads and streams are answered from it.
+      const snapshot = await snapshots.refresh(product.id, stock);
+      if (!snapshot || !streams.has(product.id)) continue;
       const at = dbClock.now();
-      push(product.id, (sid) => statusOf(product, clock, poll, stock, sid ? (bySession.get(sid) ?? null) : null, at));
+      push(product.id, (sid) => statusOf(product, clock, snapshot, stock, sid ? (snapshot.tickets.get(sid) ?? null) : null, at));
     }
+    snapshots.evict(60_000);
   }
 
   // ---- the owner's view -------------------------------------------------------------------------
@@ -439,38 +467,26 @@ export function createDropsService(deps: {
     /** The cookie the pass travels in (prefixed `__Host-` on https shops). */
     passCookieName,
 
-    /** Registers an event stream; null when this instance already serves its maximum (the route says 503). */
-    subscribe(productId: string, stream: DropStream, first: DropStatus): (() => void) | null {
-      if (streamCount >= maxStreams) return null;
-      const entry: StreamEntry = { ...stream, last: JSON.stringify(first) };
-      entry.write(`event: status\ndata: ${entry.last}\n\n`);
-      let set = streams.get(productId);
-      if (!set) streams.set(productId, (set = new Set()));
-      set.add(entry);
-      streamCount++;
-      startHeartbeat();
-      let done = false;
-      return () => {
-        if (done) return;
-        done = true;
-        set.delete(entry);
-        streamCount--;
-        if (set.size === 0 && streams.get(productId) === set) streams.delete(productId);
-      };
+    /**
+     * The waiting room's event streams: `streams.reserve(req, res, ip)` before the route awaits anything
+     * (a slot, or the 503/429 to answer), then `startStream` with the first status.
+     */
+    streams,
+    /** Starts a reserved stream with its first status; false when the client already left. */
+    startStream(slot: StreamSlot<DropStreamMeta>, productId: string, sessionId: string | null, first: DropStatus, headers?: Record<string, string>): boolean {
+      return slot.start(productId, { sessionId }, sseEvent(first), headers) !== null;
     },
+    /** Streams (slots) in use on this instance. */
     get streamCount() {
-      return streamCount;
+      return streams.size;
     },
-    get maxStreams() {
-      return maxStreams;
+    /** Ranking reads of the queue this instance has made (status reads make none). */
+    get roomReads() {
+      return snapshots.reads;
     },
     /** App shutdown: every open stream is ended, so closing the server does not wait for them. */
     closeStreams(): void {
-      if (heartbeat) clearInterval(heartbeat);
-      heartbeat = null;
-      for (const set of streams.values()) for (const s of set) s.end();
-      streams.clear();
-      streamCount = 0;
+      streams.closeAll();
     },
 
     /** GET /api/admin/drops: every product with a release time, newest release first. */
@@ -486,6 +502,7 @@ export function createDropsService(deps: {
       const { product } = await dropProduct(productId, true);
       await ensureRows([productId]);
       if (!(await updateDropSettings(db, productId, change))) throw notFound(dropMessages.noDrop);
+      snapshots.invalidate(productId);
       const [drop] = await adminDrops([product]);
       return drop!;
     },

@@ -1,21 +1,23 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveStock } from '../../../common/contracts/catalog';
+import { createEventStreamHub, PER_ADDRESS_MESSAGE, type StreamRefusal, type StreamSlot } from '../../lib/event-stream-hub';
 
 /** Re-reads after a change at most this often: a drop's burst of sales costs a few queries a second. */
 const MIN_REFRESH_MS = 250;
-export const HEARTBEAT_MS = 15_000;
+export { HEARTBEAT_MS } from '../../lib/event-stream-hub';
 
-interface Stream {
-  productId: string;
-  res: ServerResponse;
-}
+export const LIVE_STOCK_BUSY_MESSAGE = 'Too many live stock streams on this server; try again shortly.';
 
 export interface LiveStockHubOptions {
   /** Fresh stock of these products from the database. */
   read: (productIds: readonly string[]) => Promise<LiveStock[]>;
   /** Open streams one instance serves; more get 503 + Retry-After. */
   maxStreams: number;
+  /** Open streams one network address holds; more get 429 + Retry-After. */
+  perAddress: number;
+  /** IPv6 addresses count by this prefix. */
+  ipv6Prefix?: number;
   heartbeatMs?: number;
   log: FastifyBaseLogger;
 }
@@ -23,22 +25,28 @@ export interface LiveStockHubOptions {
 const frame = (stock: LiveStock) => `event: stock\ndata: ${JSON.stringify(stock)}\n\n`;
 
 /**
- * Server-Sent Events of live stock (issue 14 item 6). Every catalogue change — a sale, a hold, a release,
- * here or on another instance (catalog's LISTEN/NOTIFY feed) — makes one coalesced re-read of the products
- * someone is watching; each stream gets an event only when its product's numbers changed.
+ * Server-Sent Events of live stock (ADR 011), on the shared event-stream hub (server/lib/event-stream-hub.ts:
+ * slots, caps, heartbeat, shutdown). Every catalogue change — a sale, a hold, a release, here or on another
+ * instance (catalog's LISTEN/NOTIFY feed) — makes one coalesced re-read of the products someone is watching;
+ * each stream gets an event only when its product's numbers changed.
  */
 export function createLiveStockHub(opts: LiveStockHubOptions) {
-  const { read, maxStreams, log } = opts;
-  const streams = new Set<Stream>();
+  const { read, log } = opts;
+  const hub = createEventStreamHub({
+    maxStreams: opts.maxStreams,
+    perAddress: opts.perAddress,
+    ipv6Prefix: opts.ipv6Prefix,
+    heartbeatMs: opts.heartbeatMs,
+    retryMs: 3000,
+    messages: { full: LIVE_STOCK_BUSY_MESSAGE, perAddress: PER_ADDRESS_MESSAGE },
+    retryAfterSeconds: { full: 10, perAddress: 30 },
+  });
   const last = new Map<string, string>();
   let refreshing = false;
   let again = false;
   let timer: NodeJS.Timeout | null = null;
   let lastRefreshAt = 0;
-  let heartbeat: NodeJS.Timeout | null = null;
   let closed = false;
-
-  const watched = () => [...new Set([...streams].map((s) => s.productId))];
 
   async function refresh(): Promise<void> {
     refreshing = true;
@@ -46,14 +54,15 @@ export function createLiveStockHub(opts: LiveStockHubOptions) {
       do {
         again = false;
         lastRefreshAt = Date.now();
-        const ids = watched();
+        const ids = hub.topics();
+        for (const id of last.keys()) if (!hub.has(id)) last.delete(id);
         if (ids.length === 0) break;
         const rows = await read(ids);
         for (const stock of rows) {
           const data = frame(stock);
           if (last.get(stock.productId) === data) continue;
           last.set(stock.productId, data);
-          for (const s of streams) if (s.productId === stock.productId) s.res.write(data);
+          hub.broadcast(stock.productId, data);
         }
       } while (again && !closed);
     } catch (err) {
@@ -63,28 +72,16 @@ export function createLiveStockHub(opts: LiveStockHubOptions) {
     }
   }
 
-  function stopHeartbeat(): void {
-    if (heartbeat) clearInterval(heartbeat);
-    heartbeat = null;
-  }
-
-  function remove(stream: Stream): void {
-    if (!streams.delete(stream)) return;
-    if (![...streams].some((s) => s.productId === stream.productId)) last.delete(stream.productId);
-    if (streams.size === 0) stopHeartbeat();
-  }
-
   return {
+    /** Slots in use. */
     get size() {
-      return streams.size;
+      return hub.size;
     },
-    /** Another stream would pass the cap. */
-    full(): boolean {
-      return closed || streams.size >= maxStreams;
-    },
+    /** Slots one network address holds. */
+    heldBy: (ip: string) => hub.heldBy(ip),
     /** The catalogue changed (after its commit): re-read, coalesced. */
     changed(): void {
-      if (closed || streams.size === 0) return;
+      if (closed || hub.size === 0) return;
       if (refreshing) {
         again = true;
         return;
@@ -97,39 +94,23 @@ export function createLiveStockHub(opts: LiveStockHubOptions) {
       }, wait);
       timer.unref();
     },
-    /** Starts a stream on `res` (headers not sent yet) with the current numbers; it ends when the client goes. */
-    open(res: ServerResponse, current: LiveStock): void {
-      const stream: Stream = { productId: current.productId, res };
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        // Never cached, never compressed or buffered by a proxy: each event must arrive when written.
-        'cache-control': 'no-store, no-transform',
-        'x-accel-buffering': 'no',
-        connection: 'keep-alive',
-      });
-      res.write('retry: 3000\n\n');
+    /** Takes a stream slot before the route reads anything (see the hub): a slot, or what to refuse with. */
+    reserve(req: IncomingMessage, res: ServerResponse, ip: string): StreamSlot<undefined> | StreamRefusal {
+      return hub.reserve(req, res, ip);
+    },
+    /** Starts the reserved stream with the current numbers; false when the client already left. */
+    open(slot: StreamSlot<undefined>, current: LiveStock): boolean {
       const data = frame(current);
-      res.write(data);
+      if (!slot.start(current.productId, undefined, data)) return false;
       if (!last.has(current.productId)) last.set(current.productId, data);
-      streams.add(stream);
-      res.on('close', () => remove(stream));
-      if (!heartbeat) {
-        heartbeat = setInterval(() => {
-          for (const s of streams) s.res.write(': heartbeat\n\n');
-        }, opts.heartbeatMs ?? HEARTBEAT_MS);
-        heartbeat.unref();
-      }
+      return true;
     },
     /** Ends every stream (app close: the server must not wait for them). */
     close(): void {
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      stopHeartbeat();
-      for (const s of [...streams]) {
-        streams.delete(s);
-        s.res.end();
-      }
+      hub.closeAll();
       last.clear();
     },
   };

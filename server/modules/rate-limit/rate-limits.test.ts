@@ -53,8 +53,9 @@ describeEachDb('rate limits: per session (strict), per address (generous)', (t) 
     return s;
   }
 
-  // (The waiting room's join limit is tested with the drops: server/modules/drops/drops.test.ts; 'Notify me' with the alerts.)
-  const calls: Record<Exclude<LimitedAction, 'newsletter' | 'drop-join' | 'alerts'>, (s: ShopperAt) => Promise<LightMyRequestResponse>> = {
+  // (The waiting room's join and status limits are tested with the drops: server/modules/drops/drops.test.ts and
+  // drops-live.test.ts; live stock's with live-stock.test.ts; 'Notify me' with the alerts.)
+  const calls: Record<Exclude<LimitedAction, 'newsletter' | 'drop-join' | 'alerts' | 'drop-status' | 'stock-status'>, (s: ShopperAt) => Promise<LightMyRequestResponse>> = {
     'cart-add': async (s) => s.post('/api/cart', { productId: await product(), quantity: 1 }),
     'customer-info': (s) => s.post('/api/customer-info', customer()),
     discount: (s) => s.post('/api/validate-discount', { code: 'FALL15' }),

@@ -6,7 +6,16 @@ import { SESSION_COOKIE } from '../../plugins/session';
 import { pgRateLimitStore, type RateLimitCounter } from './rate-limit.store';
 
 /** The routes that are rate-limited; a route names its own with `config: { rateLimited: '…' }`. */
-export type LimitedAction = 'cart-add' | 'payment-intent' | 'customer-info' | 'discount' | 'newsletter' | 'alerts' | 'drop-join';
+export type LimitedAction =
+  | 'cart-add'
+  | 'payment-intent'
+  | 'customer-info'
+  | 'discount'
+  | 'newsletter'
+  | 'alerts'
+  | 'drop-join'
+  | 'drop-status'
+  | 'stock-status';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,6 +52,11 @@ export const RATE_LIMITS: Record<LimitedAction, ActionLimits> = {
   'payment-intent': { session: { max: 10, windowMs: MINUTE }, address: { max: 300, windowMs: MINUTE } },
   // Joining a waiting room (each try also costs a proof of work; places per address are capped separately).
   'drop-join': { session: { max: 10, windowMs: MINUTE }, address: { max: 300, windowMs: MINUTE } },
+  // Waiting-room status reads and stream opens (GET /api/drops/:id and …/events): the 2 s fallback poll of a
+  // shopper whose stream was refused is 30 a minute; 50 such shoppers behind one NAT stay well inside.
+  'drop-status': { session: { max: 120, windowMs: MINUTE }, address: { max: 3000, windowMs: MINUTE } },
+  // Live stock reads and stream opens (GET /api/products/:id/stock and …/stock/events), the same budget.
+  'stock-status': { session: { max: 120, windowMs: MINUTE }, address: { max: 3000, windowMs: MINUTE } },
   // 'Notify me' signups (issue 14 item 7): one address may ask about several pieces.
   alerts: {
     session: { max: 10, windowMs: MINUTE },

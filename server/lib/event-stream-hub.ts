@@ -1,0 +1,228 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { DEFAULT_IPV6_PREFIX, networkKey } from './network-address';
+
+/**
+ * Server-Sent Events for every stream the shop serves (the waiting room, live stock): one place that
+ * counts slots, caps them per instance and per network address, sends the heartbeat and ends them all
+ * on shutdown (docs/security.md, "Streams").
+ *
+ * A slot is taken synchronously, before the route awaits anything, and given back by the response's
+ * `close` event, which is attached in the same synchronous step: a client that leaves at any moment
+ * (before the first byte, during the first read, after years) frees its slot. A client already gone
+ * when the slot is asked for gets none.
+ */
+
+export const HEARTBEAT_MS = 15_000;
+/** A stream whose client reads nothing: past this many unsent bytes it is ended (memory stays bounded). */
+const MAX_BUFFERED_BYTES = 64 * 1024;
+
+export interface StreamRefusal {
+  refused: true;
+  /** 503: this instance serves its maximum; 429: this network address holds its maximum. */
+  status: 429 | 503;
+  retryAfterSeconds: number;
+  message: string;
+}
+
+export interface StreamSlot<M> {
+  refused: false;
+  /**
+   * Sends the headers and the first frame and joins `topic`. Null (and nothing sent) when the client
+   * has left meanwhile or the hub was closed: the slot is already free then.
+   */
+  start(topic: string, meta: M, first: string, headers?: OutgoingHttpHeaders): OpenStream<M> | null;
+  /** Gives the slot back without starting (the route answered with an error instead). */
+  release(): void;
+}
+
+export interface OpenStream<M> {
+  readonly topic: string;
+  readonly meta: M;
+  /** What the owner last sent on this stream (to skip repeats); null before anything was recorded. */
+  last: string | null;
+  send(frame: string): void;
+}
+
+export interface EventStreamHubOptions {
+  /** Streams this instance serves at most (beyond: 503). */
+  maxStreams: number;
+  /** Streams one network address holds at most (beyond: 429). */
+  perAddress: number;
+  /** IPv6 addresses count by this prefix (IPV6_PREFIX); IPv4 as is. */
+  ipv6Prefix?: number;
+  heartbeatMs?: number;
+  /** The client's reconnection delay (SSE `retry:`), ms. */
+  retryMs?: number;
+  messages: { full: string; perAddress: string };
+  retryAfterSeconds?: { full: number; perAddress: number };
+}
+
+interface Entry<M> extends OpenStream<M> {
+  res: ServerResponse;
+  address: string;
+  released: boolean;
+}
+
+export const PER_ADDRESS_MESSAGE = 'Too many open streams from your network. Close a tab or try again shortly.';
+
+export function createEventStreamHub<M = undefined>(opts: EventStreamHubOptions) {
+  const ipv6Prefix = opts.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
+  const retryAfter = opts.retryAfterSeconds ?? { full: 5, perAddress: 30 };
+  /** Slots taken (started or still awaiting their first read). */
+  let used = 0;
+  const perAddress = new Map<string, number>();
+  const topics = new Map<string, Set<Entry<M>>>();
+  /** Slots taken but not started: ended on close like the rest. */
+  const pending = new Set<ServerResponse>();
+  let heartbeat: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const refusal = (status: 429 | 503): StreamRefusal => ({
+    refused: true,
+    status,
+    retryAfterSeconds: status === 503 ? retryAfter.full : retryAfter.perAddress,
+    message: status === 503 ? opts.messages.full : opts.messages.perAddress,
+  });
+
+  // A client that sent its FIN has had our half ended too (the socket is no longer writable).
+  const gone = (req: IncomingMessage, res: ServerResponse) =>
+    res.destroyed || res.writableEnded || !req.socket || req.socket.destroyed === true || req.socket.writable === false;
+
+  function startHeartbeat(): void {
+    if (heartbeat) return;
+    heartbeat = setInterval(() => {
+      for (const set of topics.values()) for (const s of set) s.send(': heartbeat\n\n');
+    }, opts.heartbeatMs ?? HEARTBEAT_MS);
+    heartbeat.unref();
+  }
+
+  function stopHeartbeat(): void {
+    if (heartbeat) clearInterval(heartbeat);
+    heartbeat = null;
+  }
+
+  return {
+    /**
+     * Takes a slot for the request, synchronously (call it before any await in the route). A refusal
+     * says what to answer: status, Retry-After and the message.
+     */
+    reserve(req: IncomingMessage, res: ServerResponse, ip: string): StreamSlot<M> | StreamRefusal {
+      if (closed || used >= opts.maxStreams) return refusal(503);
+      const address = networkKey(ip, ipv6Prefix);
+      const held = perAddress.get(address) ?? 0;
+      if (held >= opts.perAddress) return refusal(429);
+      if (gone(req, res)) return refusal(503);
+      used++;
+      perAddress.set(address, held + 1);
+      pending.add(res);
+      let entry: Entry<M> | null = null;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        pending.delete(res);
+        used--;
+        const n = (perAddress.get(address) ?? 1) - 1;
+        if (n <= 0) perAddress.delete(address);
+        else perAddress.set(address, n);
+        if (entry) {
+          entry.released = true;
+          const set = topics.get(entry.topic);
+          set?.delete(entry);
+          if (set && set.size === 0) topics.delete(entry.topic);
+        }
+        if (used === 0) stopHeartbeat();
+      };
+      res.once('close', release);
+      return {
+        refused: false,
+        release,
+        start(topic, meta, first, headers = {}) {
+          if (released) return null;
+          if (closed || gone(req, res)) {
+            release();
+            if (!res.destroyed) res.destroy();
+            return null;
+          }
+          pending.delete(res);
+          res.writeHead(200, {
+            ...headers,
+            'content-type': 'text/event-stream; charset=utf-8',
+            // Never cached, compressed or buffered by a proxy: each event must arrive when written.
+            'cache-control': 'no-store, no-transform',
+            'x-accel-buffering': 'no',
+            connection: 'keep-alive',
+          });
+          if (opts.retryMs) res.write(`retry: ${opts.retryMs}\n\n`);
+          const e: Entry<M> = {
+            topic,
+            meta,
+            res,
+            address,
+            released: false,
+            last: null,
+            send(frame) {
+              if (e.released) return;
+              if (res.writableLength > MAX_BUFFERED_BYTES) {
+                res.destroy();
+                return;
+              }
+              res.write(frame);
+            },
+          };
+          entry = e;
+          let set = topics.get(topic);
+          if (!set) topics.set(topic, (set = new Set()));
+          set.add(e);
+          e.send(first);
+          e.last = first;
+          startHeartbeat();
+          return e;
+        },
+      };
+    },
+
+    /** Someone is listening on `topic` on this instance. */
+    has(topic: string): boolean {
+      return topics.has(topic);
+    },
+    topics(): string[] {
+      return [...topics.keys()];
+    },
+    /** The open streams of a topic (a copy: sending may end one). */
+    streamsOf(topic: string): Array<OpenStream<M>> {
+      const set = topics.get(topic);
+      return set ? [...set] : [];
+    },
+    /** Sends one frame to every stream of a topic. */
+    broadcast(topic: string, frame: string): void {
+      const set = topics.get(topic);
+      if (set) for (const s of [...set]) s.send(frame);
+    },
+    /** Slots in use, started or not. */
+    get size(): number {
+      return used;
+    },
+    /** Slots one network address holds. */
+    heldBy(ip: string): number {
+      return perAddress.get(networkKey(ip, ipv6Prefix)) ?? 0;
+    },
+    get maxStreams(): number {
+      return opts.maxStreams;
+    },
+    /** App shutdown: every stream is ended (the server must not wait for them) and no new one starts. */
+    closeAll(): void {
+      closed = true;
+      stopHeartbeat();
+      for (const set of [...topics.values()]) for (const s of [...set]) (s as Entry<M>).res.end();
+      for (const res of [...pending]) res.destroy();
+    },
+  };
+}
+
+export type EventStreamHub<M = undefined> = ReturnType<typeof createEventStreamHub<M>>;
+
+/** The JSON answer of a refused stream (the route sends it: 503/429, Retry-After, no-store). */
+export function refusalHeaders(refusal: StreamRefusal): Record<string, string> {
+  return { 'retry-after': String(refusal.retryAfterSeconds), 'cache-control': 'no-store' };
+}

@@ -1,0 +1,74 @@
+import type { RoomRead } from './drops.repository';
+
+/** A drop's waiting room as this instance last read it (one ranking query), with the stock it then had. */
+export interface RoomSnapshot extends RoomRead {
+  stock: number;
+  /** Date.now() when the read started. */
+  readAt: number;
+  /** Increases with every read this instance makes (tests and benches count ranking queries by it). */
+  version: number;
+}
+
+/**
+ * The in-memory waiting rooms (ADR 010, "Status from memory"): the ticker reads each live drop once per
+ * tick (`refresh`) and every status read and stream start is answered from the last read (`get`). A drop
+ * the ticker does not watch (the room not open yet, long over) is read on demand at most once per
+ * `maxAgeMs` however many ask: concurrent misses share one read.
+ */
+export function createRoomSnapshots(opts: {
+  read: (productId: string) => Promise<RoomRead | null>;
+  stockOf: (productId: string) => Promise<number>;
+  maxAgeMs: number;
+}) {
+  const cache = new Map<string, RoomSnapshot>();
+  const inflight = new Map<string, Promise<RoomSnapshot | null>>();
+  let version = 0;
+
+  async function load(productId: string, stock?: number): Promise<RoomSnapshot | null> {
+    const readAt = Date.now();
+    const mine = ++version;
+    const [room, left] = await Promise.all([opts.read(productId), stock === undefined ? opts.stockOf(productId) : stock]);
+    if (!room) {
+      cache.delete(productId);
+      return null;
+    }
+    const snapshot: RoomSnapshot = { ...room, stock: left, readAt, version: mine };
+    // A slower, older read never replaces a newer one.
+    const current = cache.get(productId);
+    if (!current || current.version < mine) cache.set(productId, snapshot);
+    return cache.get(productId)!;
+  }
+
+  return {
+    /** Reads the room now (the ticker, once per tick per live drop). `stock` when the caller has it. */
+    refresh(productId: string, stock?: number): Promise<RoomSnapshot | null> {
+      return load(productId, stock);
+    },
+    /** The last read if younger than maxAgeMs, else one shared fresh read. */
+    get(productId: string): Promise<RoomSnapshot | null> {
+      const hit = cache.get(productId);
+      if (hit && Date.now() - hit.readAt < opts.maxAgeMs) return Promise.resolve(hit);
+      let pending = inflight.get(productId);
+      if (!pending) {
+        pending = load(productId).finally(() => inflight.delete(productId));
+        inflight.set(productId, pending);
+      }
+      return pending;
+    },
+    /** The owner changed the drop here: the next read is fresh. */
+    invalidate(productId: string): void {
+      cache.delete(productId);
+    },
+    /** Drops reads older than `ms` (rooms nobody looks at any more). */
+    evict(ms: number): void {
+      const before = Date.now() - ms;
+      for (const [id, s] of cache) if (s.readAt < before) cache.delete(id);
+    },
+    /** Ranking reads made so far. */
+    get reads(): number {
+      return version;
+    },
+  };
+}
+
+export type RoomSnapshots = ReturnType<typeof createRoomSnapshots>;
