@@ -1,10 +1,11 @@
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { projectRoot } from './lib/project-root';
-import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type onRouteHookHandler } from 'fastify';
 import compress from '@fastify/compress';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
+import { healthSchema, healthUnavailableSchema } from '../common/contracts/health';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { safeLoggerOptions } from './plugins/log-redaction';
@@ -39,6 +40,8 @@ export interface AppDeps extends ServiceOverrides {
   logger?: boolean | object;
   /** Extra routes registered after the modules, before the app shell (tests register probe routes here). */
   extraRoutes?: FastifyPluginAsync;
+  /** Sees every route as it is added (server/route-contracts.test.ts checks each /api route has a response schema). */
+  onRoute?: onRouteHookHandler;
 }
 
 declare module 'fastify' {
@@ -68,7 +71,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
   });
   app.setValidatorCompiler(validatorCompiler);
+  // Answers are encoded by their zod response schema: unknown fields are stripped, a missing or wrong one is a 500.
   app.setSerializerCompiler(serializerCompiler);
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   const services = await createServices(config, deps.database, app.log, deps);
   app.decorate('services', services);
@@ -80,7 +85,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
   await registerSession(app, { secret: deps.sessionSecret, sessions: services.sessions, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
 
-  app.get('/healthz', async (_request, reply) => {
+  app.get('/healthz', { schema: { response: { 200: healthSchema, 503: healthUnavailableSchema } } }, async (_request, reply) => {
     try {
       // Answers within a second either way, even when the database is cut off (issue 12 item 6).
       let timer: NodeJS.Timeout | undefined;

@@ -85,6 +85,25 @@ export const productPageQuery = z.object({
     .optional(),
 });
 
+// Response schemas. GET /api/products/:id → productSchema, /api/categories/:slug → categorySchema and
+// /api/products/upcoming → productListSchema are encoded by them on every answer. The four hot lists
+// (GET /api/categories → categoryListSchema, /api/products → productListSchema, /api/products/page →
+// productPageSchema, /api/products/featured → productListSchema) are sent as the catalogue snapshot's
+// precompressed bytes (server/plugins/precompressed.ts) without a per-request serializer: these schemas
+// document their shape, and server/modules/catalog/catalog.routes.test.ts parses them with it.
+export const productListSchema = z.array(productSchema);
+export const categoryListSchema = z.array(categorySchema);
+
+/** One page of the product grid (GET /api/products/page, and the home page's embedded data). */
+export const productPageSchema = z.object({
+  category: safeString().nullable(),
+  page: z.number().int(),
+  pageCount: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  products: productListSchema,
+});
+
 /** One page of the product grid (GET /api/products/page, and the home page's embedded data). */
 export interface ProductPage {
   /** Category slug the list is filtered by, or null for every product. */

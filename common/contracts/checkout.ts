@@ -24,6 +24,8 @@ export type CustomerInfoBody = z.infer<typeof customerInfoBody>;
 
 export const customerInfoSchema = customerInfoBody.extend({ id: safeString().uuid(), sessionId: safeString() });
 export type CustomerInfo = z.infer<typeof customerInfoSchema>;
+/** GET /api/customer-info: 200 with null when nothing is saved yet. */
+export const savedCustomerInfoSchema = customerInfoSchema.nullable();
 
 export const validateDiscountBody = z.object({ code: safeString().trim().min(1, { message: 'Please enter a discount code' }).max(64) });
 export const discountResult = z.object({ code: safeString(), discountPercent: z.number().int() });
@@ -77,6 +79,11 @@ export const offlineConfirmBody = z.object({
   expiry: safeString().min(1).max(10),
   cvc: safeString().min(1).max(8),
 });
+/** 200 of POST /api/payments/offline/confirm (DESIGN.md: Stripe test-mode semantics; amount in cents). */
+export const offlineConfirmResult = z.object({ id: safeString(), status: z.literal('succeeded'), amount: z.number().int() });
+export type OfflineConfirmResult = z.infer<typeof offlineConfirmResult>;
+/** 200 of POST /api/webhooks/stripe: Stripe only reads the status; `duplicate` marks an event seen before. */
+export const stripeWebhookResult = z.object({ received: z.literal(true), duplicate: z.literal(true).optional() });
 
 export const orderItemSchema = z.object({
   productName: safeString(),

@@ -3,14 +3,24 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   adminLoginBody,
   adminOrderIdParams,
+  adminOrderListSchema,
+  adminOrderSchema,
   adminOrdersQuery,
   adminProductIdParams,
+  adminProductListSchema,
+  adminProductSchema,
+  adminStatusSchema,
+  adminSuccessSchema,
   discountCodeCreateBody,
   discountCodeIdParams,
+  discountCodeListSchema,
+  discountCodeSchema,
   discountCodeUpdateBody,
+  newsletterSignupListSchema,
   orderStatusBody,
   productPayloadSchema,
 } from '../../../common/contracts/admin';
+import { errorResponses } from '../../../common/contracts/api-error';
 import { adminDeviceIdParams } from '../../../common/contracts/admin-devices';
 import { unauthorized } from '../../plugins/http-error';
 import { imageRoutes } from '../storage/images.routes';
@@ -67,7 +77,10 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // --- Access ---------------------------------------------------------------------------------
-  r.post('/api/admin/login', { schema: { body: adminLoginBody } }, async (request) => {
+  // Every JSON answer is encoded by its contract (common/contracts/admin.ts); the CSV exports are text.
+  const ok = { 200: adminSuccessSchema, ...errorResponses };
+
+  r.post('/api/admin/login', { schema: { body: adminLoginBody, response: ok } }, async (request) => {
     const { deviceToken } = await admin.auth.verifyLogin(request.ip, request.body.password, {
       deviceToken: request.readSignedCookie(KNOWN_DEVICE_COOKIE),
       userAgent: request.headers['user-agent'],
@@ -84,12 +97,12 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   // Logout ends the session only: the browser stays a known device (it grants a login budget, never
   // access); the owner revokes devices below, and a password change retires them all (ADR 012).
 
-  r.post('/api/admin/logout', async (request) => {
+  r.post('/api/admin/logout', { schema: { response: ok } }, async (request) => {
     await request.destroySession();
     return { success: true as const };
   });
 
-  r.get('/api/admin/status', async (request) => {
+  r.get('/api/admin/status', { schema: { response: { 200: adminStatusSchema, ...errorResponses } } }, async (request) => {
     const session = await request.getSession();
     return { isAuthenticated: adminSessionState(session?.data) === 'active' };
   });
@@ -103,27 +116,29 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   });
 
   // --- Products -------------------------------------------------------------------------------
-  r.get('/api/admin/products', async () => admin.products.listProducts());
+  r.get('/api/admin/products', { schema: { response: { 200: adminProductListSchema, ...errorResponses } } }, async () =>
+    admin.products.listProducts(),
+  );
 
-  r.post('/api/admin/products', { schema: { body: productPayloadSchema } }, async (request, reply) => {
+  r.post('/api/admin/products', { schema: { body: productPayloadSchema, response: { 201: adminProductSchema, ...errorResponses } } }, async (request, reply) => {
     return reply.status(201).send(await admin.products.createProduct(request.body));
   });
 
   r.put(
     '/api/admin/products/:id',
-    { schema: { params: adminProductIdParams, body: productPayloadSchema } },
+    { schema: { params: adminProductIdParams, body: productPayloadSchema, response: { 200: adminProductSchema, ...errorResponses } } },
     async (request) => {
       return admin.products.updateProduct(request.params.id, request.body);
     },
   );
 
-  r.delete('/api/admin/products/:id', { schema: { params: adminProductIdParams } }, async (request) => {
+  r.delete('/api/admin/products/:id', { schema: { params: adminProductIdParams, response: ok } }, async (request) => {
     await admin.products.deleteProduct(request.params.id);
     return { success: true as const };
   });
 
   // --- Orders ---------------------------------------------------------------------------------
-  r.get('/api/admin/orders', { schema: { querystring: adminOrdersQuery } }, async (request) => {
+  r.get('/api/admin/orders', { schema: { querystring: adminOrdersQuery, response: { 200: adminOrderListSchema, ...errorResponses } } }, async (request) => {
     return admin.listOrders(request.query);
   });
 
@@ -133,23 +148,27 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
 
   r.put(
     '/api/admin/orders/:orderId/status',
-    { schema: { params: adminOrderIdParams, body: orderStatusBody } },
+    { schema: { params: adminOrderIdParams, body: orderStatusBody, response: { 200: adminOrderSchema, ...errorResponses } } },
     async (request) => admin.updateOrderStatus(request.params.orderId, request.body.status),
   );
 
   // --- Newsletter -----------------------------------------------------------------------------
-  r.get('/api/admin/newsletter-signups', async () => admin.listSignups());
+  r.get('/api/admin/newsletter-signups', { schema: { response: { 200: newsletterSignupListSchema, ...errorResponses } } }, async () =>
+    admin.listSignups(),
+  );
 
   r.get('/api/admin/newsletter-signups.csv', async (_request, reply) => {
     return sendCsv(reply, `newsletter-signups-${today()}.csv`, await admin.signupsCsv());
   });
 
   // --- Discount codes -------------------------------------------------------------------------
-  r.get('/api/admin/discount-codes', async () => admin.discounts.listDiscountCodes());
+  r.get('/api/admin/discount-codes', { schema: { response: { 200: discountCodeListSchema, ...errorResponses } } }, async () =>
+    admin.discounts.listDiscountCodes(),
+  );
 
   r.post(
     '/api/admin/discount-codes',
-    { schema: { body: discountCodeCreateBody } },
+    { schema: { body: discountCodeCreateBody, response: { 201: discountCodeSchema, ...errorResponses } } },
     async (request, reply) => {
       return reply.status(201).send(await admin.discounts.createDiscountCode(request.body));
     },
@@ -157,7 +176,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
 
   r.put(
     '/api/admin/discount-codes/:id',
-    { schema: { params: discountCodeIdParams, body: discountCodeUpdateBody } },
+    { schema: { params: discountCodeIdParams, body: discountCodeUpdateBody, response: { 200: discountCodeSchema, ...errorResponses } } },
     async (request) => admin.discounts.setActive(request.params.id, request.body.isActive),
   );
 

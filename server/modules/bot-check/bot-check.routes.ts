@@ -1,4 +1,7 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../../common/contracts/api-error';
+import { powChallengeSchema } from '../../../common/contracts/bot-check';
 import type { BotCheckService } from './bot-check.service';
 
 declare module 'fastify' {
@@ -16,7 +19,8 @@ declare module 'fastify' {
 export async function registerBotCheck(app: FastifyInstance, opts: { botCheck: BotCheckService }): Promise<void> {
   const { botCheck } = opts;
 
-  app.get('/api/pow-challenge', async (_request, reply) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/api/pow-challenge', { schema: { response: { 200: powChallengeSchema, ...errorResponses } } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return botCheck.challenge();
   });

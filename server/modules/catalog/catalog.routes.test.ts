@@ -2,8 +2,11 @@ import { expect, test } from 'vitest';
 import { z } from 'zod';
 import { describeEachDb } from '../../../tests/support/build-test-app';
 import {
+  categoryListSchema,
   categorySchema,
   categorySizes,
+  productListSchema,
+  productPageSchema,
   productSchema,
   type Category,
   type Product,
@@ -235,5 +238,32 @@ describeEachDb('catalogue API', (t) => {
     const featured = json<Product[]>(await get('/api/products/featured'));
     expect(featured).toHaveLength(4);
     expect(featured.every((p) => p.inStock)).toBe(true);
+  });
+
+  // The four hot lists send the snapshot's precompressed bytes, not through a response schema
+  // (server/route-contracts.test.ts lists them): their JSON must still be exactly the contract's shape.
+  test('the snapshot JSON the raw-byte routes send parses with the contract schemas, no field more or less', async () => {
+    const strictList = z.array(wireProduct);
+    const snap = await t().services.catalog.current();
+    expect(categoryListSchema.parse(JSON.parse(snap.categoriesJson))).toHaveLength(3);
+    z.array(wireCategory).parse(JSON.parse(snap.categoriesJson));
+    const products = strictList.parse(JSON.parse(snap.productsJson));
+    expect(productListSchema.parse(products)).toEqual(products);
+
+    const bodies = {
+      '/api/categories': z.array(wireCategory),
+      '/api/products': strictList,
+      '/api/products?q=hoodie': strictList,
+      '/api/products/featured': strictList,
+      '/api/products/page': productPageSchema.extend({ products: strictList }).strict(),
+      '/api/products/page?category=tshirts': productPageSchema.extend({ products: strictList }).strict(),
+    };
+    for (const [url, schema] of Object.entries(bodies)) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(schema.safeParse(json(res)).error, url).toBeUndefined();
+    }
+    // The strict check can fail: a field the contract lacks is refused.
+    expect(wireProduct.safeParse({ ...products[0], passwordHash: 'x' }).success).toBe(false);
   });
 });

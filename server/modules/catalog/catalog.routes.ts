@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  categorySchema,
   categorySlugParams,
   PRODUCT_PAGE_SIZE,
   productIdParams,
+  productListSchema,
   productPageQuery,
+  productSchema,
   productsQuery,
 } from '../../../common/contracts/catalog';
+import { errorResponses } from '../../../common/contracts/api-error';
 import { pickFeatured, slicePage } from '../../../common/domain/product-page';
 import { upcomingDrops } from '../../../common/domain/release';
 import { notFound } from '../../plugins/http-error';
@@ -26,6 +30,9 @@ export async function catalogRoutes(app: FastifyInstance, opts: { catalog: Catal
   const productsBody = createBodyCache();
 
   // Synchronous when the snapshot is fresh: no promise hops on the hottest path of a drop.
+  // This route and the three product lists below send the snapshot's precompressed bytes: no response
+  // schema runs per request (their shapes are documented in common/contracts/catalog.ts and checked
+  // against the snapshot by catalog.routes.test.ts; server/route-contracts.test.ts lists them).
   r.get('/api/categories', { compress: false, decompress: false }, (request, reply) => {
     reply.header('cache-control', 'no-cache');
     const fresh = catalog.freshSnapshot();
@@ -33,7 +40,7 @@ export async function catalogRoutes(app: FastifyInstance, opts: { catalog: Catal
     return catalog.categoriesJson().then((json) => sendPrecompressedJson(request, reply, categoriesBody(json)));
   });
 
-  r.get('/api/categories/:slug', { schema: { params: categorySlugParams } }, async (request) => {
+  r.get('/api/categories/:slug', { schema: { params: categorySlugParams, response: { 200: categorySchema, ...errorResponses } } }, async (request) => {
     const category = await catalog.getCategory(request.params.slug);
     if (!category) throw notFound('Category not found');
     return category;
@@ -88,13 +95,13 @@ export async function catalogRoutes(app: FastifyInstance, opts: { catalog: Catal
   });
 
   // Products whose release is still to come (the home page's 'Upcoming drops'): depends on the time, so not cached.
-  r.get('/api/products/upcoming', async (_request, reply) => {
+  r.get('/api/products/upcoming', { schema: { response: { 200: productListSchema, ...errorResponses } } }, async (_request, reply) => {
     const snap = await catalog.current();
     reply.header('cache-control', 'no-cache');
     return upcomingDrops(snap.products, Date.now());
   });
 
-  r.get('/api/products/:id', { schema: { params: productIdParams } }, async (request) => {
+  r.get('/api/products/:id', { schema: { params: productIdParams, response: { 200: productSchema, ...errorResponses } } }, async (request) => {
     const product = await catalog.getProduct(request.params.id);
     if (!product) throw notFound('Product not found');
     return product;

@@ -3,9 +3,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   calculateShippingBody,
   createPaymentIntentBody,
+  createPaymentIntentResult,
   customerInfoBody,
+  customerInfoSchema,
+  discountResult,
+  savedCustomerInfoSchema,
+  totalsSchema,
   validateDiscountBody,
 } from '../../../common/contracts/checkout';
+import { errorResponses } from '../../../common/contracts/api-error';
 import type { CheckoutService } from './checkout.service';
 import type { RequestGate } from '../../lib/request-gate';
 import type { AdmissionGuard } from '../cart/cart.routes';
@@ -23,23 +29,23 @@ export async function checkoutRoutes(
   const inCheckout = <T>(fn: () => Promise<T>) => gate.run('checkout', fn);
 
   // 200 with null when nothing is saved yet (the client treats any non-OK answer as an error).
-  r.get('/api/customer-info', async (request) =>
+  r.get('/api/customer-info', { schema: { response: { 200: savedCustomerInfoSchema, ...errorResponses } } }, async (request) =>
     inCheckout(async () => checkout.getCustomerInfo(await sid(request))),
   );
 
-  r.post('/api/customer-info', { schema: { body: customerInfoBody }, config: { rateLimited: 'customer-info' } }, async (request) =>
+  r.post('/api/customer-info', { schema: { body: customerInfoBody, response: { 200: customerInfoSchema, ...errorResponses } }, config: { rateLimited: 'customer-info' } }, async (request) =>
     inCheckout(async () => checkout.saveCustomerInfo((await request.ensureSession()).sid, request.body)),
   );
 
-  r.post('/api/validate-discount', { schema: { body: validateDiscountBody }, config: { rateLimited: 'discount' } }, async (request) =>
+  r.post('/api/validate-discount', { schema: { body: validateDiscountBody, response: { 200: discountResult, ...errorResponses } }, config: { rateLimited: 'discount' } }, async (request) =>
     inCheckout(async () => checkout.validateDiscount(await sid(request), request.body.code)),
   );
 
-  r.post('/api/calculate-shipping', { schema: { body: calculateShippingBody } }, async (request) =>
+  r.post('/api/calculate-shipping', { schema: { body: calculateShippingBody, response: { 200: totalsSchema, ...errorResponses } } }, async (request) =>
     inCheckout(async () => checkout.calculateTotals(await sid(request), request.body)),
   );
 
-  r.post('/api/create-payment-intent', { schema: { body: createPaymentIntentBody }, config: { rateLimited: 'payment-intent' } }, async (request) =>
+  r.post('/api/create-payment-intent', { schema: { body: createPaymentIntentBody, response: { 200: createPaymentIntentResult, ...errorResponses } }, config: { rateLimited: 'payment-intent' } }, async (request) =>
     gate.run('payment', async () => {
       const sessionId = await sid(request);
       // Drop products inside their window need this session's admission pass (ADR 010).

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { newsletterBody, type NewsletterResponse } from '../../../common/contracts/newsletter';
+import { newsletterBody, newsletterResponse, type NewsletterResponse } from '../../../common/contracts/newsletter';
+import { errorResponses } from '../../../common/contracts/api-error';
 import type { NewsletterService } from './newsletter.service';
 
 export async function newsletterRoutes(
@@ -11,7 +12,7 @@ export async function newsletterRoutes(
 
   r.post(
     '/api/newsletter',
-    { schema: { body: newsletterBody }, config: { rateLimited: 'newsletter', botChecked: true } },
+    { schema: { body: newsletterBody, response: { 201: newsletterResponse, ...errorResponses } }, config: { rateLimited: 'newsletter', botChecked: true } },
     async (request, reply): Promise<NewsletterResponse> => {
       const subscription = await opts.newsletter.subscribe(request.body.email);
       reply.status(201);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { paymentSuccessBody } from '../../../common/contracts/checkout';
+import { orderSchema, paymentSuccessBody, paymentSuccessResult } from '../../../common/contracts/checkout';
+import { errorResponses } from '../../../common/contracts/api-error';
 import { notFound } from '../../plugins/http-error';
 import type { RequestGate } from '../../lib/request-gate';
 import type { FulfilmentService } from './fulfilment.service';
@@ -15,14 +16,14 @@ export async function ordersRoutes(
   const { fulfilment, orders, gate } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post('/api/payment-success', { schema: { body: paymentSuccessBody } }, async (request) =>
+  r.post('/api/payment-success', { schema: { body: paymentSuccessBody, response: { 200: paymentSuccessResult, ...errorResponses } } }, async (request) =>
     gate.run('settle', async () =>
       fulfilment.fulfilForSession(await sid(request), request.body.paymentIntentId),
     ),
   );
 
   // The order-success page shows this session's latest order (number and edition numbers).
-  r.get('/api/orders/latest', async (request) =>
+  r.get('/api/orders/latest', { schema: { response: { 200: orderSchema, ...errorResponses } } }, async (request) =>
     gate.run('settle', async () => {
       const order = await orders.latestForSession(await sid(request));
       if (!order) throw notFound('No order found');

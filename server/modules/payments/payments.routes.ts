@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { offlineConfirmBody } from '../../../common/contracts/checkout';
+import { offlineConfirmBody, offlineConfirmResult, stripeWebhookResult } from '../../../common/contracts/checkout';
+import { errorResponses } from '../../../common/contracts/api-error';
 import type { RequestGate } from '../../lib/request-gate';
 import type { PaymentsService } from './payments.service';
 
@@ -11,7 +12,7 @@ export async function paymentsRoutes(
   const { payments, gate } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post('/api/payments/offline/confirm', { schema: { body: offlineConfirmBody } }, async (request) =>
+  r.post('/api/payments/offline/confirm', { schema: { body: offlineConfirmBody, response: { 200: offlineConfirmResult, ...errorResponses } } }, async (request) =>
     gate.run('settle', () => payments.confirmOffline(request.body)),
   );
 
@@ -21,7 +22,7 @@ export async function paymentsRoutes(
     scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),
     );
-    scope.post('/api/webhooks/stripe', async (request) => {
+    scope.post('/api/webhooks/stripe', { schema: { response: { 200: stripeWebhookResult, ...errorResponses } } }, async (request) => {
       const signature = request.headers['stripe-signature'];
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       return gate.run('settle', () =>

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAX_UPLOAD_BYTES, normalizeImageBody, uploadUrlBody } from '../../../common/contracts/admin';
+import {
+  adminSuccessSchema,
+  MAX_UPLOAD_BYTES,
+  normalizeImageBody,
+  normalizeImageResultSchema,
+  uploadUrlBody,
+  uploadUrlResultSchema,
+} from '../../../common/contracts/admin';
+import { errorResponses } from '../../../common/contracts/api-error';
 import { HttpError } from '../../plugins/http-error';
 import type { ImagesService } from './images.service';
 
@@ -13,12 +21,12 @@ export async function imageRoutes(app: FastifyInstance, opts: { images: ImagesSe
   const { images } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.post('/api/admin/images/upload-url', async (request) => {
+  r.post('/api/admin/images/upload-url', { schema: { response: { 200: uploadUrlResultSchema, ...errorResponses } } }, async (request) => {
     // The spec's client posts no body; a body may bind the file's type and size into the URL.
     return images.createUploadUrl(uploadUrlBody.parse(request.body ?? {}));
   });
 
-  r.post('/api/admin/images/normalize', { schema: { body: normalizeImageBody } }, async (request) => {
+  r.post('/api/admin/images/normalize', { schema: { body: normalizeImageBody, response: { 200: normalizeImageResultSchema, ...errorResponses } } }, async (request) => {
     return images.normalize(request.body.imageUrl);
   });
 
@@ -39,7 +47,10 @@ export async function imageRoutes(app: FastifyInstance, opts: { images: ImagesSe
       .withTypeProvider<ZodTypeProvider>()
       .put(
         '/api/admin/images/upload/:token',
-        { bodyLimit: MAX_UPLOAD_BYTES, schema: { params: z.object({ token: z.string().min(1).max(2000) }) } },
+        {
+          bodyLimit: MAX_UPLOAD_BYTES,
+          schema: { params: z.object({ token: z.string().min(1).max(2000) }), response: { 200: adminSuccessSchema, ...errorResponses } },
+        },
         async (request) => {
           const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
           const contentType = (request.headers['content-type'] ?? 'application/octet-stream')
