@@ -34,10 +34,22 @@ export async function apiRequest(method: string, url: string, body?: unknown): P
   return res;
 }
 
-export async function apiJson<T>(method: string, url: string, body?: unknown, schema?: z.ZodType<T>): Promise<T> {
+/**
+ * The response contract to parse an answer with (common/contracts/*, the schema the server encodes it
+ * by), or a loader of it: storefront screens load zod only when they first call the API
+ * (client/lib/storefront-contracts.ts), never with the page's first script.
+ */
+export type Contract<T> = z.ZodType<T> | (() => Promise<z.ZodType<T>>);
+
+async function parseWith<T>(contract: Contract<T>, data: unknown): Promise<T> {
+  const schema = typeof contract === 'function' ? await contract() : contract;
+  return schema.parse(data);
+}
+
+export async function apiJson<T>(method: string, url: string, body?: unknown, schema?: Contract<T>): Promise<T> {
   const res = await apiRequest(method, url, body);
   const data: unknown = await res.json();
-  return schema ? schema.parse(data) : (data as T);
+  return schema ? parseWith(schema, data) : (data as T);
 }
 
 /** Default query function: GET the query key joined as a path; `on401: 'null'` yields null. */

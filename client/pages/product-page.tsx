@@ -9,7 +9,7 @@ import { ProductDetail, type AddToCartRequest } from '../features/product-detail
 import { ProductDetailSkeleton } from '../features/product-detail/product-detail-skeleton';
 import { useShopSettings } from '../features/settings/use-shop-settings';
 import { NotFoundState } from '../features/static-pages/not-found-state';
-import { ApiError } from '../lib/api-client';
+import { ApiError, apiJson } from '../lib/api-client';
 import { readBootstrap } from '../lib/bootstrap';
 import { useDocumentTitle } from '../lib/use-document-title';
 
@@ -19,6 +19,10 @@ function useProduct(id: string) {
   const boot = readBootstrap().product;
   return useQuery<Product>({
     queryKey: ['/api/products', id],
+    queryFn: () =>
+      apiJson('GET', `/api/products/${encodeURIComponent(id)}`, undefined, () =>
+        import('../lib/storefront-contracts').then((m) => m.productSchema),
+      ),
     // A malformed id cannot exist: show 'Product Not Found' without a request.
     enabled: valid,
     initialData: boot && boot.id === id ? boot : undefined,

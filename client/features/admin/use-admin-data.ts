@@ -2,8 +2,11 @@ import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   adminOrderListSchema,
+  adminOrderSchema,
   adminProductListSchema,
+  adminProductSchema,
   discountCodeListSchema,
+  discountCodeSchema,
   newsletterSignupListSchema,
   type AdminOrder,
   type AdminProduct,
@@ -75,8 +78,8 @@ export function useSaveProduct() {
   return useMutation({
     mutationFn: ({ id, payload }: { id: string | null; payload: ProductPayload }) =>
       id
-        ? apiJson<unknown>('PUT', `/api/admin/products/${id}`, payload)
-        : apiJson<unknown>('POST', '/api/admin/products', payload),
+        ? apiJson('PUT', `/api/admin/products/${id}`, payload, adminProductSchema)
+        : apiJson('POST', '/api/admin/products', payload, adminProductSchema),
     onSettled: refresh,
   });
 }
@@ -93,7 +96,7 @@ export function useUpdateOrderStatus() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, status }: { id: string; status: OrderStatus }) =>
-      apiJson<unknown>('PUT', `/api/admin/orders/${id}/status`, { status }),
+      apiJson('PUT', `/api/admin/orders/${id}/status`, { status }, adminOrderSchema),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminOrdersKey }),
   });
 }
@@ -101,7 +104,7 @@ export function useUpdateOrderStatus() {
 export function useCreateDiscountCode() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: DiscountCodeCreate) => apiJson<unknown>('POST', '/api/admin/discount-codes', body),
+    mutationFn: (body: DiscountCodeCreate) => apiJson('POST', '/api/admin/discount-codes', body, discountCodeSchema),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminDiscountCodesKey }),
   });
 }
@@ -110,7 +113,7 @@ export function useSetDiscountCodeActive() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, isActive }: { id: string; isActive: boolean }) =>
-      apiJson<unknown>('PUT', `/api/admin/discount-codes/${id}`, { isActive }),
+      apiJson('PUT', `/api/admin/discount-codes/${id}`, { isActive }, discountCodeSchema),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminDiscountCodesKey }),
   });
 }

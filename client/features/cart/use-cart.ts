@@ -11,7 +11,8 @@ export { CART_KEY, useCart, useCartCount } from './cart-query';
 export function useAddToCart() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: AddToCartBody) => apiJson<CartItem>('POST', '/api/cart', body),
+    mutationFn: (body: AddToCartBody) =>
+      apiJson('POST', '/api/cart', body, () => import('../../lib/storefront-contracts').then((m) => m.cartItemSchema)),
     onSuccess: async () => {
       const before = qc.getQueryData<CartItem[]>(CART_KEY) ?? [];
       await qc.invalidateQueries({ queryKey: CART_KEY });

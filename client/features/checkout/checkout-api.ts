@@ -3,8 +3,10 @@ import {
   createPaymentIntentResult,
   customerInfoSchema,
   discountResult,
+  offlineConfirmResult,
   orderSchema,
   paymentSuccessResult,
+  savedCustomerInfoSchema,
   totalsSchema,
   type CreatePaymentIntentResult,
   type CustomerInfo,
@@ -23,10 +25,7 @@ export const CUSTOMER_INFO_KEY = ['/api/customer-info'] as const;
 export function useCustomerInfo() {
   return useQuery<CustomerInfo | null>({
     queryKey: CUSTOMER_INFO_KEY,
-    queryFn: async () => {
-      const data: unknown = await apiJson('GET', '/api/customer-info');
-      return data === null ? null : customerInfoSchema.parse(data);
-    },
+    queryFn: () => apiJson('GET', '/api/customer-info', undefined, savedCustomerInfoSchema),
     staleTime: 0,
   });
 }
@@ -109,11 +108,7 @@ export function confirmOfflinePayment(body: {
   expiry: string;
   cvc: string;
 }) {
-  return apiJson<{ id: string; status: string; amount: number }>(
-    'POST',
-    '/api/payments/offline/confirm',
-    body,
-  );
+  return apiJson('POST', '/api/payments/offline/confirm', body, offlineConfirmResult);
 }
 
 export function recordPaymentSuccess(paymentIntentId: string): Promise<{ orderNumber: string }> {
