@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
+import { DEFAULT_IPV6_PREFIX, networkKey } from '../../lib/network-address';
 import type { Product } from '../../../common/contracts/catalog';
 import type { AdminDrop, AdminDropUpdate, AdmissionPass, DropStatus, DropTicket, TicketStatus } from '../../../common/contracts/drops';
 import {
@@ -115,9 +115,16 @@ export function createDropsService(deps: {
   const signer = createPassSigner(deps.secret);
   const passCookieName = cookieName(PASS_COOKIE, deps.secureCookies ?? false);
   const addressSecret = crypto.createHmac('sha256', deps.secret).update('fifty:drop-address').digest();
-  /** A keyed hash of the network address (IPv6 by its /64, as the rate limits count it): no address is stored. */
+  /**
+   * A keyed hash of the network (server/lib/network-address.ts: IPv6 by IPV6_PREFIX, default /48, as the rate
+   * limits count it), so every /64 of one subscriber's /48 is one address per raffle round: no address is stored.
+   */
   const addressKey = (ip: string) =>
-    crypto.createHmac('sha256', addressSecret).update(normalizeIP(ip)).digest('base64url').slice(0, 22);
+    crypto
+      .createHmac('sha256', addressSecret)
+      .update(networkKey(ip, settings.ipv6Prefix ?? DEFAULT_IPV6_PREFIX))
+      .digest('base64url')
+      .slice(0, 22);
 
   const ensured = new Set<string>();
   async function ensureRows(productIds: readonly string[]): Promise<void> {
