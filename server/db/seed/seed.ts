@@ -15,10 +15,10 @@ import { renderSeedArt } from './product-art';
 export const DEMO_MAX_PER_SHOPPER = 10;
 
 /** Seeds the demo catalogue into an empty database; does nothing when products exist. */
-export async function seedIfEmpty(db: Db, dataDir: string): Promise<boolean> {
+export async function seedIfEmpty(db: Db, dataDir: string, opts: { art?: boolean } = {}): Promise<boolean> {
   const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(products);
   if (count > 0) return false;
-  await seedCatalogue(db, dataDir);
+  await seedCatalogue(db, dataDir, opts);
   return true;
 }
 
