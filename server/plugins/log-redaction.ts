@@ -36,6 +36,14 @@ const SENSITIVE_KEYS = [
   'authorization',
   'set-cookie',
   'stripe-signature',
+  // Client addresses (the request serializer drops them; these catch any other log line) and link secrets.
+  'ip',
+  'ips',
+  'remoteAddress',
+  'remotePort',
+  'claim',
+  'claimToken',
+  'unsubscribeToken',
 ];
 
 export const REDACT_PATHS: string[] = SENSITIVE_KEYS.flatMap((key) => {
@@ -59,9 +67,32 @@ interface SafeError {
   cause?: SafeError;
 }
 
+/** Secrets that ride in URLs: every query string (?token=, ?claim=) and the token of a claim path. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  return path.replace(/^(\/api\/alerts\/claim)\/[^/]+/, '$1/[redacted]') + (q < 0 ? '' : '?[redacted]');
+}
+
+const EMAIL = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+\.[A-Za-z]{2,}/g;
+const IPV4 = /\b(?:\d{1,3}\.){3}\d{1,3}\b/g;
+// Two to seven groups of hex with a '::', or three or more colons (a clock time "16:22:28" is neither).
+const IPV6 = /(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])/g;
+const QUERY = /(\/[^\s?"'<>]*)\?[^\s"'<>]+/g;
+
+/** Text of any log line (messages, error messages): no query strings, e-mail or network addresses. */
+export function scrubText(text: string): string {
+  return text
+    .replace(QUERY, '$1?[redacted]')
+    .replace(/(\/api\/alerts\/claim)\/[^\s/?"'<>]+/g, '$1/[redacted]')
+    .replace(EMAIL, '[redacted e-mail]')
+    .replace(IPV4, '[redacted address]')
+    .replace(IPV6, (m) => (m.includes('::') || m.split(':').length > 3 ? '[redacted address]' : m));
+}
+
 /** Values PostgreSQL and drivers quote inside messages ('invalid input syntax for type uuid: "…"'). */
 function scrubMessage(message: string): string {
-  return message
+  return scrubText(message)
     .replace(/\nparams: [\s\S]*$/, '\nparams: [redacted]')
     .replace(/"[^"]*"/g, (m) => (m.length > 40 || /[@\s\d]/.test(m) ? '"[redacted]"' : m))
     .replace(/\(([^()]*)\)=\(([^()]*)\)/g, '($1)=([redacted])');
@@ -90,8 +121,26 @@ export function serializeErrorSafely(err: unknown, depth = 0): SafeError {
   return out;
 }
 
+/**
+ * A request in a log line (Fastify's 'incoming request' at debug, errors at any level): its method and its
+ * URL without the query string or a token in the path. No client address, port or host.
+ */
+export function serializeRequestSafely(req: { method?: string; url?: string }): { method?: string; url?: string } {
+  return { method: req.method, url: typeof req.url === 'string' ? redactUrl(req.url) : undefined };
+}
+
 /** pino options for every logger of the shop (merged with the caller's level or stream). */
 export const safeLoggerOptions = {
   redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-  serializers: { err: serializeErrorSafely, error: serializeErrorSafely },
+  serializers: { err: serializeErrorSafely, error: serializeErrorSafely, req: serializeRequestSafely },
+  hooks: {
+    /** Message strings are not fields: they are scrubbed too (a URL, an address or an e-mail written into one). */
+    logMethod(this: unknown, args: unknown[], method: (...a: unknown[]) => void): void {
+      // Fastify's own 'Server listening at http://…' names this server's address, not a client's.
+      method.apply(
+        this,
+        args.map((a) => (typeof a === 'string' && !a.startsWith('Server listening at ') ? scrubText(a) : a)),
+      );
+    },
+  },
 };
