@@ -84,6 +84,16 @@ const envSchema = z.object({
   RATE_LIMITS: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),
   /** Multiplies every per-address rate limit (one address for many shoppers: a large NAT, a load test). */
   RATE_LIMIT_ADDRESS_FACTOR: z.coerce.number().positive().max(10_000).default(1),
+  /**
+   * IPv6 addresses count per network of this prefix (rate limits, raffle places and rounds, stream caps):
+   * a subscriber is delegated a whole /48–/56, so per address or per /64 one person is thousands (docs/security.md).
+   */
+  IPV6_PREFIX: z.coerce
+    .number({ message: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(16, 'must be at least 16')
+    .max(128, 'must be at most 128')
+    .default(48),
   /** Proof-of-work size: tries a solve takes on average (ADR 009). Lower only for load tests. */
   POW_TRIES: z.coerce.number().int().min(2).max(1_000_000).default(2000),
   /** The waiting room of a drop opens this long before its release; everyone who joins before the release is in its raffle (ADR 010). */

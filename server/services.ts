@@ -66,7 +66,16 @@ export async function createServices(config: Config, database: Database, log: Fa
     jobs.every('sync-database-clock', 60_000, sync);
   }
   const discounts = createDiscountsService({ db });
-  const newsletter = createNewsletterService({ db, discounts, mailer, shopName: config.SHOP_NAME, publicUrl: config.PUBLIC_URL, log });
+  const newsletter = createNewsletterService({
+    db,
+    discounts,
+    mailer,
+    shopName: config.SHOP_NAME,
+    publicUrl: config.PUBLIC_URL,
+    log,
+    // Keys the hashes of folded mailboxes (one welcome code per inbox, ADR 013).
+    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+  });
   const seo = createSeoService({ catalog, settings, publicUrl: config.PUBLIC_URL });
 
   jobs.every('prune-sessions', 60 * 60 * 1000, () => sessions.pruneExpired());
@@ -107,6 +116,8 @@ export async function createServices(config: Config, database: Database, log: Fa
     shopName: config.SHOP_NAME,
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     reserveMinutes: config.ALERT_RESERVE_MINUTES,
+    // Keys the hashes of folded mailboxes (one signup per inbox and product, ADR 013).
+    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
     // Inside a drop window a returned piece goes back to the admitted line, unless the drop sold out (ADR 011).
     dropWindowMs: config.DROP_WINDOW_MINUTES * 60_000,
     isDropSoldOut: async (productId) => (await drops.status(productId, null)).phase === 'sold_out',
@@ -133,6 +144,7 @@ export async function createServices(config: Config, database: Database, log: Fa
       raffleMs: config.DROP_RAFFLE_MINUTES * 60_000,
       windowMs: config.DROP_WINDOW_MINUTES * 60_000,
       placesPerAddress: config.DROP_PLACES_PER_ADDRESS,
+      ipv6Prefix: config.IPV6_PREFIX,
       passMs: config.DROP_PASS_MINUTES * 60_000,
       overbooking: config.DROP_OVERBOOKING,
     },

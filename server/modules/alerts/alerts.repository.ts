@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { AlertKind } from '../../../common/domain/product-alerts';
 import { productAlerts } from './alerts.tables';
@@ -16,10 +16,13 @@ const mailable = {
   reservedUntil: productAlerts.reservedUntil,
 };
 
-/** A signup; false when this address already asked for this alert (it is switched back on if it had unsubscribed). */
+/**
+ * A signup; false when this address, or another spelling of its mailbox (the same `mailboxKey`), already
+ * asked for this alert (it is switched back on if it had unsubscribed).
+ */
 export async function insertAlert(
   db: DbOrTx,
-  row: { productId: string; email: string; kind: AlertKind; token: string },
+  row: { productId: string; email: string; mailboxKey: string; kind: AlertKind; token: string },
 ): Promise<boolean> {
   const inserted = await db.insert(productAlerts).values(row).onConflictDoNothing().returning({ id: productAlerts.id });
   if (inserted.length > 0) return true;
@@ -29,7 +32,7 @@ export async function insertAlert(
     .where(
       and(
         eq(productAlerts.productId, row.productId),
-        eq(productAlerts.email, row.email),
+        or(eq(productAlerts.email, row.email), eq(productAlerts.mailboxKey, row.mailboxKey)),
         eq(productAlerts.kind, row.kind),
         isNotNull(productAlerts.unsubscribedAt),
       ),
@@ -158,4 +161,22 @@ export async function unsubscribeByToken(db: DbOrTx, token: string): Promise<Ale
     .where(eq(productAlerts.token, token))
     .returning();
   return row ?? null;
+}
+
+/** A product's signups from before folding (no mailbox key yet), oldest first. */
+export async function listUnkeyedAlerts(db: DbOrTx, productId: string): Promise<Array<{ id: string; email: string }>> {
+  return db
+    .select({ id: productAlerts.id, email: productAlerts.email })
+    .from(productAlerts)
+    .where(and(eq(productAlerts.productId, productId), isNull(productAlerts.mailboxKey)))
+    .orderBy(asc(productAlerts.createdAt), asc(productAlerts.id));
+}
+
+/** Gives an old signup its mailbox key unless an older spelling of the mailbox holds it for that alert. */
+export async function setAlertMailboxKey(db: DbOrTx, id: string, mailboxKey: string): Promise<void> {
+  await db.execute(sql`
+    update ${productAlerts} a set mailbox_key = ${mailboxKey}
+     where a.id = ${id}
+       and not exists (select 1 from ${productAlerts} held
+                        where held.product_id = a.product_id and held.kind = a.kind and held.mailbox_key = ${mailboxKey})`);
 }

@@ -6,6 +6,7 @@ import type { AlertClaim } from '../../../common/contracts/alerts';
 import type { Product } from '../../../common/contracts/catalog';
 import { alertKindFor, alertMessages, isReservedForOthers, reservedMessage, type AlertKind } from '../../../common/domain/product-alerts';
 import { passRequired } from '../../../common/domain/drop';
+import { mailboxKey } from '../../../common/domain/identity';
 import { isReleased } from '../../../common/domain/release';
 import { isAvailable } from '../../../common/domain/stock';
 import { conflict, forbidden, HttpError, notFound } from '../../plugins/http-error';
@@ -21,8 +22,10 @@ import {
   findReservations,
   insertAlert,
   listPendingProducts,
+  listUnkeyedAlerts,
   markClaimed,
   reserveNext,
+  setAlertMailboxKey,
   unmarkNotified,
   unsubscribeByToken,
   type MailableAlert,
@@ -58,6 +61,8 @@ export interface AlertsDeps {
    * a returned piece goes to the waiting list. Called after commits only, never inside inventory's transaction.
    */
   isDropSoldOut?: (productId: string) => Promise<boolean>;
+  /** Keys the hashes of folded mailboxes (the session secret; ADR 013). */
+  secret?: string;
 }
 
 /**
@@ -71,6 +76,8 @@ export interface AlertsDeps {
 export function createAlertsService(deps: AlertsDeps) {
   const { db, catalog, inventory, mailer, log, shopName, reserveMinutes, dropWindowMs } = deps;
   const base = deps.baseUrl.replace(/\/+$/, '');
+  const mailboxSecret = crypto.createHmac('sha256', deps.secret ?? crypto.randomBytes(32)).update('alert mailboxes').digest();
+  const mailboxHash = (email: string) => crypto.createHmac('sha256', mailboxSecret).update(mailboxKey(email)).digest('base64url');
   const minutesShown = Math.max(1, Math.round(reserveMinutes));
   const links = (a: MailableAlert) => ({
     // The claim link carries the reservation's own token; the unsubscribe link the signup's (ADR 011, amended).
@@ -219,7 +226,15 @@ export function createAlertsService(deps: AlertsDeps) {
       if (!product) throw notFound('Product not found');
       const kind = alertKindFor(product, Date.now());
       if (!kind) throw conflict(alertMessages.onSale);
-      const created = await insertAlert(db, { productId, email, kind, token: crypto.randomBytes(24).toString('base64url') });
+      // One signup per folded mailbox and product (ADR 013): older rows get their key first.
+      for (const old of await listUnkeyedAlerts(db, productId)) await setAlertMailboxKey(db, old.id, mailboxHash(old.email));
+      const created = await insertAlert(db, {
+        productId,
+        email,
+        mailboxKey: mailboxHash(email),
+        kind,
+        token: crypto.randomBytes(24).toString('base64url'),
+      });
       return { created, kind, message: alertMessages[kind] };
     },
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { products } from '../catalog/catalog.tables';
 
 /**
@@ -15,6 +15,8 @@ export const productAlerts = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
+    /** Keyed hash of the folded mailbox (ADR 013): one signup per inbox and product, however it is spelt. */
+    mailboxKey: text('mailbox_key'),
     kind: text('kind').notNull(),
     /** Secret of the unsubscribe link (one click, RFC 8058): it claims nothing. */
     token: text('token').notNull().unique(),
@@ -31,6 +33,7 @@ export const productAlerts = pgTable(
   },
   (t) => [
     unique('product_alerts_once').on(t.productId, t.email, t.kind),
+    uniqueIndex('product_alerts_mailbox_once').on(t.productId, t.mailboxKey, t.kind),
     index('product_alerts_pending_idx').on(t.productId, t.kind, t.createdAt),
     check('product_alerts_kind_valid', sql`${t.kind} in ('release', 'restock')`),
   ],

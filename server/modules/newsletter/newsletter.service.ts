@@ -1,6 +1,8 @@
+import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { NewsletterSubscription } from '../../../common/contracts/newsletter';
+import { mailboxKey } from '../../../common/domain/identity';
 import { WELCOME_PERCENT } from '../../../common/domain/welcome-code';
 import { conflict } from '../../plugins/http-error';
 import type { DiscountsService } from '../discounts/discounts.service';
@@ -9,6 +11,8 @@ import { buildWelcomeMail } from './newsletter.mail';
 import {
   insertSubscription,
   listSubscriptionRows,
+  listUnkeyedSubscriptions,
+  setMailboxKey,
   type SubscriptionRow,
 } from './newsletter.repository';
 
@@ -25,18 +29,50 @@ export function createNewsletterService(deps: {
   shopName: string;
   publicUrl?: string;
   log: FastifyBaseLogger;
+  /** Keys the mailbox hashes (the session secret): the column never holds a guessable e-mail hash. */
+  secret: string;
 }) {
   const { db, discounts, mailer, log } = deps;
+  const hashKey = crypto.createHmac('sha256', deps.secret).update('newsletter mailboxes').digest();
+  /** A keyed hash of the folded mailbox (ADR 013): every spelling of one inbox has one. */
+  const keyOf = (email: string) => crypto.createHmac('sha256', hashKey).update(mailboxKey(email)).digest('base64url');
+
+  /**
+   * Rows stored before folding get their key from the e-mail they keep in clear, oldest first, so the
+   * first spelling of a mailbox holds it and later spellings of that mailbox count as subscribed.
+   */
+  async function keyOldRows(): Promise<void> {
+    for (;;) {
+      const rows = await listUnkeyedSubscriptions(db, 500);
+      let keyed = 0;
+      for (const row of rows) {
+        const done = await setMailboxKey(db, row.id, keyOf(row.email)).catch((err: unknown) => {
+          // Another instance keyed the same mailbox at the same moment: that row holds it.
+          if ((err as { code?: string }).code === '23505') return false;
+          throw err;
+        });
+        if (done) keyed++;
+      }
+      if (rows.length < 500 || keyed === 0) return;
+    }
+  }
+  let oldRowsKeyed: Promise<void> | null = null;
 
   return {
     /**
-     * Stores a (trimmed, lower-cased) address once and gives it its own single-use code, in one
-     * transaction; a repeat is a 409 and creates nothing. The e-mail goes out after the commit.
+     * Stores a (trimmed, lower-cased) address once per mailbox (its folded key: `+tag`, Gmail dots,
+     * look-alike letters are one inbox) and gives it its own single-use code, in one transaction; a repeat
+     * in any spelling is a 409 and creates nothing. The e-mail goes out after the commit.
      */
     async subscribe(email: string): Promise<NewsletterSubscription> {
+      oldRowsKeyed ??= keyOldRows().catch((err: unknown) => {
+        oldRowsKeyed = null;
+        throw err;
+      });
+      await oldRowsKeyed;
       const { row, code } = await db.transaction(async (tx) => {
         const code = await discounts.createWelcomeCode(tx);
-        const row = await insertSubscription(tx, email, code);
+        const row = await insertSubscription(tx, email, keyOf(email), code);
         // Throwing rolls the code back: a repeat never gets a second one.
         if (!row) throw conflict(ALREADY_SUBSCRIBED);
         return { row, code };

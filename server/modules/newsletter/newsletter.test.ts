@@ -4,6 +4,7 @@ import { eq, like, sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { describeEachDb } from '../../../tests/support/build-test-app';
 import { discountCodes } from '../discounts/discounts.tables';
+import { createNewsletterService } from './newsletter.service';
 import { newsletterSubscriptions } from './newsletter.tables';
 
 function outboxFiles(dataDir: string): string[] {
@@ -90,6 +91,65 @@ describeEachDb('POST /api/newsletter', (t) => {
       .from(newsletterSubscriptions)
       .where(eq(newsletterSubscriptions.email, 'race@example.com'));
     expect(rows).toHaveLength(1);
+  });
+
+  test('twelve spellings of one inbox: one welcome code and one mail, the rest refused', async () => {
+    const spellings = [
+      'fold.me@gmail.com',
+      'foldme@gmail.com',
+      'fold.me+drop@gmail.com',
+      'f.o.l.d.m.e@gmail.com',
+      'foldme@googlemail.com',
+      'FoldMe+2@GoogleMail.com',
+      'fold\u200bme@gmail.com',
+      'f\u043eldme@gmail.com',
+      '\uff46oldme@gmail.com',
+      'foldme+x.y@gmail.com',
+      'fold.me+1@googlemail.com',
+      'FOLDME@GMAIL.COM',
+    ];
+    const db = t().database.db;
+    const codesBefore = await db.select({ n: sql<number>`count(*)::int` }).from(discountCodes).where(like(discountCodes.code, 'WELCOME-%'));
+    const mailsBefore = outboxFiles(t().dataDir).length;
+    const statuses: number[] = [];
+    // One at a time, each from a browser of its own (fresh session and proof of work).
+    for (const email of spellings) statuses.push((await t().client().post('/api/newsletter', { email })).statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    // (400: the e-mail contract refuses invisible and non-Latin characters before folding is asked.)
+    expect(statuses.filter((s) => s !== 201 && s !== 409 && s !== 429 && s !== 400)).toEqual([]);
+    const codesAfter = await db.select({ n: sql<number>`count(*)::int` }).from(discountCodes).where(like(discountCodes.code, 'WELCOME-%'));
+    expect(codesAfter[0].n - codesBefore[0].n).toBe(1);
+    expect(outboxFiles(t().dataDir).length - mailsBefore).toBe(1);
+    // The row keeps the address as typed (mail goes there) and a keyed hash of the folded mailbox, not the fold.
+    const [row] = await db.select().from(newsletterSubscriptions).where(eq(newsletterSubscriptions.email, 'fold.me@gmail.com'));
+    expect(row!.mailboxKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(row!.mailboxKey).not.toContain('foldme');
+    // Another person's inbox still signs up.
+    expect((await t().client().post('/api/newsletter', { email: 'fold.you@gmail.com' })).statusCode).toBe(201);
+  });
+
+  test('rows stored before folding get their key on the next signup: a new spelling of an old inbox is a repeat', async () => {
+    const db = t().database.db;
+    await db.insert(newsletterSubscriptions).values([
+      { email: 'old.timer@gmail.com', discountCode: null, subscribedAt: new Date('2024-01-01T00:00:00Z') },
+      { email: 'oldtimer@gmail.com', discountCode: null, subscribedAt: new Date('2024-02-01T00:00:00Z') },
+    ]);
+    // A service as after an upgrade (this process's own has keyed its rows already).
+    const upgraded = createNewsletterService({
+      db,
+      discounts: t().services.discounts,
+      mailer: t().services.mailer,
+      shopName: 'FIFTY',
+      log: t().app.log,
+      secret: 'upgrade-test-secret',
+    });
+    await expect(upgraded.subscribe('oldtimer+again@googlemail.com')).rejects.toMatchObject({ statusCode: 409 });
+    const rows = await db.select().from(newsletterSubscriptions).where(like(newsletterSubscriptions.email, '%timer%'));
+    // The older row holds the key; the later spelling of the same inbox keeps none and stays as it was.
+    const byEmail = new Map(rows.map((r) => [r.email, r.mailboxKey]));
+    expect(byEmail.get('old.timer@gmail.com')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(byEmail.get('oldtimer@gmail.com')).toBeNull();
+    expect(rows).toHaveLength(2);
   });
 
   test.each([

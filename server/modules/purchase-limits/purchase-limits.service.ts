@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db, DbOrTx, Tx } from '../../db/client';
+import { deliveryAddressKey, mailboxKey } from '../../../common/domain/identity';
 import { cooldownMessage, holdCooldownMs, overLimitMessage, withinLimit } from '../../../common/domain/purchase-limit';
 import { conflict, HttpError } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
@@ -46,8 +47,8 @@ function byProduct<T extends ClaimLine>(lines: readonly T[]): Array<T & { quanti
   return [...out.values()].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
 }
 
-/** Case, whitespace and the punctuation people type either way folded, so one address is one key. */
-const fold = (s: string) => s.toLowerCase().replace(/[.,#]/g, ' ').replace(/\s+/g, ' ').trim();
+/** How identities were keyed before folding (ADR 013): still counted, so claims made then keep counting. */
+const legacyFold = (s: string) => s.toLowerCase().replace(/[.,#]/g, ' ').replace(/\s+/g, ' ').trim();
 
 /**
  * Per-shopper limits (issue 14 items 2–3; docs/product.md §9): every checkout claims its units under
@@ -67,12 +68,29 @@ export function createPurchaseLimitsService(deps: {
   const hash = (s: string) => crypto.createHmac('sha256', key).update(s).digest('hex');
   const cooldownMs = holdCooldownMs(deps.holdMinutes);
 
+  /**
+   * The identities a checkout's claims are written under: the session, the folded mailbox and the folded
+   * delivery address (common/domain/identity.ts), so the spellings of one inbox or one doorstep are one.
+   */
   function identitiesOf(shopper: ClaimShopper): string[] {
     const c = shopper.customer;
     return [
       `session:${shopper.sessionId}`,
+      `mailbox:${hash(mailboxKey(c.email))}`,
+      `delivery:${hash(deliveryAddressKey({ line: c.shippingAddress, postalCode: c.shippingZip, country: c.shippingCountry }))}`,
+    ];
+  }
+
+  /**
+   * The identities counted against a checkout: its own, and the keys claims were written under before
+   * folding (hashes cannot be refolded, so a claim made then still counts for the same spelling).
+   */
+  function countedIdentities(shopper: ClaimShopper): string[] {
+    const c = shopper.customer;
+    return [
+      ...identitiesOf(shopper),
       `email:${hash(c.email.trim().toLowerCase())}`,
-      `address:${hash([fold(c.shippingAddress), fold(c.shippingZip), fold(c.shippingCountry)].join('|'))}`,
+      `address:${hash([legacyFold(c.shippingAddress), legacyFold(c.shippingZip), legacyFold(c.shippingCountry)].join('|'))}`,
     ];
   }
 
@@ -81,6 +99,10 @@ export function createPurchaseLimitsService(deps: {
 
   const orderIdentities = (shopper: ClaimShopper, cardFingerprint: string | null) => [
     ...identitiesOf(shopper),
+    ...(cardFingerprint ? [`card:${cardFingerprint}`] : []),
+  ];
+  const countedOrderIdentities = (shopper: ClaimShopper, cardFingerprint: string | null) => [
+    ...countedIdentities(shopper),
     ...(cardFingerprint ? [`card:${cardFingerprint}`] : []),
   ];
 
@@ -129,7 +151,7 @@ export function createPurchaseLimitsService(deps: {
         const left = lapsed.getTime() + cooldownMs - now.getTime();
         throw new HttpError(409, cooldownMessage(p.name, left), { 'retry-after': String(Math.ceil(left / 1000)) });
       }
-      const claimed = await sumClaimedUnits(tx, ids, identities, null);
+      const claimed = await sumClaimedUnits(tx, ids, countedIdentities(shopper), null);
       for (const p of products) {
         if (!withinLimit(claimed.get(p.productId) ?? 0, p.quantity, p.maxPerShopper))
           throw conflict(overLimitMessage(p.name, p.maxPerShopper));
@@ -166,7 +188,7 @@ export function createPurchaseLimitsService(deps: {
       const products = byProduct(checkout.lines);
       const identities = orderIdentities(checkout, cardFingerprint);
       await lockClaimKeys(tx, lockKeys(products, identities));
-      const violation = await findViolation(tx, checkout.checkoutId, products, identities);
+      const violation = await findViolation(tx, checkout.checkoutId, products, countedOrderIdentities(checkout, cardFingerprint));
       if (violation) return violation;
       const existing = new Set((await listClaimsOf(tx, checkout.checkoutId)).map((c) => `${c.productId}|${c.identity}`));
       await consumeClaims(tx, checkout.checkoutId);
@@ -186,7 +208,7 @@ export function createPurchaseLimitsService(deps: {
       checkout: ClaimShopper & { checkoutId: string; lines: readonly ClaimLine[] },
       cardFingerprint: string | null,
     ): Promise<LimitViolation | null> {
-      return findViolation(db, checkout.checkoutId, byProduct(checkout.lines), orderIdentities(checkout, cardFingerprint));
+      return findViolation(db, checkout.checkoutId, byProduct(checkout.lines), countedOrderIdentities(checkout, cardFingerprint));
     },
 
     /**

@@ -122,7 +122,7 @@ describeEachDb('per-shopper limits', (t) => {
     // Neither the e-mail nor the address is stored in clear.
     const identities = (await claimsOf(productId)).map((c) => c.identity);
     expect(identities.join(' ')).not.toMatch(/example\.com|limit lane/i);
-    expect(identities.filter((i) => i.startsWith('email:'))).toHaveLength(2);
+    expect(identities.filter((i) => i.startsWith('mailbox:'))).toHaveLength(2);
   });
 
   test('the same shipping address under another e-mail is refused (case, spaces and dots folded)', async () => {
