@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { loadConfigOrExit } from './config';
 import { openDatabase, type Database } from './db/client';
 import { DataDirInUseError } from './db/embedded-postgres';
@@ -10,22 +11,81 @@ const config = loadConfigOrExit();
 // Files the shop writes (database password, outbox, uploads, secrets) are the owner's alone.
 process.umask(0o077);
 
-let database: Database;
+// Stopping (docs/operations.md "Stopping and restarting", ADR 007):
+// 1. drain (DRAIN_MS): still listening; every answer says `Connection: close`, so keep-alive clients
+//    that already sent their next request get it answered and their sockets close cleanly;
+// 2. refuse (REFUSE_MS): still listening; new requests get 503 + Retry-After + Connection: close, so
+//    clients back off before the listening socket closes (connections still queued in the kernel when
+//    it closes would be reset);
+// 3. close: stop listening; idle sockets are closed once idle for GRACE_MS (a connection accepted in the
+//    last milliseconds has its request answered, not reset); in-flight requests are answered;
+// 4. stop the jobs, the pool and the embedded PostgreSQL; exit 0.
+// Any uncaught error, a stuck stop (FORCE_MS) or a database that cannot be got back ends the process
+// with exit code 1, and still stops the embedded PostgreSQL first.
+const DRAIN_MS = 600;
+const REFUSE_MS = 150;
+const GRACE_MS = 250;
+const FORCE_MS = 10_000;
+const RETRY_AFTER_S = '5';
+
+let database: Database | undefined;
+let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+let closing = false;
+
+const logError = (err: unknown, msg: string) => {
+  if (app) app.log.error({ err }, msg);
+  else console.error(`${msg}: ${(err as Error)?.message ?? String(err)}`);
+};
+
+/** Stops the embedded PostgreSQL (when this process owns it) within a few seconds, whatever else failed. */
+async function stopDatabaseNow(): Promise<void> {
+  const db = database;
+  if (!db) return;
+  await Promise.race([
+    (db.embedded ? db.embedded.stop() : db.pool.end()).catch((err: unknown) => logError(err, 'stopping the database failed')),
+    new Promise((r) => setTimeout(r, 8_000).unref()),
+  ]);
+}
+
+let dying = false;
+async function die(err: unknown, what: string): Promise<never> {
+  if (!dying) {
+    dying = true;
+    logError(err, what);
+    await stopDatabaseNow();
+  }
+  process.exit(1);
+}
+process.on('uncaughtException', (err) => void die(err, 'uncaught exception: stopping'));
+process.on('unhandledRejection', (err) => void die(err, 'unhandled promise rejection: stopping'));
+
 try {
-  database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: 20, log: (m) => console.log(m) });
+  database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: 20,
+    log: (m) => (app ? app.log.warn(m) : console.log(m)),
+    // The supervisor restarts a dead PostgreSQL itself; only when another process took it meanwhile
+    // does the shop stop, non-zero, so that a supervisor (or the operator) sees it.
+    onLost: (err) => void shutdown('database lost', 1, err),
+  });
 } catch (err) {
   console.error(err instanceof DataDirInUseError ? err.message : `Could not open the database: ${(err as Error).message}`);
   process.exit(1);
 }
 
-let app: Awaited<ReturnType<typeof buildApp>> | null = null;
 try {
   // DATA_DIR is the owner's alone (0700; 0710 for the embedded database's group when running as root).
   const { fixed } = secureDataDir(config.DATA_DIR, { traverseGid: database.embedded?.traverseGid });
   if (fixed.length) console.log(`Made ${fixed.length} file(s) in DATA_DIR private to the shop's user.`);
   await prepareDatabase(database, config.DATA_DIR, { demoData: config.DEMO_DATA });
   app = await buildApp(config, { database, sessionSecret: resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR) });
+  // Step 2 above: Fastify answers 503 to new requests once closing; hold the listener open a moment.
+  app.addHook('preClose', async () => {
+    await new Promise((r) => setTimeout(r, REFUSE_MS));
+  });
   await app.ready();
+  trackConnections(app.server);
   for (const hook of bootHooks(app)) await hook();
   app.services.jobs.start();
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -36,39 +96,76 @@ try {
   process.exit(1);
 }
 
-const DRAIN_MS = 750;
 let draining = false;
-app!.server.on('request', (_req, res) => {
-  if (draining) res.setHeader('connection', 'close');
-});
+let refusing = false;
+let sweep: NodeJS.Timeout | undefined;
 
-let closing = false;
-async function shutdown(signal: string) {
+/**
+ * Connection bookkeeping for a stop that resets nothing. The listener runs BEFORE Fastify's own (which
+ * may answer synchronously: a malformed URL, the 503 once closing), so headers are set while they can be.
+ * Node's server.close() closes every idle connection at once, including one accepted a moment ago whose
+ * request is not read yet: it is replaced by one that spares connections active within GRACE_MS, and is
+ * called again until none is left.
+ */
+function trackConnections(server: NonNullable<typeof app>['server']) {
+  const sockets = new Map<Socket, { busy: number; lastActive: number }>();
+  server.on('connection', (socket: Socket) => {
+    sockets.set(socket, { busy: 0, lastActive: Date.now() });
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.prependListener('request', (req, res) => {
+    const state = sockets.get(req.socket);
+    if (state) {
+      state.busy++;
+      state.lastActive = Date.now();
+      res.once('close', () => {
+        state.busy--;
+        state.lastActive = Date.now();
+      });
+    }
+    if (draining && !res.headersSent) {
+      res.setHeader('connection', 'close');
+      // From here on Fastify answers new requests 503: tell clients when to come back.
+      if (refusing) res.setHeader('retry-after', RETRY_AFTER_S);
+    }
+  });
+  server.closeIdleConnections = () => {
+    const now = Date.now();
+    for (const [socket, state] of sockets) {
+      if (state.busy === 0 && now - state.lastActive >= GRACE_MS) socket.destroy();
+    }
+  };
+  server.on('close', () => clearInterval(sweep));
+  return sockets;
+}
+
+async function shutdown(reason: string, exitCode = 0, cause?: unknown) {
   if (closing) return;
+  if (!app) return void die(cause ?? new Error(reason), reason);
   closing = true;
-  app!.log.info({ signal }, 'shutting down: finishing in-flight requests');
-  const force = setTimeout(() => {
-    app!.log.error('shutdown took over 10 s; exiting anyway');
-    process.exit(1);
-  }, 10_000).unref();
-  // Drain first: for a moment every answer says `Connection: close`, so keep-alive clients (a proxy, a load
-  // balancer) that already sent their next request get it answered and their sockets close cleanly;
-  // closing idle sockets at once would reset requests written to them but not yet read.
+  if (cause) logError(cause, reason);
+  app!.log.info({ reason }, 'shutting down: finishing in-flight requests');
+  const force = setTimeout(() => void die(new Error(`shutdown took over ${FORCE_MS / 1000} s`), 'exiting anyway'), FORCE_MS).unref();
   draining = true;
   await new Promise((r) => setTimeout(r, DRAIN_MS));
-  let code = 0;
+  let code = exitCode;
+  // Closes idle sockets as they pass GRACE_MS of quiet, until the server has none left.
+  sweep = setInterval(() => app!.server.closeIdleConnections(), 50);
+  refusing = true;
   try {
-    // Stops listening, closes the (now few) idle keep-alive sockets, answers in-flight requests, stops the jobs.
+    // Answers 503 for REFUSE_MS, stops listening, answers in-flight requests, stops the jobs.
     await app!.close();
   } catch (err) {
     app!.log.error({ err }, 'closing the server failed');
     code = 1;
   }
+  clearInterval(sweep);
   try {
     // Closes the pool, then stops the embedded PostgreSQL (a clean checkpoint) when this process owns it.
-    await database.close();
+    await database!.close();
   } catch (err) {
     app!.log.error({ err }, 'closing the database failed');
+    await stopDatabaseNow();
     code = 1;
   }
   clearTimeout(force);

@@ -23,6 +23,11 @@ export interface DatabaseOptions {
   /** The shop owns its embedded database ('exclusive'); scripts may share a running one. */
   embeddedMode?: 'exclusive' | 'shared';
   log?: (msg: string) => void;
+  /**
+   * The embedded server could not be got back by its supervisor (another process took it while it
+   * restarted): the shop must stop (main.ts exits non-zero). ADR 007, docs/operations.md.
+   */
+  onLost?: (err: Error) => void;
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
@@ -30,10 +35,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let url = opts.databaseUrl;
   if (!url) {
     if (!opts.dataDir) throw new Error('openDatabase needs DATABASE_URL or a data directory');
+    // The app's pool connects as its own non-superuser role (embedded.url); the superuser stays with the
+    // supervisor (start/stop, the owner lock, maintenance).
     embedded = await startEmbeddedPostgres({
       dir: path.join(opts.dataDir, 'postgres'),
       mode: opts.embeddedMode ?? 'exclusive',
       log: opts.log,
+      onLost: opts.onLost,
     });
     url = embedded.url;
   }

@@ -27,6 +27,27 @@ const UNAVAILABLE_CODES = new Set([
 const UNAVAILABLE_MESSAGES =
   /timeout exceeded when trying to connect|Connection terminated|Query read timeout|connection timeout|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery mode)|Cannot use a pool after calling end/i;
 
+/**
+ * Errors that mean "the database cannot write right now": disk full (53100), an I/O error (58030), out
+ * of memory (53200). Retrying after a while may work; they are the shop's trouble, not the caller's, so
+ * they answer 503 + Retry-After like an absent database, never 500.
+ */
+const STORAGE_CODES = new Set(['53100', '58030', '53200']);
+
+/** The error, or a cause up to three levels down, is a disk-full, I/O or out-of-memory failure. */
+export function isStorageFailure(err: unknown): boolean {
+  const state = sqlState(err);
+  if (state && STORAGE_CODES.has(state)) return true;
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e && typeof e === 'object'; depth++) {
+    // The same failures from the file system (outbox, uploads, the health probe).
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EIO' || code === 'EROFS') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** The error, or a cause up to three levels down (Drizzle wraps driver errors), says the database is away. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   let e: unknown = err;

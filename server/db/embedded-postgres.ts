@@ -10,6 +10,12 @@
 // - A postmaster left running by an app killed with -9 is found by connecting to it and reused.
 // - Exclusive use: the owning app holds a session advisory lock for its whole life. The lock goes with
 //   the connection, so a killed app frees it, and a second live app on the same DATA_DIR is refused.
+// - Supervised: the owner watches its lock connection. When the postmaster dies (kill -9, a PANIC such as
+//   a full disk) or restarts after a backend crash, it starts it again (with back-off until it can, e.g.
+//   once disk space is back) and takes the lock again; when another process took the lock meanwhile it
+//   gives up (onLost) and the shop exits non-zero. ADR 007, docs/operations.md.
+// - The app connects as its own role `fifty_app` (no superuser; owner of the `fifty` database); the
+//   superuser `fifty` is kept for start/stop, the lock and maintenance.
 import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -19,6 +25,9 @@ import pg from 'pg';
 
 export const EMBEDDED_OS_USER = 'fifty-postgres';
 const DB_USER = 'fifty';
+/** The app's own login: not a superuser, owner of the shop's database and of everything in it. */
+export const APP_DB_USER = 'fifty_app';
+const APP_DATABASE = 'fifty';
 const SOCKET_PORT = 5432;
 /** Key of the advisory lock that marks the one process owning an embedded data directory. */
 const OWNER_LOCK_KEY = 505051;
@@ -36,18 +45,27 @@ export interface EmbeddedPostgresOptions {
    */
   mode?: 'exclusive' | 'shared';
   log?: (msg: string) => void;
+  /**
+   * The owner could not get its server back (another process took the lock while it restarted, or it
+   * failed for good): the caller must stop serving. Without it, supervision still restarts the server.
+   */
+  onLost?: (err: Error) => void;
 }
 
 export interface EmbeddedPostgres {
-  /** postgres:// URL of the `fifty` database (Unix socket via the `host` query parameter). */
+  /** postgres:// URL of the `fifty` database as the app's own role `fifty_app` (Unix socket via `host`). */
   url: string;
-  /** URL of another database on the same server. */
+  /** Superuser URL of a database on the same server (tests, maintenance; never the app's pool). */
   urlFor(database: string): string;
   socketDir: string;
   /** Whether this process started or adopted the server, and so stops it on close. */
   owner: boolean;
   /** Gid that must be able to traverse DATA_DIR (root case), else undefined. */
   traverseGid?: number;
+  /** Resolves once the server answers and the lock is held again (at once when nothing is wrong). */
+  healthy(): Promise<void>;
+  /** How often the supervisor has restarted or re-adopted the server since start. */
+  readonly recoveries: number;
   stop(): Promise<void>;
 }
 
@@ -98,7 +116,9 @@ function restoreLibrarySymlinks(nativeDir: string) {
 /**
  * As root, PostgreSQL runs as the unprivileged user, which must be able to execute the binaries. When
  * node_modules sits under a private folder (/root/…) it cannot: use a copy in the temp folder (once per
- * binaries version), readable and executable by everyone, owned by root.
+ * binaries version), readable and executable by everyone, writable by root only. The temp folder is
+ * shared: a copy is used only when it and everything in it is owned by root and writable by nobody
+ * else (trustedCopy); anything else found under that name is removed and the copy made again.
  */
 function binariesRunnableBy(bins: Binaries, ids: Required<RunAs>, log: (msg: string) => void): Binaries {
   if (spawnSync(bins.postgres, ['--version'], { ...ids }).status === 0) return bins;
@@ -106,18 +126,23 @@ function binariesRunnableBy(bins: Binaries, ids: Required<RunAs>, log: (msg: str
   const stamp = crypto.createHash('sha256').update(fs.statSync(bins.postgres).mtimeMs + nativeDir).digest('hex').slice(0, 12);
   const copy = path.join(os.tmpdir(), `fifty-pg-bin-${stamp}`);
   const copied = (name: keyof Binaries) => path.join(copy, 'bin', path.basename(bins[name]));
-  if (!fs.existsSync(path.join(copy, '.complete'))) {
-    const scratch = `${copy}.${process.pid}`;
-    fs.rmSync(scratch, { recursive: true, force: true });
-    fs.cpSync(nativeDir, scratch, { recursive: true, verbatimSymlinks: true });
-    spawnSync('chmod', ['-R', 'a+rX', scratch]);
-    fs.chmodSync(scratch, 0o755);
-    fs.writeFileSync(path.join(scratch, '.complete'), '');
+  if (!trustedCopy(copy)) {
+    if (fs.existsSync(copy)) {
+      log(`Removing ${copy}: not owned by root or writable by others, so not trusted as PostgreSQL's binaries.`);
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+    // An unguessable scratch folder (mkdtemp: 0700, ours), renamed into place when complete.
+    const scratch = fs.mkdtempSync(`${copy}.`);
     try {
+      fs.cpSync(nativeDir, scratch, { recursive: true, verbatimSymlinks: true });
+      spawnSync('chmod', ['-R', 'a+rX,go-w', scratch]);
+      fs.chmodSync(scratch, 0o755);
+      fs.writeFileSync(path.join(scratch, '.complete'), '', { mode: 0o644 });
       fs.renameSync(scratch, copy);
     } catch {
       fs.rmSync(scratch, { recursive: true, force: true }); // another process made it first
     }
+    if (!trustedCopy(copy)) throw new Error(`The copy of the PostgreSQL binaries in ${copy} is not owned by root alone; remove it and start again.`);
     log(`The PostgreSQL binaries are not reachable by '${EMBEDDED_OS_USER}' where npm put them; using a copy in ${copy}.`);
   }
   const result: Binaries = { initdb: copied('initdb'), pg_ctl: copied('pg_ctl'), postgres: copied('postgres') };
@@ -125,6 +150,26 @@ function binariesRunnableBy(bins: Binaries, ids: Required<RunAs>, log: (msg: str
     throw new Error(`'${EMBEDDED_OS_USER}' cannot run PostgreSQL from ${copy} either: set DATABASE_URL or run the shop as a normal user.`);
   }
   return result;
+}
+
+/**
+ * The binaries copy is trusted only when it is complete, a real folder (not a symlink), and it and every
+ * file, folder and link in it belong to root and are writable by root alone (no group/other write bit).
+ */
+export function trustedCopy(copy: string, ownerUid = 0): boolean {
+  const ok = (st: fs.Stats) => st.uid === ownerUid && (st.isSymbolicLink() || (st.mode & 0o022) === 0);
+  const walk = (dir: string): boolean =>
+    fs.readdirSync(dir, { withFileTypes: true }).every((entry) => {
+      const full = path.join(dir, entry.name);
+      const st = fs.lstatSync(full);
+      return ok(st) && (!st.isDirectory() || walk(full));
+    });
+  try {
+    const top = fs.lstatSync(copy);
+    return top.isDirectory() && ok(top) && fs.existsSync(path.join(copy, '.complete')) && walk(copy);
+  } catch {
+    return false;
+  }
 }
 
 interface RunAs {
@@ -188,12 +233,12 @@ function chownTree(target: string, ids: Required<RunAs>) {
   fs.chownSync(target, ids.uid, ids.gid);
 }
 
-function connectionUrl(socketDir: string, password: string, database: string): string {
-  return `postgres://${DB_USER}:${encodeURIComponent(password)}@localhost/${database}?host=${encodeURIComponent(socketDir)}`;
+function connectionUrl(socketDir: string, password: string, database: string, user = DB_USER): string {
+  return `postgres://${user}:${encodeURIComponent(password)}@localhost/${database}?host=${encodeURIComponent(socketDir)}`;
 }
 
-async function tryConnect(url: string): Promise<pg.Client | null> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+async function tryConnect(url: string, timeoutMs = 3000): Promise<pg.Client | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -321,21 +366,23 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   }
 
   const pgCtl = (args: string[]) => run(bins.pg_ctl, ['-D', pgdata, ...args], runAs, { detached: true });
+  const startServer = () => {
+    clearStalePidFile(pgdata, log);
+    return pgCtl(['start', '-w', '-t', '60', '-s', '-l', path.join(dir, 'postgres.log'), '-o', serverFlags(socketDir, durable)]);
+  };
   let adopted = false;
   let lockClient = await tryConnect(urlFor('postgres'));
   if (lockClient) {
     adopted = true;
   } else {
-    clearStalePidFile(pgdata, log);
-    const r = await pgCtl(['start', '-w', '-t', '60', '-s', '-l', path.join(dir, 'postgres.log'), '-o', serverFlags(socketDir, durable)]);
+    const r = await startServer();
     lockClient = await tryConnect(urlFor('postgres'));
     if (!lockClient) {
       throw new Error(`The embedded PostgreSQL did not start: ${r.output || `see ${path.join(dir, 'postgres.log')}`}`);
     }
   }
 
-  const { rows } = await lockClient.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [OWNER_LOCK_KEY]);
-  const owner = rows[0].locked;
+  const owner = await takeLock(lockClient);
   if (!owner && mode === 'exclusive') {
     await lockClient.end().catch(() => undefined);
     throw new DataDirInUseError(
@@ -344,26 +391,216 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     );
   }
   if (adopted && owner) log('Reusing the embedded PostgreSQL left running by an earlier process.');
-  const exists = await lockClient.query('select 1 from pg_database where datname = $1', ['fifty']);
-  if (exists.rowCount === 0) await lockClient.query('create database fifty').catch(() => undefined);
+  // The app's own role and database: made (or brought up to date) by whoever owns the server.
+  const appPasswordFile = path.join(dir, 'app-password');
+  if (!fs.existsSync(appPasswordFile)) fs.writeFileSync(appPasswordFile, crypto.randomBytes(24).toString('base64url'), { mode: 0o600 });
+  if (isRoot) fs.chownSync(appPasswordFile, 0, 0);
+  const appPassword = fs.readFileSync(appPasswordFile, 'utf8').trim();
+  if (owner) await ensureAppRole(lockClient, urlFor(APP_DATABASE), appPassword);
   if (!owner) {
     await lockClient.end().catch(() => undefined);
     lockClient = null;
   }
 
   let stopped = false;
+  let recoveries = 0;
+  let recovering: Promise<void> | null = null;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  /** Watches the lock connection: its loss means the server restarted or died. */
+  function watch(client: pg.Client) {
+    let fired = false;
+    const lost = () => {
+      if (fired || stopped) return;
+      fired = true;
+      void recover();
+    };
+    client.removeAllListeners('error');
+    client.on('error', lost);
+    client.on('end', lost);
+  }
+
+  async function recover(): Promise<void> {
+    if (recovering) return recovering;
+    recovering = (async () => {
+      log('The embedded PostgreSQL went away (crash, kill or restart): bringing it back.');
+      const old = lockClient;
+      lockClient = null;
+      await old?.end().catch(() => undefined);
+      let delay = 100;
+      let lastError = '';
+      while (!stopped) {
+        let client = await tryConnect(urlFor('postgres'), 1_000);
+        if (!client && !postmasterAlive(pgdata)) {
+          // Dead postmaster (kill -9, failed recovery after a PANIC): start it again. While the disk is
+          // full or its old children still hold shared memory this fails, and is tried again.
+          const r = await startServer();
+          if (r.code !== 0 && r.output !== lastError) {
+            lastError = r.output;
+            log(`Restarting the embedded PostgreSQL failed (tried again): ${r.output || `see ${path.join(dir, 'postgres.log')}`}`);
+          }
+          client = await tryConnect(urlFor('postgres'), 1_000);
+        }
+        if (stopped) {
+          await client?.end().catch(() => undefined);
+          return;
+        }
+        if (client) {
+          let locked: boolean;
+          try {
+            locked = await takeLock(client);
+          } catch {
+            await client.end().catch(() => undefined);
+            await sleep(delay);
+            continue;
+          }
+          if (!locked) {
+            await client.end().catch(() => undefined);
+            stopped = true;
+            clearInterval(heartbeat);
+            const err = new DataDirInUseError(
+              `Another process took the embedded PostgreSQL of ${path.dirname(dir)} while it restarted: this shop stops.`,
+            );
+            log(err.message);
+            opts.onLost?.(err);
+            return;
+          }
+          lockClient = client;
+          watch(client);
+          recoveries++;
+          log('The embedded PostgreSQL is back and this shop owns it again.');
+          return;
+        }
+        await sleep(delay);
+        delay = Math.min(delay * 2, 1_000);
+      }
+    })().finally(() => {
+      recovering = null;
+    });
+    return recovering;
+  }
+
+  if (owner && lockClient) {
+    watch(lockClient);
+    // A lock connection can also hang rather than close: a cheap query every 2 s notices it.
+    heartbeat = setInterval(() => {
+      const client = lockClient;
+      if (!client || recovering || stopped) return;
+      void client.query({ text: 'select 1', query_timeout: 3_000 } as pg.QueryConfig).catch(() => {
+        if (lockClient === client) void recover();
+      });
+    }, 2_000).unref();
+  }
+
   return {
-    url: urlFor('fifty'),
+    url: connectionUrl(socketDir, appPassword, APP_DATABASE, APP_DB_USER),
     urlFor,
     socketDir,
     owner,
     traverseGid: runAs.gid,
+    get recoveries() {
+      return recoveries;
+    },
+    async healthy() {
+      await recovering;
+    },
     async stop() {
-      if (stopped || !owner) return;
+      if (!owner || stopped) {
+        stopped = true;
+        return;
+      }
       stopped = true;
+      clearInterval(heartbeat);
+      await recovering?.catch(() => undefined);
       await lockClient?.end().catch(() => undefined);
       const r = await pgCtl(['stop', '-m', 'fast', '-w', '-t', '30', '-s']);
-      if (r.code !== 0) log(`Stopping the embedded PostgreSQL: ${r.output}`);
+      if (r.code !== 0 && postmasterAlive(pgdata)) log(`Stopping the embedded PostgreSQL: ${r.output}`);
     },
   };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function takeLock(client: pg.Client): Promise<boolean> {
+  const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [OWNER_LOCK_KEY]);
+  return rows[0]!.locked;
+}
+
+/** Whether the postmaster named in postmaster.pid is alive (a PostgreSQL process, not a reused pid). */
+function postmasterAlive(pgdata: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !pidAlive(pid)) return false;
+  try {
+    return /postgres/.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The app's role `fifty_app` (login, no superuser, no CREATEDB/CREATEROLE) owns the `fifty` database and
+ * everything in it; data made earlier by the superuser is handed over. Idempotent, run at every start.
+ */
+async function ensureAppRole(admin: pg.Client, appDbAdminUrl: string, password: string) {
+  const role = await admin.query('select 1 from pg_roles where rolname = $1', [APP_DB_USER]);
+  const verb = role.rowCount === 0 ? 'create' : 'alter';
+  const { rows } = await admin.query<{ stmt: string }>(
+    `select format('${verb} role %I login nosuperuser nocreatedb nocreaterole noreplication nobypassrls password %L', $1::text, $2::text) as stmt`,
+    [APP_DB_USER, password],
+  );
+  await admin.query(rows[0]!.stmt);
+  const db = await admin.query<{ owner: string }>(
+    'select pg_get_userbyid(datdba) as owner from pg_database where datname = $1',
+    [APP_DATABASE],
+  );
+  if (db.rowCount === 0) await admin.query(`create database ${APP_DATABASE} owner ${APP_DB_USER}`);
+  else if (db.rows[0]!.owner !== APP_DB_USER) await admin.query(`alter database ${APP_DATABASE} owner to ${APP_DB_USER}`);
+  // Hand over what the superuser owns inside the shop's database (clusters made before the app role).
+  const inside = new pg.Client({ connectionString: appDbAdminUrl, connectionTimeoutMillis: 3_000 });
+  inside.on('error', () => undefined);
+  await inside.connect();
+  try {
+    const owned = await inside.query<{ stmt: string }>(
+      `select format('alter schema %I owner to %I', nspname, $1::text) as stmt, 0 as ord
+         from pg_namespace
+        where nspowner = (select oid from pg_roles where rolname = current_user)
+          and nspname not in ('pg_catalog', 'information_schema', 'public') and left(nspname, 3) <> 'pg_'
+       union all
+       select format('alter table %I.%I owner to %I', n.nspname, c.relname, $1::text), 1
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relowner = (select oid from pg_roles where rolname = current_user)
+          and c.relkind in ('r', 'p', 'v', 'm', 'f')
+          and n.nspname not in ('pg_catalog', 'information_schema') and left(n.nspname, 3) <> 'pg_'
+       union all
+       select format('alter type %I.%I owner to %I', n.nspname, t.typname, $1::text), 2
+         from pg_type t join pg_namespace n on n.oid = t.typnamespace
+        where t.typowner = (select oid from pg_roles where rolname = current_user)
+          and t.typtype in ('e', 'd')
+          and n.nspname not in ('pg_catalog', 'information_schema') and left(n.nspname, 3) <> 'pg_'
+       union all
+       select format('alter routine %I.%I(%s) owner to %I', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid), $1::text), 3
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where p.proowner = (select oid from pg_roles where rolname = current_user)
+          and n.nspname not in ('pg_catalog', 'information_schema') and left(n.nspname, 3) <> 'pg_'
+       order by ord`,
+      [APP_DB_USER],
+    );
+    for (const { stmt } of owned.rows) await inside.query(stmt);
+    // Sequences not tied to a column moved with their table above; free-standing ones go now.
+    const seqs = await inside.query<{ stmt: string }>(
+      `select format('alter sequence %I.%I owner to %I', n.nspname, c.relname, $1::text) as stmt
+         from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where c.relowner = (select oid from pg_roles where rolname = current_user) and c.relkind = 'S'
+          and n.nspname not in ('pg_catalog', 'information_schema') and left(n.nspname, 3) <> 'pg_'`,
+      [APP_DB_USER],
+    );
+    for (const { stmt } of seqs.rows) await inside.query(stmt);
+  } finally {
+    await inside.end().catch(() => undefined);
+  }
 }

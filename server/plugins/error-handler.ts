@@ -3,11 +3,14 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { HttpError } from './http-error';
 import { INVALID_TEXT_MESSAGE } from '../../common/contracts/safe-string';
-import { constraintOf, isDatabaseUnavailable, sqlState } from '../db/db-errors';
+import { constraintOf, isDatabaseUnavailable, isStorageFailure, sqlState } from '../db/db-errors';
+import { noteStorageFailure } from '../db/write-probe';
 
 /** Seconds a client should wait before retrying while the database is away. */
 export const DATABASE_RETRY_AFTER_S = 5;
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The shop is briefly unavailable. Please try again in a few seconds.';
+/** Disk full or an I/O error: the same advice, the shop cannot save anything right now. */
+export const STORAGE_UNAVAILABLE_MESSAGE = 'The shop cannot save anything right now. Please try again in a few moments.';
 
 const plainMessages: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
@@ -56,6 +59,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .header('cache-control', 'no-store')
         .status(503)
         .send({ message: DATABASE_UNAVAILABLE_MESSAGE });
+    }
+    if (isStorageFailure(error)) {
+      // Disk full, an I/O error, out of memory: nothing the caller did; the write can be tried again.
+      // /healthz turns red for a while too (db/write-probe.ts).
+      noteStorageFailure();
+      request.log.error({ code: sqlState(error) ?? (error as { code?: string }).code }, 'storage failure: answered 503');
+      return reply
+        .header('retry-after', String(DATABASE_RETRY_AFTER_S))
+        .header('cache-control', 'no-store')
+        .status(503)
+        .send({ message: STORAGE_UNAVAILABLE_MESSAGE });
     }
     const state = sqlState(error);
     // Text PostgreSQL cannot store (should have been refused by the contracts already).
