@@ -11,6 +11,7 @@ import type { Database } from './db/client';
 import { safeLoggerOptions } from './plugins/log-redaction';
 import { registerSafeInput } from './plugins/safe-input';
 import { registerErrorHandler } from './plugins/error-handler';
+import { createWriteProbe } from './db/write-probe';
 import { registerJsonBody } from './plugins/json-body';
 import { registerSecurity } from './plugins/security';
 import { registerSession } from './plugins/session';
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
   await registerSession(app, { secret: deps.sessionSecret, sessions: services.sessions, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
 
+  const writeProbe = createWriteProbe({ dataDir: config.DATA_DIR });
   app.get('/healthz', { schema: { response: { 200: healthSchema, 503: healthUnavailableSchema } } }, async (_request, reply) => {
     try {
       // Answers within a second either way, even when the database is cut off (issue 12 item 6).
@@ -95,6 +97,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
           timer = setTimeout(() => reject(new Error('health check timed out')), 800);
         }),
       ]).finally(() => clearTimeout(timer));
+      // A shop that cannot write (disk full, I/O errors) is not healthy either (db/write-probe.ts).
+      const cannotWrite = await writeProbe.check();
+      if (cannotWrite) {
+        return reply
+          .header('retry-after', '5')
+          .header('cache-control', 'no-store')
+          .status(503)
+          .send({ status: 'unavailable' as const, message: `The shop ${cannotWrite}` });
+      }
       return { status: 'ok', database: services.database.embedded ? 'embedded' : 'external' };
     } catch {
       return reply

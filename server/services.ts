@@ -54,7 +54,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   const sessions = createSessionService(db);
   const mailer =
     overrides.mailer ??
-    createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox') });
+    createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox'), log });
   const jobs = createJobRunner(log);
   // One clock for drop-day decisions (release, pass, hold expiry, admission): the database's, as an offset
   // to this instance's clock measured at start and every minute (ADR 010 "One clock").
