@@ -10,6 +10,7 @@ import { ProductDetailSkeleton } from '../features/product-detail/product-detail
 import { useShopSettings } from '../features/settings/use-shop-settings';
 import { NotFoundState } from '../features/static-pages/not-found-state';
 import { ApiError, apiJson } from '../lib/api-client';
+import { loadStorefrontContracts } from '../lib/storefront-contracts';
 import { readBootstrap } from '../lib/bootstrap';
 import { useDocumentTitle } from '../lib/use-document-title';
 
@@ -21,7 +22,7 @@ function useProduct(id: string) {
     queryKey: ['/api/products', id],
     queryFn: () =>
       apiJson('GET', `/api/products/${encodeURIComponent(id)}`, undefined, () =>
-        import('../lib/storefront-contracts').then((m) => m.productSchema),
+        loadStorefrontContracts().then((m) => m.productSchema),
       ),
     // A malformed id cannot exist: show 'Product Not Found' without a request.
     enabled: valid,

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CartItem } from '../../../common/contracts/cart';
 import { apiJson } from '../../lib/api-client';
+import { loadStorefrontContracts } from '../../lib/storefront-contracts';
 
 // The cart as every screen reads it (the header's count). The changes (use-cart.ts) carry
 // TanStack's mutation code and load with the screens that make them.
@@ -10,7 +11,7 @@ export function useCart() {
   return useQuery<CartItem[]>({
     queryKey: CART_KEY,
     // Parsed with the server's own contract, loaded with zod on the first fetch (not in the page's first script).
-    queryFn: () => apiJson('GET', CART_KEY[0], undefined, () => import('../../lib/storefront-contracts').then((m) => m.cartSchema)),
+    queryFn: () => apiJson('GET', CART_KEY[0], undefined, () => loadStorefrontContracts().then((m) => m.cartSchema)),
   });
 }
 

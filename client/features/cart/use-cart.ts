@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
 import { ApiError, apiJson, apiRequest } from '../../lib/api-client';
+import { loadStorefrontContracts } from '../../lib/storefront-contracts';
 import { toast } from '../../components/ui/use-toast';
 import { cartDrawer } from './cart-drawer-store';
 import { CART_KEY } from './cart-query';
@@ -12,7 +13,7 @@ export function useAddToCart() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: AddToCartBody) =>
-      apiJson('POST', '/api/cart', body, () => import('../../lib/storefront-contracts').then((m) => m.cartItemSchema)),
+      apiJson('POST', '/api/cart', body, () => loadStorefrontContracts().then((m) => m.cartItemSchema)),
     onSuccess: async () => {
       const before = qc.getQueryData<CartItem[]>(CART_KEY) ?? [];
       await qc.invalidateQueries({ queryKey: CART_KEY });
