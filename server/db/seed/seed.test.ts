@@ -1,10 +1,15 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { describeEachDb } from '../../../tests/support/build-test-app';
 import { adminClient } from '../../../tests/support/admin-session';
 import { confirmOffline, customer, productState, startPayment } from '../../../tests/support/shop-fixtures';
-import { seedProducts } from './catalog-data';
+import { openDatabase } from '../client';
+import { prepareDatabase } from '../prepare';
+import { discountSeeds, seedProducts } from './catalog-data';
 
 describeEachDb('demo catalogue edition history', (t) => {
   test('every seeded product accounts for its fifty pieces: sold + left = edition size', async () => {
@@ -57,5 +62,90 @@ describeEachDb('demo catalogue edition history', (t) => {
     const csv = (await admin.get('/api/admin/orders.csv')).body;
     expect(csv).toContain('Night Shift Tee (M, Charcoal) x2 @ ');
     expect(csv).toContain('[Nos. 44, 45 of 50]');
+  });
+});
+
+describe('three instances starting together on one empty database', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-seed-race-'));
+  const name = `fifty_seed_race_${crypto.randomBytes(4).toString('hex')}`;
+  const baseUrl = inject('testDatabaseUrl');
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+
+  async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+    const c = new pg.Client({ connectionString: baseUrl });
+    await c.connect();
+    try {
+      return await fn(c);
+    } finally {
+      await c.end();
+    }
+  }
+
+  const migrated = `${name}_migrated`;
+  const migratedUrl = new URL(baseUrl);
+  migratedUrl.pathname = `/${migrated}`;
+
+  beforeAll(() =>
+    admin(async (c) => {
+      await c.query(`create database ${name}`);
+      await c.query(`create database ${migrated} template ${inject('testTemplateDatabase')}`);
+    }),
+  );
+  afterAll(async () => {
+    await admin(async (c) => {
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.query(`drop database if exists ${migrated} with (force)`);
+    });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('migrate and seed the demo catalogue once: 18 products, not 54', async () => {
+    const instances = await Promise.all([0, 1, 2].map(() => openDatabase({ databaseUrl: url.toString(), poolSize: 3 })));
+    const seeded: string[] = [];
+    try {
+      // What each server does before it listens (server/main.ts).
+      await Promise.all(instances.map((d, i) => prepareDatabase(d, dataDir, { art: false, log: (m) => seeded.push(`${i}: ${m}`) })));
+      const { rows } = await instances[0].pool.query<{ n: number; names: number }>(
+        'select count(*)::int as n, count(distinct name)::int as names from products',
+      );
+      expect(rows[0]).toEqual({ n: seedProducts.length, names: seedProducts.length });
+      expect(seedProducts.length).toBe(18);
+      expect(seeded).toHaveLength(1);
+      const codes = await instances[0].pool.query<{ n: number }>('select count(*)::int as n from discount_codes');
+      expect(codes.rows[0].n).toBe(discountSeeds.length);
+    } finally {
+      await Promise.all(instances.map((d) => d.close()));
+    }
+  });
+
+  test('the instance writing the catalogue holds the migration lock while it does, so the others wait and find it seeded', async () => {
+    // The test holds the products table: the first instance to insert the catalogue waits there.
+    const blocker = new pg.Client({ connectionString: migratedUrl.toString() });
+    await blocker.connect();
+    await blocker.query('begin');
+    await blocker.query('lock table products in share row exclusive mode');
+    const instances = await Promise.all([0, 1, 2].map(() => openDatabase({ databaseUrl: migratedUrl.toString(), poolSize: 3 })));
+    try {
+      const preparing = Promise.all(instances.map((d) => prepareDatabase(d, dataDir, { art: false, log: () => undefined })));
+      const waiting = async () =>
+        (
+          await blocker.query<{ pid: number; holds_migration_lock: boolean }>(
+            `select l.pid, exists (select 1 from pg_locks a where a.pid = l.pid and a.locktype = 'advisory' and a.objid = 505050 and a.granted)
+                    as holds_migration_lock
+               from pg_locks l where l.relation = 'products'::regclass and not l.granted`,
+          )
+        ).rows;
+      await expect.poll(async () => (await waiting()).length, { timeout: 10_000 }).toBeGreaterThan(0);
+      // Seeding outside the lock would show here as an inserter without it (and, released, as 54 products).
+      expect((await waiting()).every((w) => w.holds_migration_lock)).toBe(true);
+      await blocker.query('commit');
+      await preparing;
+      const { rows } = await instances[0].pool.query<{ n: number }>('select count(*)::int as n from products');
+      expect(rows[0].n).toBe(seedProducts.length);
+    } finally {
+      await blocker.end();
+      await Promise.all(instances.map((d) => d.close()));
+    }
   });
 });
