@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, onTestFinished, test, vi } from 'vitest';
 import type { AdminDrop, DropStatus } from '../../../common/contracts/drops';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
@@ -136,12 +136,16 @@ describeEachDb('waiting room: pacing on several instances', (t) => {
 });
 
 /** Reads server-sent events from a real socket. */
-function openStream(base: string, path: string, cookie = '') {
+function openStream(base: string, path: string, cookie = '', ip?: string) {
   const events: DropStatus[] = [];
   const waiters: Array<() => void> = [];
   let headers: http.IncomingHttpHeaders = {};
   let statusCode = 0;
-  const req = http.get(`${base}${path}`, { headers: { cookie, 'accept-encoding': 'gzip, br' } });
+  let body = '';
+  const req = http.get(`${base}${path}`, {
+    headers: { cookie, 'accept-encoding': 'gzip, br', ...(ip ? { 'x-forwarded-for': ip } : {}) },
+    agent: false,
+  });
   const ready = new Promise<void>((resolve, reject) => {
     req.on('error', reject);
     req.on('response', (res) => {
@@ -151,6 +155,7 @@ function openStream(base: string, path: string, cookie = '') {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         buffer += chunk;
+        body += chunk;
         let end: number;
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, end);
@@ -174,6 +179,10 @@ function openStream(base: string, path: string, cookie = '') {
     },
     get statusCode() {
       return statusCode;
+    },
+    /** Everything received (a refusal's JSON). */
+    get body() {
+      return body;
     },
     /** The first event (after `from`) that satisfies `pred`, or throws after `ms`. */
     async next(pred: (s: DropStatus) => boolean, ms: number, from = 0): Promise<DropStatus> {
@@ -237,6 +246,109 @@ describeEachDb('waiting room: live updates (server-sent events)', (t) => {
     const plain = await createProduct(t().database.db, { stock: 1 });
     const res = await t().client().get(`/api/drops/${plain}/events`);
     expect(res.statusCode).toBe(404);
+  });
+});
+
+/** Sends a stream request and hangs up without reading: at once, or after `afterMs`. */
+function openAndDrop(base: string, path: string, ip: string, afterMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const req = http.get(`${base}${path}`, { headers: { 'x-forwarded-for': ip }, agent: false });
+    req.on('error', () => undefined);
+    req.on('close', () => resolve());
+    if (afterMs === 0) req.on('finish', () => req.destroy());
+    else setTimeout(() => req.destroy(), afterMs);
+  });
+}
+
+describeEachDb('waiting room: streams that cannot be exhausted, status reads from memory', (t) => {
+  let base = '';
+  beforeAll(async () => {
+    await t().app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t().app.server.address() as AddressInfo).port}`;
+  });
+
+  test('2,000 stream requests dropped at every moment leave 0 slots in use; a new stream is 200', async () => {
+    const id = await createDrop(t(), -200);
+    await fillQueue(t(), id, 50);
+    for (let batch = 0; batch < 20; batch++) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, i) => openAndDrop(base, `/api/drops/${id}/events`, `10.50.${batch}.${i}`, i % 3 === 0 ? 0 : i % 9)),
+      );
+    }
+    await expect.poll(() => t().services.drops.streamCount, { timeout: 5000 }).toBe(0);
+    const fresh = openStream(base, `/api/drops/${id}/events`, '', '10.50.200.1');
+    await fresh.ready;
+    expect(fresh.statusCode).toBe(200);
+    expect((await fresh.next(() => true, 1000)).queueLength).toBe(50);
+    expect(t().services.drops.streamCount).toBe(1);
+    fresh.close();
+    await expect.poll(() => t().services.drops.streamCount).toBe(0);
+  });
+
+  test('one address holds 50 streams: the 51st is 429 with Retry-After and the message; another address still gets one', async () => {
+    const id = await createDrop(t(), 60_000);
+    const mine = Array.from({ length: 50 }, () => openStream(base, `/api/drops/${id}/events`, '', '10.77.0.1'));
+    await Promise.all(mine.map((s) => s.next(() => true, 5000)));
+    expect(mine.every((s) => s.statusCode === 200)).toBe(true);
+    const refused = openStream(base, `/api/drops/${id}/events`, '', '10.77.0.1');
+    await refused.ready;
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('30');
+    expect(refused.headers['content-type']).toMatch(/application\/json/);
+    await refused.closed;
+    expect(JSON.parse(refused.body)).toEqual({ message: 'Too many open streams from your network. Close a tab or try again shortly.' });
+    const neighbour = openStream(base, `/api/drops/${id}/events`, '', '10.77.0.2');
+    expect((await neighbour.next(() => true, 1000)).phase).toBe('raffle');
+    for (const s of [...mine, neighbour]) s.close();
+    await expect.poll(() => t().services.drops.streamCount).toBe(0);
+  });
+
+  test('status reads and stream starts do not rank the queue: one ranking read per tick answers them all', async () => {
+    const id = await createDrop(t(), -200);
+    await fillQueue(t(), id, 300);
+    await setDrop(t(), id, { paused: true });
+    await t().services.drops.tick();
+    // The ticker is not running here: this instance's clock stands still, so the tick's read stays the
+    // newest (younger than a second) however long the proof of work below takes.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    onTestFinished(() => void vi.useRealTimers());
+    const reads = t().services.drops.roomReads;
+    const shopper = t().client();
+    const joined = await joinDrop(shopper, id, { ip: '10.66.0.1' });
+    expect(joined.statusCode).toBe(201);
+    // Joined after the last read: its own ticket by one point read, at the end of the queue.
+    expect((joined.json() as DropStatus).ticket).toMatchObject({ status: 'waiting', position: 301 });
+    for (let i = 0; i < 40; i++) {
+      const anonymous = await t().client().get(`/api/drops/${id}`);
+      expect(anonymous.statusCode).toBe(200);
+      expect((anonymous.json() as DropStatus).queueLength).toBe(300);
+    }
+    const stream = openStream(base, `/api/drops/${id}/events`, shopper.cookieHeader, '10.66.0.1');
+    expect((await stream.next(() => true, 1000)).ticket).toMatchObject({ position: 301 });
+    for (const n of [0, 150, 299]) expect((await t().services.drops.status(id, `q-${n}`)).ticket?.position).toBe(n + 1);
+    expect(t().services.drops.roomReads).toBe(reads);
+    // The next tick reads the room (once per live drop: earlier tests' drops are live too) and the
+    // shopper's stream hears its place from that read.
+    await t().services.drops.tick();
+    expect(t().services.drops.roomReads).toBeGreaterThan(reads);
+    expect((await t().services.drops.status(id, null)).queueLength).toBe(301);
+    expect(t().services.drops.streamCount).toBe(1);
+    stream.close();
+  });
+
+  test('status reads are rate-limited per session (120 a minute, then 429 + Retry-After); another session at the same address goes on', async () => {
+    const id = await createDrop(t(), 60_000);
+    const shopper = t().client();
+    expect((await joinDrop(shopper, id, { ip: '10.67.0.1' })).statusCode).toBe(201);
+    const read = (c: typeof shopper) => c.request({ method: 'GET', url: `/api/drops/${id}`, remoteAddress: '10.67.0.1' });
+    for (let i = 0; i < 120; i++) expect((await read(shopper)).statusCode).toBe(200);
+    const refused = await read(shopper);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().message).toMatch(/^Too many requests/);
+    const other = t().client();
+    expect((await joinDrop(other, id, { ip: '10.67.0.1' })).statusCode).toBe(201);
+    expect((await read(other)).statusCode).toBe(200);
   });
 });
 

@@ -29,14 +29,15 @@ async function soldOutAt(t: TestApp, id: string): Promise<Date | null> {
 }
 
 /** Reads `event: stock` frames of an SSE response as they arrive. */
-function openStream(base: string, productId: string) {
+function openStream(base: string, productId: string, ip = '127.0.0.1') {
   const events: LiveStock[] = [];
   const waiters: Array<() => void> = [];
   let status = 0;
   let headers: http.IncomingHttpHeaders = {};
   let req!: http.ClientRequest;
   const opened = new Promise<void>((resolve, reject) => {
-    req = http.get(`${base}/api/products/${productId}/stock/events`, { headers: { 'accept-encoding': 'gzip, br' } }, (res) => {
+    const sent = { 'accept-encoding': 'gzip, br', 'x-forwarded-for': ip };
+    req = http.get(`${base}/api/products/${productId}/stock/events`, { headers: sent, agent: false }, (res) => {
       status = res.statusCode ?? 0;
       headers = res.headers;
       let buffer = '';
@@ -189,16 +190,56 @@ describeEachDb('live stock (issue 14 item 6)', (t) => {
     expect(cap).toBe(3);
     const toOpen = cap - hub.size;
     for (let i = 0; i < toOpen; i++) {
-      const s = openStream(base, id);
+      const s = openStream(base, id, `10.40.0.${i + 1}`);
       await s.opened;
       await s.until(() => true);
       streams.push(s);
     }
-    const refused = await fetch(`${base}/api/products/${id}/stock/events`);
+    const refused = await fetch(`${base}/api/products/${id}/stock/events`, { headers: { 'x-forwarded-for': '10.40.0.99' } });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('10');
     expect(((await refused.json()) as { message: string }).message).toMatch(/try again/);
     for (const s of streams) s.close();
+    await expect.poll(() => hub.size).toBe(0);
+  });
+
+  test('1,000 stream requests dropped at every moment leave 0 slots in use (the cap is 3); a new stream is 200', async () => {
+    const id = await createProduct(t().database.db, { stock: 3 });
+    const hub = t().services.liveStock;
+    const drop = (ip: string, afterMs: number) =>
+      new Promise<void>((resolve) => {
+        const req = http.get(`${base}/api/products/${id}/stock/events`, { headers: { 'x-forwarded-for': ip }, agent: false });
+        req.on('error', () => undefined);
+        req.on('close', () => resolve());
+        if (afterMs === 0) req.on('finish', () => req.destroy());
+        else setTimeout(() => req.destroy(), afterMs);
+      });
+    for (let batch = 0; batch < 10; batch++)
+      await Promise.all(Array.from({ length: 100 }, (_, i) => drop(`10.41.${batch}.${i}`, i % 3 === 0 ? 0 : i % 9)));
+    await expect.poll(() => hub.size, { timeout: 5000 }).toBe(0);
+    const fresh = openStream(base, id, '10.41.200.1');
+    await fresh.opened;
+    expect(fresh.status).toBe(200);
+    expect(await fresh.until(() => true)).toMatchObject({ productId: id, left: 3 });
+    fresh.close();
+    await expect.poll(() => hub.size).toBe(0);
+  });
+
+  test('one address holds 2 streams (STREAMS_PER_ADDRESS): the third is 429 with Retry-After and the message; another address gets one', async () => {
+    const id = await createProduct(t().database.db, { stock: 3 });
+    const hub = t().services.liveStock;
+    const mine = [openStream(base, id, '10.42.0.1'), openStream(base, id, '10.42.0.1')];
+    for (const s of mine) await s.until(() => true);
+    expect(hub.heldBy('10.42.0.1')).toBe(2);
+    const refused = await fetch(`${base}/api/products/${id}/stock/events`, { headers: { 'x-forwarded-for': '10.42.0.1' } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect(await refused.json()).toEqual({ message: 'Too many open streams from your network. Close a tab or try again shortly.' });
+    const other = openStream(base, id, '10.42.0.2');
+    await other.opened;
+    expect(other.status).toBe(200);
+    for (const s of [...mine, other]) s.close();
+    await expect.poll(() => hub.size).toBe(0);
   });
 
   test('closing the app ends open streams (shutdown does not hang)', async () => {
@@ -213,4 +254,4 @@ describeEachDb('live stock (issue 14 item 6)', (t) => {
     await other.close();
     expect(Date.now() - start).toBeLessThan(5_000);
   });
-}, { env: { LIVE_STOCK_MAX_STREAMS: '3' } });
+}, { env: { LIVE_STOCK_MAX_STREAMS: '3', STREAMS_PER_ADDRESS: '2' } });
