@@ -42,7 +42,7 @@ describeEachDb('waiting room: pacing on several instances', (t) => {
   });
 
   test('at 600 a minute the admitted count after t seconds is about 10·t, with two instances ticking at once (none let in twice)', async () => {
-    const id = await createDrop(t(), -200);
+    const id = await createDrop(t(), -200, { stock: 50 });
     await fillQueue(t(), id, 200);
     await setDrop(t(), id, { admitPerMinute: 600 });
     const database2 = await openDatabase({ databaseUrl: t().config.DATABASE_URL!, poolSize: 5 });
@@ -74,7 +74,7 @@ describeEachDb('waiting room: pacing on several instances', (t) => {
   });
 
   test('pause holds every position still; resume goes on from there (no burst for the paused time)', async () => {
-    const id = await createDrop(t(), -200);
+    const id = await createDrop(t(), -200, { stock: 50 });
     await fillQueue(t(), id, 100);
     await setDrop(t(), id, { admitPerMinute: 600 });
     await restartPacing(t(), id);

@@ -114,7 +114,7 @@ describeEachDb('waiting room: joining', (t) => {
   });
 
   test('the raffle: entries joined before the release are let in in a random order, all ahead of later arrivals (first come, first served)', async () => {
-    const id = await createDrop(t(), 5 * MINUTE);
+    const id = await createDrop(t(), 5 * MINUTE, { stock: 50 });
     const raffle: TestClient[] = [];
     for (let i = 0; i < 12; i++) {
       const c = t().client();
@@ -157,7 +157,7 @@ describeEachDb('waiting room: joining', (t) => {
   });
 
   test('the raffle is drawn in rounds per network address: many sessions on one address are one ticket per round', async () => {
-    const id = await createDrop(t(), 5 * MINUTE);
+    const id = await createDrop(t(), 5 * MINUTE, { stock: 50 });
     const farmIp = freshIp();
     const farm: TestClient[] = [];
     const people: TestClient[] = [];
