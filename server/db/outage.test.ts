@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DataDirInUseError } from './embedded-postgres';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { TestClient } from '../../tests/support/build-test-app';
@@ -105,4 +106,85 @@ test('database stopped: 503 + Retry-After for what needs it, browsing served, re
   const [health, healthMs] = await timed(() => shopper.get('/healthz'));
   expect(health.statusCode).toBe(200);
   expect(healthMs).toBeLessThan(1_000);
+}, 60_000);
+
+/** The postmaster's pid from its pid file. */
+function postmasterPid(): number {
+  return Number(fs.readFileSync(path.join(dir, 'postgres', 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
+async function expectWritesBack(shopper: TestClient, withinMs: number) {
+  const started = Date.now();
+  await expect
+    .poll(async () => (await shopper.post('/api/customer-info', customer())).statusCode, { timeout: withinMs, interval: 100 })
+    .toBe(200);
+  return Date.now() - started;
+}
+
+test('the app connects as its own role: no superuser, owner of the shop database and of every table', async () => {
+  const { rows } = await database.pool.query<{ who: string; superuser: boolean; createdb: boolean; dbOwner: string }>(
+    `select current_user as who, rolsuper as superuser, rolcreatedb as createdb,
+            (select pg_get_userbyid(datdba) from pg_database where datname = current_database()) as "dbOwner"
+       from pg_roles where rolname = current_user`,
+  );
+  expect(rows[0]).toEqual({ who: 'fifty_app', superuser: false, createdb: false, dbOwner: 'fifty_app' });
+  const foreign = await database.pool.query(
+    `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname in ('public', 'drizzle') and c.relkind in ('r', 'S', 'v') and pg_get_userbyid(c.relowner) <> 'fifty_app'`,
+  );
+  expect(foreign.rows).toEqual([]);
+  // What only a superuser may do is refused.
+  await expect(database.pool.query("copy (select 1) to program 'true'")).rejects.toMatchObject({ code: '42501' });
+});
+
+test('disk full, I/O error, out of memory in the database: 503 + Retry-After + { message }, /healthz red, never 500', async () => {
+  const shopper = new TestClient(app);
+  expect((await shopper.post('/api/customer-info', customer())).statusCode).toBe(200);
+  for (const code of ['53100', '58030', '53200']) {
+    // A trigger stands in for the real failure (a real full disk runs in bench/faults/disk-full.scenario.ts).
+    await database.pool.query(
+      `create or replace function fail_like_a_full_disk() returns trigger language plpgsql as
+       $$ begin raise exception 'could not extend file: No space left on device' using errcode = '${code}'; end $$`,
+    );
+    await database.pool.query(
+      'create or replace trigger fail_like_a_full_disk before insert or update on customer_info for each row execute function fail_like_a_full_disk()',
+    );
+    try {
+      const res = await shopper.post('/api/customer-info', customer({ firstName: `Disk${code}` }));
+      expect(res.statusCode, `${code}: ${res.body}`).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toEqual({ message: 'The shop cannot save anything right now. Please try again in a few moments.' });
+      const health = await shopper.get('/healthz');
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toMatchObject({ status: 'unavailable', message: expect.stringMatching(/full disk or an I\/O error/) });
+    } finally {
+      await database.pool.query('drop trigger fail_like_a_full_disk on customer_info');
+    }
+  }
+  expect((await shopper.post('/api/customer-info', customer())).statusCode).toBe(200);
+  // Green again once no such failure was seen for a few seconds.
+  await expect.poll(async () => (await shopper.get('/healthz')).statusCode, { timeout: 10_000, interval: 250 }).toBe(200);
+}, 60_000);
+
+test('kill -9 of the postmaster: the shop starts it again itself, owns it again, and writes work within 10 s', async () => {
+  const shopper = new TestClient(app);
+  expect((await shopper.post('/api/customer-info', customer())).statusCode).toBe(200);
+  const before = server.recoveries;
+  process.kill(postmasterPid(), 'SIGKILL');
+  const backMs = await expectWritesBack(shopper, 10_000);
+  expect(backMs).toBeLessThan(10_000);
+  await server.healthy();
+  expect(server.recoveries).toBe(before + 1);
+  // The single-owner lock was taken again: a second owner is still refused.
+  await expect(startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), durable: false })).rejects.toBeInstanceOf(DataDirInUseError);
+}, 60_000);
+
+test('a backend killed (PostgreSQL restarts all sessions): the owner lock is taken again and a second owner is refused', async () => {
+  const shopper = new TestClient(app);
+  const before = server.recoveries;
+  const { rows } = await database.pool.query<{ pid: number }>('select pg_backend_pid() as pid');
+  process.kill(rows[0]!.pid, 'SIGKILL');
+  await expect.poll(() => server.recoveries, { timeout: 10_000, interval: 100 }).toBe(before + 1);
+  await expectWritesBack(shopper, 10_000);
+  await expect(startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), durable: false })).rejects.toBeInstanceOf(DataDirInUseError);
 }, 60_000);
