@@ -120,6 +120,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     counter: services.rateLimitCounter,
     enabled: config.RATE_LIMITS === 'on',
     addressFactor: config.RATE_LIMIT_ADDRESS_FACTOR,
+    ipv6Prefix: config.IPV6_PREFIX,
   });
   // Also before the routes: routes marked `config: { botChecked: true }` require a solved challenge.
   await registerBotCheck(app, { botCheck: services.botCheck });

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onResponseHookHandler, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import { mailboxKey } from '../../../common/domain/identity';
+import { DEFAULT_IPV6_PREFIX, networkKey } from '../../lib/network-address';
 import { HttpError } from '../../plugins/http-error';
 import { SESSION_COOKIE } from '../../plugins/session';
-import { pgRateLimitStore, type RateLimitCounter } from './rate-limit.store';
+import type { RateLimitCounter } from './rate-limit.store';
 
 /** The routes that are rate-limited; a route names its own with `config: { rateLimited: '…' }`. */
 export type LimitedAction =
@@ -33,11 +34,17 @@ interface Limit {
 interface ActionLimits {
   /** Strict: one shopper's session (the signed session cookie; requests without one skip it). */
   session: Limit;
-  /** Strict: the shopper's identity named in the request (the newsletter's e-mail address). */
+  /** Strict: the shopper's identity named in the request (the e-mail address, as its folded mailbox). */
   identity?: Limit & { of: (request: FastifyRequest) => string | null };
-  /** Generous: a network address (IPv6 by /64), shared by everyone behind one NAT; × RATE_LIMIT_ADDRESS_FACTOR. */
+  /** Generous: a network address (IPv6 by IPV6_PREFIX), shared by everyone behind one NAT; × RATE_LIMIT_ADDRESS_FACTOR. */
   address: Limit;
 }
+
+/** The e-mail of a request's body as one folded mailbox (common/domain/identity.ts): `a+1@` and `a+2@` are one. */
+const mailboxOfBody = (request: FastifyRequest): string | null => {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' && email ? mailboxKey(email) : null;
+};
 
 const MINUTE = 60_000;
 
@@ -63,10 +70,7 @@ export const RATE_LIMITS: Record<LimitedAction, ActionLimits> = {
     identity: {
       max: 10,
       windowMs: 10 * MINUTE,
-      of: (request) => {
-        const email = (request.body as { email?: unknown } | undefined)?.email;
-        return typeof email === 'string' && email ? email.toLowerCase() : null;
-      },
+      of: mailboxOfBody,
     },
     address: { max: 100, windowMs: MINUTE },
   },
@@ -75,10 +79,7 @@ export const RATE_LIMITS: Record<LimitedAction, ActionLimits> = {
     identity: {
       max: 3,
       windowMs: 10 * MINUTE,
-      of: (request) => {
-        const email = (request.body as { email?: unknown } | undefined)?.email;
-        return typeof email === 'string' && email ? email.toLowerCase() : null;
-      },
+      of: mailboxOfBody,
     },
     address: { max: 100, windowMs: MINUTE },
   },
@@ -89,15 +90,24 @@ export const tooManyRequestsMessage = (seconds: number) => `Too many requests. P
 type LimitKind = 'session' | 'identity' | 'address';
 
 /**
- * The counter's key: action and kind, then the value (session id, e-mail, address: IPv6 by its /64)
- * only as a hash, so the table holds no session ids, e-mail or network addresses.
+ * The counter's key: action and kind, then the value (session id, folded mailbox, network: IPv6 by
+ * IPV6_PREFIX, server/lib/network-address.ts) only as a hash, so the table holds no session ids, e-mail
+ * or network addresses.
  */
-export const rateLimitKey = (action: LimitedAction, kind: LimitKind, value: string) =>
+export const rateLimitKey = (action: LimitedAction, kind: LimitKind, value: string, ipv6Prefix = DEFAULT_IPV6_PREFIX) =>
   `${action}:${kind}:${crypto
     .createHash('sha256')
-    .update(kind === 'address' ? normalizeIP(value) : value)
+    .update(kind === 'address' ? networkKey(value, ipv6Prefix) : value)
     .digest('base64url')
     .slice(0, 22)}`;
+
+/**
+ * Answers that cost the shop next to nothing and therefore spend no budget: refused by validation, the
+ * proof of work, a missing thing, a busy gate or a limit. Everything else (a success, a 409 after the
+ * locks and reads of a real try, a declined card) is counted (ADR 013, "Only costly requests count").
+ */
+const UNCOUNTED = new Set([400, 401, 403, 404, 405, 406, 413, 414, 415, 429, 431, 503]);
+export const isCountedStatus = (status: number) => !UNCOUNTED.has(status);
 
 export interface RateLimitOptions {
   counter: RateLimitCounter;
@@ -105,60 +115,139 @@ export interface RateLimitOptions {
   addressFactor?: number;
   /** false turns every limit off (RATE_LIMITS=off: a proxy or CDN in front does it). */
   enabled?: boolean;
+  /** IPv6 addresses count by this prefix (IPV6_PREFIX, default 48). */
+  ipv6Prefix?: number;
+  /** Keys whose count this instance keeps in memory at most (the oldest are forgotten first). */
+  maxKnownKeys?: number;
+}
+
+interface Known {
+  /** The shared count the last answer of the table gave, plus this instance's requests not yet counted. */
+  count: number;
+  inFlight: number;
+  resetAt: number;
+}
+
+interface Charge {
+  keys: Array<{ key: string; windowMs: number }>;
+  settled: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The limits this request passed, counted once its answer shows what it cost (rate-limits.ts). */
+    rateLimitCharge?: Charge;
+  }
 }
 
 /**
- * @fastify/rate-limit with the PostgreSQL store, and the limits of each `rateLimited` route as a
- * preHandler (after validation, so the body is there): the strict limits (session, identity) are counted
- * first, and the address only when they pass, so one hammering session does not use up the budget of
- * everyone behind its address. A refusal is 429 with Retry-After and `{ message }`. When the store
- * fails (database away) the request goes through uncounted (`skipOnError`); the route itself then
- * decides (503 when it needs the database).
+ * The limits of each `rateLimited` route, in two halves (ADR 009, amended by ADR 013):
+ * - a preHandler (after validation) refuses with 429 + Retry-After when a key's window is already full,
+ *   reading only what this instance knows of the shared counts: a refusal writes nothing, reads nothing;
+ * - once the answer is known (onSend, before it leaves), a request that cost something is counted in the
+ *   PostgreSQL table, one batched upsert per key (rate-limit.store.ts), whose answer refreshes what this
+ *   instance knows. A request refused by validation, by the proof of work (checked after this preHandler
+ *   but before any work), or by a limit is never counted, so junk cannot spend the budget of the real
+ *   shoppers behind its address, and writes no row.
+ * The strict limits (session, identity) come first and the address only when they pass. Requests of this
+ * instance still under way count against the window too, so a burst cannot pass all at once. When the
+ * store fails (database away) the request goes through uncounted; the route itself then decides.
  */
 export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
   if (opts.enabled === false) return;
   const addressFactor = opts.addressFactor ?? 1;
-  await app.register(rateLimit, {
-    global: false,
-    hook: 'preHandler',
-    store: pgRateLimitStore(opts.counter),
-    skipOnError: true,
-  });
+  const ipv6Prefix = opts.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
+  const maxKnownKeys = opts.maxKnownKeys ?? 100_000;
+  const known = new Map<string, Known>();
 
-  type Check = ReturnType<FastifyInstance['createRateLimit']>;
-  const limiter = (action: LimitedAction, kind: LimitKind, limit: Limit, value: (r: FastifyRequest) => string | null) => {
-    const check: Check = app.createRateLimit({
-      max: limit.max,
-      timeWindow: limit.windowMs,
-      keyGenerator: (request) => rateLimitKey(action, kind, value(request) ?? ''),
+  function entryOf(key: string, now: number): Known | undefined {
+    const entry = known.get(key);
+    if (entry && entry.resetAt <= now && entry.inFlight === 0) {
+      known.delete(key);
+      return undefined;
+    }
+    if (entry && entry.resetAt <= now) {
+      entry.count = 0;
+      entry.resetAt = now + 1;
+    }
+    return entry;
+  }
+
+  function remember(key: string, count: number, ttlMs: number): void {
+    const entry = known.get(key);
+    if (entry) {
+      entry.count = count;
+      entry.resetAt = Date.now() + ttlMs;
+      return;
+    }
+    if (known.size >= maxKnownKeys) known.delete(known.keys().next().value!);
+    known.set(key, { count, inFlight: 0, resetAt: Date.now() + ttlMs });
+  }
+
+  function incr(key: string, windowMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      opts.counter.incr(key, windowMs, (err, res) => {
+        // A failed count lets the request through uncounted (fail open, ADR 009).
+        if (!err && res) remember(key, res.current, res.ttl);
+        resolve();
+      });
     });
-    return async (request: FastifyRequest) => (value(request) === null ? null : check(request));
-  };
+  }
 
+  /** Seconds until `key` has room for one more request, or 0 when it has room now. */
+  function waitFor(key: string, max: number, now: number): number {
+    const entry = entryOf(key, now);
+    if (!entry || entry.count + entry.inFlight < max) return 0;
+    return Math.max(1, Math.ceil((entry.resetAt - now) / 1000));
+  }
+
+  function refuse(seconds: number): never {
+    throw new HttpError(429, tooManyRequestsMessage(seconds), {
+      'retry-after': String(seconds),
+      'cache-control': 'no-store',
+    });
+  }
+
+  /** The request's answer is known (`status`), or it ended without one (null: not counted). */
+  async function settle(request: FastifyRequest, status: number | null): Promise<void> {
+    const charge = request.rateLimitCharge;
+    if (!charge || charge.settled) return;
+    charge.settled = true;
+    const now = Date.now();
+    for (const { key } of charge.keys) {
+      const entry = entryOf(key, now);
+      if (entry) entry.inFlight = Math.max(0, entry.inFlight - 1);
+    }
+    if (status !== null && isCountedStatus(status)) await Promise.all(charge.keys.map(({ key, windowMs }) => incr(key, windowMs)));
+  }
+
+  type Check = { key: string; limit: Limit };
   const handlers = new Map<LimitedAction, preHandlerAsyncHookHandler>();
   for (const [action, limits] of Object.entries(RATE_LIMITS) as Array<[LimitedAction, ActionLimits]>) {
-    const strict = [
-      limiter(action, 'session', limits.session, (r) => r.readSignedCookie(SESSION_COOKIE)),
-      ...(limits.identity ? [limiter(action, 'identity', limits.identity, limits.identity.of)] : []),
-    ];
-    const address = limiter(
-      action,
-      'address',
-      { max: Math.max(1, Math.round(limits.address.max * addressFactor)), windowMs: limits.address.windowMs },
-      (r) => r.ip,
-    );
+    const addressLimit = { max: Math.max(1, Math.round(limits.address.max * addressFactor)), windowMs: limits.address.windowMs };
     handlers.set(action, async (request) => {
-      const refuse = (results: Array<Awaited<ReturnType<Check>> | null>) => {
-        const exceeded = results.filter((r) => r && !r.isAllowed && r.isExceeded);
-        if (exceeded.length === 0) return;
-        const seconds = Math.max(1, ...exceeded.map((r) => (r && !r.isAllowed ? r.ttlInSeconds : 1)));
-        throw new HttpError(429, tooManyRequestsMessage(seconds), {
-          'retry-after': String(seconds),
-          'cache-control': 'no-store',
-        });
-      };
-      refuse(await Promise.all(strict.map((check) => check(request))));
-      refuse([await address(request)]);
+      const now = Date.now();
+      const session = request.readSignedCookie(SESSION_COOKIE);
+      const identity = limits.identity ? limits.identity.of(request) : null;
+      const strict: Check[] = [
+        ...(session ? [{ key: rateLimitKey(action, 'session', session), limit: limits.session }] : []),
+        ...(identity && limits.identity ? [{ key: rateLimitKey(action, 'identity', identity), limit: limits.identity }] : []),
+      ];
+      const address: Check = { key: rateLimitKey(action, 'address', request.ip, ipv6Prefix), limit: addressLimit };
+      const strictWait = Math.max(0, ...strict.map((c) => waitFor(c.key, c.limit.max, now)));
+      if (strictWait > 0) refuse(strictWait);
+      const addressWait = waitFor(address.key, address.limit.max, now);
+      if (addressWait > 0) refuse(addressWait);
+      const checks = [...strict, address];
+      for (const c of checks) {
+        const entry = entryOf(c.key, now);
+        if (entry) entry.inFlight++;
+        else {
+          if (known.size >= maxKnownKeys) known.delete(known.keys().next().value!);
+          known.set(c.key, { count: 0, inFlight: 1, resetAt: now + c.limit.windowMs });
+        }
+      }
+      request.rateLimitCharge = { keys: checks.map((c) => ({ key: c.key, windowMs: c.limit.windowMs })), settled: false };
     });
   }
 
@@ -169,5 +258,18 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
     if (!handler) throw new Error(`Unknown rate-limited action ${action}`);
     const existing = route.preHandler;
     route.preHandler = [handler, ...(Array.isArray(existing) ? existing : existing ? [existing] : [])];
+    const onSend = route.onSend;
+    // Counted before the answer leaves, so the shopper's next request already sees it.
+    const count: onSendHookHandler = async (request, reply, payload) => {
+      await settle(request, reply.statusCode);
+      return payload;
+    };
+    route.onSend = [...(Array.isArray(onSend) ? onSend : onSend ? [onSend] : []), count];
+    const onResponse = route.onResponse;
+    // A request that ended without an answer (the client went away) gives its place back, uncounted.
+    const release: onResponseHookHandler = async (request) => {
+      await settle(request, null);
+    };
+    route.onResponse = [...(Array.isArray(onResponse) ? onResponse : onResponse ? [onResponse] : []), release];
   });
 }
