@@ -3,7 +3,7 @@
 // 'Notify me' signup is one per person, not one per spelling. Pure: the server and the storefront share it.
 import streetTypes from 'street-types';
 import unhomoglyph from 'unhomoglyph';
-import normalizeEmail from 'validator/lib/normalizeEmail';
+import normalizeEmail from 'validator/lib/normalizeEmail.js';
 
 /**
  * Unicode default-ignorable code points (zero-width space and joiners, soft hyphen, bidi marks, variation
