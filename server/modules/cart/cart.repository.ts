@@ -90,3 +90,11 @@ export async function clearCart(db: DbOrTx, sessionId: string): Promise<void> {
 export async function moveCartLines(db: DbOrTx, fromSid: string, toSid: string): Promise<void> {
   await db.update(cartItems).set({ sessionId: toSid }).where(eq(cartItems.sessionId, fromSid));
 }
+
+/**
+ * Waits for the session's lock of a product until the caller's transaction ends: adds and raises of one
+ * session's line of one product go one at a time, so each sees what the one before it put in the cart.
+ */
+export async function lockSessionProduct(tx: DbOrTx, sessionId: string, productId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cart:${sessionId}:${productId}`}, 5052))`);
+}

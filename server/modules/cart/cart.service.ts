@@ -16,6 +16,7 @@ import {
   deleteCartLine,
   findCartLine,
   listCartLines,
+  lockSessionProduct,
   moveCartLines,
   productQuantityInCart,
   updateCartLineQuantity,
@@ -173,13 +174,19 @@ export function createCartService(deps: {
       }
       const sid = sessionId ?? (await ensureSession());
       const live = await inventory.stockOf(product.id);
+      // Parallel adds of one session (8 at once) wait for each other on the session's lock of the product,
+      // and the limit is checked again against what the cart holds then: the cart never passes it (ADR 013).
       const saved =
         live && live.inStock
-          ? await addCartLineIfAvailable(
-              db,
-              { sessionId: sid, productId: product.id, quantity: body.quantity, selectedSize, selectedColor },
-              live.stock,
-            )
+          ? await db.transaction(async (tx) => {
+              await lockSessionProduct(tx, sid, product.id);
+              await deps.limits.assertCartRoom(sid, product, body.quantity, await productQuantityInCart(tx, sid, product.id), tx);
+              return addCartLineIfAvailable(
+                tx,
+                { sessionId: sid, productId: product.id, quantity: body.quantity, selectedSize, selectedColor },
+                live.stock,
+              );
+            })
           : null;
       if (!saved) {
         const fresh = await productOrThrow(product.id);
@@ -203,14 +210,21 @@ export function createCartService(deps: {
         return null;
       }
       const product = await productOrThrow(line.productId);
-      const others = (await productQuantityInCart(db, sessionId, line.productId)) - line.quantity;
-      const check = checkCartQuantity(product, others + quantity, others + line.quantity);
-      if (!check.ok) throw conflict(check.message);
-      // Raising a line is adding: the per-shopper limit holds here too (lowering always works).
-      if (quantity > line.quantity)
-        await deps.limits.assertCartRoom(sessionId, product, quantity - line.quantity, others + line.quantity);
-      await updateCartLineQuantity(db, sessionId, id, quantity);
-      return toCartItem({ ...line, quantity }, product);
+      // Raising a line is adding: under the session's lock of the product (as an add), read again, so
+      // parallel raises and adds cannot pass the per-shopper limit together; lowering always works.
+      const current = await db.transaction(async (tx) => {
+        if (quantity > line.quantity) await lockSessionProduct(tx, sessionId, line.productId);
+        const now = quantity > line.quantity ? await findCartLine(tx, sessionId, id) : line;
+        if (!now) throw notFound('Cart item not found');
+        const others = (await productQuantityInCart(tx, sessionId, line.productId)) - now.quantity;
+        const check = checkCartQuantity(product, others + quantity, others + now.quantity);
+        if (!check.ok) throw conflict(check.message);
+        if (quantity > now.quantity)
+          await deps.limits.assertCartRoom(sessionId, product, quantity - now.quantity, others + now.quantity, tx);
+        await updateCartLineQuantity(tx, sessionId, id, quantity);
+        return now;
+      });
+      return toCartItem({ ...current, quantity }, product);
     },
 
     async remove(sessionId: string | null, id: string): Promise<void> {

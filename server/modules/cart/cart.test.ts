@@ -260,4 +260,34 @@ describeEachDb('cart API', (t) => {
     expect((await shopper.get('/api/cart')).json()).toEqual([]);
     expect((await t().client().delete('/api/cart')).statusCode).toBe(200);
   });
+
+  test('8 parallel adds in one session stop at the per-shopper limit; the rest are 409', async () => {
+    const productId = await createProduct(t().database.db, { name: 'Parallel Tee', stock: 20, sizes: [], maxPerShopper: 2 });
+    const shopper = t().client();
+    // The session exists first (its cookie), as for a shopper who opened the page.
+    await shopper.post('/api/cart', { productId: await createProduct(t().database.db, { stock: 5, sizes: [] }), quantity: 1 });
+    const results = await Promise.all(Array.from({ length: 8 }, () => shopper.post('/api/cart', { productId, quantity: 1 })));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(2);
+    for (const r of results.filter((r) => r.statusCode !== 200)) {
+      expect(r.statusCode).toBe(409);
+      expect(r.json()).toEqual({ message: 'You can buy at most 2 of Parallel Tee per shopper.' });
+    }
+    const lines = (await shopper.get('/api/cart')).json() as Array<{ productId: string; quantity: number }>;
+    expect(lines.filter((l) => l.productId === productId).reduce((n, l) => n + l.quantity, 0)).toBe(2);
+  });
+
+  test('parallel raises of one line stop at the per-shopper limit too', async () => {
+    const productId = await createProduct(t().database.db, { name: 'Raise Tee', stock: 20, sizes: [], maxPerShopper: 3 });
+    const shopper = t().client();
+    const line = (await shopper.post('/api/cart', { productId, quantity: 1 })).json() as { id: string };
+    // A raise to the limit racing four adds: whatever the order, the cart ends at the limit, never over it.
+    const results = await Promise.all([
+      shopper.put(`/api/cart/${line.id}`, { quantity: 3 }),
+      ...Array.from({ length: 4 }, () => shopper.post('/api/cart', { productId, quantity: 1 })),
+    ]);
+    expect(results.filter((r) => r.statusCode !== 200 && r.statusCode !== 409)).toEqual([]);
+    expect(results.filter((r) => r.statusCode === 409).length).toBeGreaterThanOrEqual(2);
+    const lines = (await shopper.get('/api/cart')).json() as Array<{ productId: string; quantity: number }>;
+    expect(lines.filter((l) => l.productId === productId).reduce((n, l) => n + l.quantity, 0)).toBe(3);
+  });
 });
