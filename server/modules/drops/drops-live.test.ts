@@ -316,12 +316,12 @@ describeEachDb('waiting room: streams that cannot be exhausted, status reads fro
     const shopper = t().client();
     const joined = await joinDrop(shopper, id, { ip: '10.66.0.1' });
     expect(joined.statusCode).toBe(201);
-    // Joined after the last read: its own ticket by one point read, at the end of the queue.
+    // Joined after the last read (first come, first served): this instance adds the place at the end of its read.
     expect((joined.json() as DropStatus).ticket).toMatchObject({ status: 'waiting', position: 301 });
     for (let i = 0; i < 40; i++) {
       const anonymous = await t().client().get(`/api/drops/${id}`);
       expect(anonymous.statusCode).toBe(200);
-      expect((anonymous.json() as DropStatus).queueLength).toBe(300);
+      expect((anonymous.json() as DropStatus).queueLength).toBe(301);
     }
     const stream = openStream(base, `/api/drops/${id}/events`, shopper.cookieHeader, '10.66.0.1');
     expect((await stream.next(() => true, 1000)).ticket).toMatchObject({ position: 301 });

@@ -220,7 +220,7 @@ export function createDropsService(deps: {
   /** The status of a drop for one session (null: no ticket), from the room's last read. */
   async function status(productId: string, sessionId: string | null): Promise<DropStatus> {
     const { product, clock } = await dropProduct(productId);
-    const snapshot = await snapshots.get(productId);
+    const snapshot = await snapshots.get(productId, dropPhase(clock, dbClock.now(), false));
     if (!snapshot) throw notFound(dropMessages.noDrop);
     const ticket = await ticketIn(snapshot, productId, sessionId);
     return statusOf(product, clock, snapshot, snapshot.stock, ticket, dbClock.now());
@@ -328,7 +328,7 @@ export function createDropsService(deps: {
         stock = await stockLeft(product.id);
       }
       // The one ranking read of this drop this tick: status reads and streams are answered from it.
-      const snapshot = await snapshots.refresh(product.id, stock);
+      const snapshot = await snapshots.refresh(product.id, dropPhase(clock, dbClock.now(), false), stock);
       if (!snapshot || !streams.has(product.id)) continue;
       const at = dbClock.now();
       push(product.id, (sid) => statusOf(product, clock, snapshot, stock, sid ? (snapshot.tickets.get(sid) ?? null) : null, at));
@@ -423,6 +423,8 @@ export function createDropsService(deps: {
         if (held >= settings.placesPerAddress) throw tooMany();
         return insertTicket(tx, { productId, sessionId, addressKey: key, lotteryKey: held + draw, releaseAt: new Date(clock.releaseAtMs), now: dbClock.sqlNow() });
       });
+      if (created && !created.raffle)
+        snapshots.joined(productId, { id: created.id, sessionId, status: created.status, raffle: false, admittedAt: null, position: null });
       return { status: await status(productId, sessionId), created: created !== null };
     },
 

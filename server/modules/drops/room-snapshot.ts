@@ -1,8 +1,10 @@
-import type { RoomRead } from './drops.repository';
+import type { PolledTicket, RoomRead } from './drops.repository';
 
 /** A drop's waiting room as this instance last read it (one ranking query), with the stock it then had. */
 export interface RoomSnapshot extends RoomRead {
   stock: number;
+  /** The drop's phase by the clock when read (ignoring sell-out): a read of another phase is not used. */
+  phase: string;
   /** Date.now() when the read started. */
   readAt: number;
   /** Increases with every read this instance makes (tests and benches count ranking queries by it). */
@@ -24,7 +26,7 @@ export function createRoomSnapshots(opts: {
   const inflight = new Map<string, Promise<RoomSnapshot | null>>();
   let version = 0;
 
-  async function load(productId: string, stock?: number): Promise<RoomSnapshot | null> {
+  async function load(productId: string, phase: string, stock?: number): Promise<RoomSnapshot | null> {
     const readAt = Date.now();
     const mine = ++version;
     const [room, left] = await Promise.all([opts.read(productId), stock === undefined ? opts.stockOf(productId) : stock]);
@@ -32,7 +34,7 @@ export function createRoomSnapshots(opts: {
       cache.delete(productId);
       return null;
     }
-    const snapshot: RoomSnapshot = { ...room, stock: left, readAt, version: mine };
+    const snapshot: RoomSnapshot = { ...room, stock: left, phase, readAt, version: mine };
     // A slower, older read never replaces a newer one.
     const current = cache.get(productId);
     if (!current || current.version < mine) cache.set(productId, snapshot);
@@ -41,19 +43,30 @@ export function createRoomSnapshots(opts: {
 
   return {
     /** Reads the room now (the ticker, once per tick per live drop). `stock` when the caller has it. */
-    refresh(productId: string, stock?: number): Promise<RoomSnapshot | null> {
-      return load(productId, stock);
+    refresh(productId: string, phase: string, stock?: number): Promise<RoomSnapshot | null> {
+      return load(productId, phase, stock);
     },
-    /** The last read if younger than maxAgeMs, else one shared fresh read. */
-    get(productId: string): Promise<RoomSnapshot | null> {
+    /** The last read if younger than maxAgeMs and of this phase, else one shared fresh read. */
+    get(productId: string, phase: string): Promise<RoomSnapshot | null> {
       const hit = cache.get(productId);
-      if (hit && Date.now() - hit.readAt < opts.maxAgeMs) return Promise.resolve(hit);
+      if (hit && hit.phase === phase && Date.now() - hit.readAt < opts.maxAgeMs) return Promise.resolve(hit);
       let pending = inflight.get(productId);
       if (!pending) {
-        pending = load(productId).finally(() => inflight.delete(productId));
+        pending = load(productId, phase).finally(() => inflight.delete(productId));
         inflight.set(productId, pending);
       }
       return pending;
+    },
+    /**
+     * A place just taken on this instance after the release (first come, first served: the end of the
+     * queue), so this instance's reads show it at once; the next read replaces it. Raffle places are not
+     * added (their order is the draw's, known at the next read; positions are hidden until the release).
+     */
+    joined(productId: string, ticket: PolledTicket): void {
+      const hit = cache.get(productId);
+      if (!hit || hit.tickets.has(ticket.sessionId)) return;
+      hit.waiting += 1;
+      hit.tickets.set(ticket.sessionId, { ...ticket, position: hit.waiting });
     },
     /** The owner changed the drop here: the next read is fresh. */
     invalidate(productId: string): void {
