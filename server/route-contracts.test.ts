@@ -33,8 +33,6 @@ const WITHOUT_RESPONSE_SCHEMA: Record<string, string> = {
   'POST /api/drops/:productId/pass': 'TODO drops.routes.ts (AdmissionPass)',
   'GET /api/admin/drops': 'TODO drops.routes.ts (AdminDrop[])',
   'PATCH /api/admin/drops/:productId': 'TODO drops.routes.ts (AdminDrop)',
-  'GET /api/admin/devices': 'TODO admin device routes (admin.routes.ts)',
-  'DELETE /api/admin/devices/:id': 'TODO admin device routes (admin.routes.ts)',
 };
 
 const isZod = (value: unknown): boolean => value instanceof z.ZodType;

@@ -21,7 +21,7 @@ import {
   productPayloadSchema,
 } from '../../../common/contracts/admin';
 import { errorResponses } from '../../../common/contracts/api-error';
-import { adminDeviceIdParams } from '../../../common/contracts/admin-devices';
+import { adminDeviceIdParams, adminDeviceListSchema } from '../../../common/contracts/admin-devices';
 import { unauthorized } from '../../plugins/http-error';
 import { imageRoutes } from '../storage/images.routes';
 import { adminDropsRoutes } from '../drops/drops.routes';
@@ -108,9 +108,11 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   });
 
   // --- Known devices (ADR 012) -------------------------------------------------------------------
-  r.get('/api/admin/devices', async (request) => admin.auth.listDevices(request.readSignedCookie(KNOWN_DEVICE_COOKIE)));
+  r.get('/api/admin/devices', { schema: { response: { 200: adminDeviceListSchema, ...errorResponses } } }, async (request) =>
+    admin.auth.listDevices(request.readSignedCookie(KNOWN_DEVICE_COOKIE)),
+  );
 
-  r.delete('/api/admin/devices/:id', { schema: { params: adminDeviceIdParams } }, async (request) => {
+  r.delete('/api/admin/devices/:id', { schema: { params: adminDeviceIdParams, response: ok } }, async (request) => {
     await admin.auth.revokeDevice(request.params.id);
     return { success: true as const };
   });
