@@ -174,6 +174,65 @@ describeEachDb('per-shopper limits', (t) => {
     expect((await pay(third, { ...GOOD_CARD, expiry: '11/38' })).done.statusCode).toBe(200);
   });
 
+  test('one person in twelve spellings (sub-addresses, Gmail dots, googlemail, St/Str/Street, ZIP+4, look-alike and invisible letters), each with a fresh session and card, buys the limit and no more', async () => {
+    const productId = await limited('Spelling Tee', { stock: 30 });
+    const variants: Array<Partial<CustomerInfoBody>> = [
+      { email: 'buyer@gmail.com', shippingAddress: '1 Main St', shippingZip: '62701' },
+      { email: 'buyer+drop@gmail.com', shippingAddress: '1 Main Street', shippingZip: '62701' },
+      { email: 'b.u.y.e.r@gmail.com', shippingAddress: '1 Main Str', shippingZip: '62701' },
+      { email: 'buyer@googlemail.com', shippingAddress: '1 Main-Street', shippingZip: '62701' },
+      { email: 'Buyer+2@GoogleMail.com', shippingAddress: '1 main st.', shippingZip: '62701-0001' },
+      { email: 'bu.yer+3@gmail.com', shippingAddress: '1 Ma\u0456n St', shippingZip: '62701' },
+      { email: 'buy.er@gmail.com', shippingAddress: '1 Main\u200b St', shippingZip: '62701' },
+      { email: 'buyer+4@googlemail.com', shippingAddress: '\uff11 Main St', shippingZip: '\uff16\uff12\uff17\uff10\uff11' },
+      { email: 'BUYER@gmail.com', shippingAddress: '1, Main St.', shippingZip: '627010001' },
+      { email: 'b.uyer+5@gmail.com', shippingAddress: '1 M\u0430in Street', shippingZip: '62701' },
+      { email: 'buyer+6@gmail.com', shippingAddress: '1 Main St\u00ad', shippingZip: '62701 0001' },
+      { email: 'bu.y.er@googlemail.com', shippingAddress: '  1   MAIN   STREET ', shippingZip: '62701' },
+    ];
+    let bought = 0;
+    for (const [i, v] of variants.entries()) {
+      const s = t().client();
+      expect((await s.post('/api/cart', { productId, quantity: 1, selectedSize: 'M' })).statusCode).toBe(200);
+      const saved = await s.post('/api/customer-info', who(v));
+      expect(saved.statusCode, saved.body).toBe(200);
+      const intent = await s.post('/api/create-payment-intent', {});
+      if (intent.statusCode !== 200) {
+        expect(intent.statusCode, intent.body).toBe(409);
+        continue;
+      }
+      const { clientSecret, paymentIntentId } = intent.json() as { clientSecret: string; paymentIntentId: string };
+      // A card of its own each time (another expiry is another card on the offline gateway).
+      const card = { ...GOOD_CARD, expiry: `${String((i % 12) + 1).padStart(2, '0')}/${40 + i}` };
+      expect((await confirmOffline(s, clientSecret, card)).statusCode).toBe(200);
+      const done = await s.post('/api/payment-success', { paymentIntentId });
+      if (done.statusCode === 200) bought++;
+    }
+    expect(bought).toBe(2);
+    const made = await ordersFor(productId);
+    expect(made.reduce((n, o) => n + o.quantity, 0)).toBe(2);
+  });
+
+  test('fifty distinct people behind one NAT all buy (folding does not merge real people)', async () => {
+    const productId = await limited('Crowd Tee', { stock: 50 });
+    const people = Array.from({ length: 50 }, (_, i) => ({
+      email: `person.${i}.crowd@example.com`,
+      shippingAddress: `${100 + i} ${['Oak', 'Elm', 'Pine', 'Birch', 'Maple'][i % 5]} ${['St', 'Ave', 'Rd', 'Blvd', 'Ln'][i % 5]} Apt ${i}`,
+      shippingZip: String(10001 + i),
+    }));
+    const statuses = await Promise.all(
+      people.map(async (p, i) => {
+        const s = t().client(); // all on app.inject's one address
+        await s.post('/api/cart', { productId, quantity: 1, selectedSize: 'M' });
+        await s.post('/api/customer-info', who(p));
+        const { done } = await pay(s, { ...GOOD_CARD, expiry: `${String((i % 12) + 1).padStart(2, '0')}/${30 + (i % 50)}` });
+        return done.statusCode;
+      }),
+    );
+    expect(statuses.filter((c) => c !== 200)).toEqual([]);
+    expect((await ordersFor(productId)).length).toBe(50);
+  });
+
   test('sessions of one e-mail racing for the payment: exactly the limit is held', async () => {
     const productId = await limited('Race Tee', { stock: 20 });
     const sessions = await Promise.all(
