@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -49,7 +49,7 @@ describe('product art', () => {
       graphic: 'FIFTY',
       outDir,
       key: 'test-tee',
-    });
+    }, null);
     expect(url).toBe('/uploads/seed/test-tee.webp');
     await expectWebp(path.join(outDir, 'test-tee.webp'), 1600);
     await expectWebp(path.join(outDir, 'test-tee-800.webp'), 800);
@@ -58,9 +58,28 @@ describe('product art', () => {
     expect(meta.height).toBe(1600);
   });
 
+  test('a drawing is cached by content: the next shop copies it, a changed drawing is drawn anew', async () => {
+    const cacheDir = await tempDir();
+    const first = await tempDir();
+    await renderCategoryArt('hoodies', first, cacheDir);
+    const entries = await readdir(cacheDir);
+    expect(entries).toHaveLength(1);
+    const drawn = await readFile(path.join(first, 'category-hoodies-400.webp'));
+    expect(await readFile(path.join(cacheDir, entries[0], 'category-hoodies-400.webp'))).toEqual(drawn);
+    // Mark the cached copy: a second render that returns the mark was served from the cache.
+    await writeFile(path.join(cacheDir, entries[0], 'category-hoodies-400.webp'), 'cached');
+    const second = await tempDir();
+    await renderCategoryArt('hoodies', second, cacheDir);
+    expect(await readFile(path.join(second, 'category-hoodies-400.webp'), 'utf8')).toBe('cached');
+    // Another drawing (another key, so another SVG) misses the cache and is rasterised.
+    await renderCategoryArt('tshirts', second, cacheDir);
+    expect(await readdir(cacheDir)).toHaveLength(2);
+    await expectWebp(path.join(second, 'category-tshirts-400.webp'), 400);
+  });
+
   test('renders a 1600x1000 category banner in three widths', async () => {
     const outDir = await tempDir();
-    const url = await renderCategoryArt('hoodies', outDir);
+    const url = await renderCategoryArt('hoodies', outDir, null);
     expect(url).toBe('/uploads/seed/category-hoodies.webp');
     await expectWebp(path.join(outDir, 'category-hoodies.webp'), 1600);
     await expectWebp(path.join(outDir, 'category-hoodies-800.webp'), 800);

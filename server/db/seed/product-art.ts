@@ -1,5 +1,7 @@
-import { mkdir } from 'node:fs/promises';
+import crypto from 'node:crypto';
+import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { projectRoot } from '../../lib/project-root';
 import { seedCategories, seedImageJobs, seedProducts } from './catalog-data';
 
 // Stylised flat-illustration packshots for the demo catalogue, drawn as SVG and rasterised
@@ -1013,10 +1015,69 @@ ${items}
 
 const KEY = /^[a-z0-9][a-z0-9-]{0,120}$/;
 
-/** Rasterise once, then derive each width from the same pixels. */
-async function writeWidths(svg: string, outDir: string, key: string): Promise<void> {
+/**
+ * Drawn art is cached by content: the SVG, the widths and the WebP settings hashed together, so every
+ * shop started from this checkout (tests and benches spawn many) copies the files instead of
+ * rasterising them again (~12 s of a first start), and any change to the drawing misses the cache.
+ * A cache that cannot be written (read-only install) is skipped.
+ */
+export const ART_CACHE_DIR = path.join(projectRoot, 'node_modules', '.cache', 'fifty-demo-art');
+const ART_CACHE_VERSION = 1;
+
+function artFileNames(key: string): string[] {
+  return ART_WIDTHS.map((width) => (width === ART_WIDTHS[0] ? `${key}.webp` : `${key}-${width}.webp`));
+}
+
+async function copyAll(fromDir: string, toDir: string, names: readonly string[]): Promise<void> {
+  await Promise.all(names.map((n) => copyFile(path.join(fromDir, n), path.join(toDir, n))));
+}
+
+/** Copies a cached drawing of `svg` into outDir; false when it is not cached. */
+async function fromCache(entry: string, outDir: string, key: string): Promise<boolean> {
+  try {
+    const names = artFileNames(key);
+    const present = new Set(await readdir(entry));
+    if (!names.every((n) => present.has(n))) return false;
+    await copyAll(entry, outDir, names);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Stores a drawing (written to a private folder, renamed into place: concurrent starts never see half of one). */
+async function toCache(entry: string, outDir: string, key: string): Promise<void> {
+  const tmp = `${entry}.${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  try {
+    await mkdir(tmp, { recursive: true });
+    await copyAll(outDir, tmp, artFileNames(key));
+    await rename(tmp, entry);
+  } catch {
+    // Another start stored it first, or the cache is not writable: the files in outDir are what count.
+  } finally {
+    await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** Rasterise once, then derive each width from the same pixels (or copy them from the cache). */
+async function writeWidths(svg: string, outDir: string, key: string, cacheDir: string | null = ART_CACHE_DIR): Promise<void> {
   if (!KEY.test(key)) throw new Error(`Invalid art key: ${key}`);
   await mkdir(outDir, { recursive: true });
+  if (cacheDir === null) return rasterise(svg, outDir, key);
+  const hash = crypto
+    .createHash('sha256')
+    .update(JSON.stringify({ v: ART_CACHE_VERSION, key, widths: ART_WIDTHS, webp: WEBP }))
+    // typeset's clip ids count up per process (type1, type2…): the same drawing under other names.
+    .update(svg.replace(/\btype\d+\b/g, 'type'))
+    .digest('hex')
+    .slice(0, 32);
+  const entry = path.join(cacheDir, hash);
+  if (await fromCache(entry, outDir, key)) return;
+  await rasterise(svg, outDir, key);
+  await toCache(entry, outDir, key);
+}
+
+async function rasterise(svg: string, outDir: string, key: string): Promise<void> {
   // Loaded here, not at import: the server imports the seed module but draws art only on a first start.
   const sharp = (await import('sharp')).default;
   const { data, info } = await sharp(Buffer.from(svg))
@@ -1024,24 +1085,24 @@ async function writeWidths(svg: string, outDir: string, key: string): Promise<vo
     .raw()
     .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
+  const names = artFileNames(key);
   await Promise.all(
-    ART_WIDTHS.map((width) => {
-      const name = width === ART_WIDTHS[0] ? `${key}.webp` : `${key}-${width}.webp`;
+    ART_WIDTHS.map((width, i) => {
       const img = sharp(data, raw);
       if (width !== info.width) img.resize({ width, kernel: 'lanczos3' });
-      return img.webp(WEBP).toFile(path.join(outDir, name));
+      return img.webp(WEBP).toFile(path.join(outDir, names[i]));
     }),
   );
 }
 
-export async function renderProductArt(opts: ProductArtOptions): Promise<string> {
-  await writeWidths(buildProductSvg(opts), opts.outDir, opts.key);
+export async function renderProductArt(opts: ProductArtOptions, cacheDir?: string | null): Promise<string> {
+  await writeWidths(buildProductSvg(opts), opts.outDir, opts.key, cacheDir);
   return `/uploads/seed/${opts.key}.webp`;
 }
 
-export async function renderCategoryArt(slug: string, outDir: string): Promise<string> {
+export async function renderCategoryArt(slug: string, outDir: string, cacheDir?: string | null): Promise<string> {
   const key = `category-${slug}`;
-  await writeWidths(buildCategorySvg(slug), outDir, key);
+  await writeWidths(buildCategorySvg(slug), outDir, key, cacheDir);
   return `/uploads/seed/${key}.webp`;
 }
 
@@ -1066,15 +1127,18 @@ export interface SeedArt {
   categories: Map<string, string>;
 }
 
-/** Render every image of the demo catalogue into outDir (normally DATA_DIR/uploads/seed). */
-export async function renderSeedArt(outDir: string, concurrency = 2): Promise<SeedArt> {
+/**
+ * Render every image of the demo catalogue into outDir (normally DATA_DIR/uploads/seed). `cacheDir`:
+ * where drawings are cached (default ART_CACHE_DIR; null draws everything).
+ */
+export async function renderSeedArt(outDir: string, concurrency = 2, opts: { cacheDir?: string | null } = {}): Promise<SeedArt> {
   type Job = () => Promise<void>;
   const products = new Map<string, string[]>();
   const categories = new Map<string, string>();
   const jobs: Job[] = [];
   for (const cat of seedCategories) {
     jobs.push(async () => {
-      categories.set(cat.slug, await renderCategoryArt(cat.slug, outDir));
+      categories.set(cat.slug, await renderCategoryArt(cat.slug, outDir, opts.cacheDir));
     });
   }
   for (const product of seedProducts) {
@@ -1085,7 +1149,7 @@ export async function renderSeedArt(outDir: string, concurrency = 2): Promise<Se
     );
     for (const j of imageJobs) {
       jobs.push(async () => {
-        await renderProductArt({ ...product.art, color: j.color.value, outDir, key: j.key });
+        await renderProductArt({ ...product.art, color: j.color.value, outDir, key: j.key }, opts.cacheDir);
       });
     }
   }
