@@ -1,0 +1,257 @@
+// Ten thousand waiting (docs/security.md, "Streams"): one drop, one box, the embedded database and default
+// settings (POW_TRIES and RATE_LIMIT_ADDRESS_FACTOR lowered/raised only to make the crowd quickly, as
+// bench/drop-bots.bench.ts does). WAITING shoppers, each from its own address, join after the release
+// (first come, first served) and each keeps the waiting room's event stream open. Then, for MEASURE_S
+// seconds, admission runs at the default 300 a minute, the admitted shoppers buy (pass, cart, details,
+// payment), and one address sends 100 status reads a second.
+// Measured: the delay from a position change (the admission ahead of a shopper, its admitted_at in the
+// database) to the event carrying the new position, on a sample of streams (every 50th); the admitted
+// shoppers' buy flow; the shop's RSS.
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { asc, eq } from 'drizzle-orm';
+import { openDatabase } from '../../server/db/client';
+import { dropQueue } from '../../server/modules/drops/drops.tables';
+import { solvePow } from '../../tests/support/pow';
+import type { Scenario } from '../scenario-runner';
+import { rssMb, stop } from '../support/server-process';
+import { percentile } from '../support/stats';
+import { benchEnv, migrateBenchDatabase, startShopInstances } from '../support/shop-instances';
+
+const WAITING = Number(process.env.TEN_K_WAITING ?? 10_000);
+const MEASURE_S = Number(process.env.TEN_K_MEASURE_S ?? 60);
+const JOIN_CONCURRENCY = 40;
+const SAMPLE_EVERY = 50;
+const BUYERS = 300;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
+interface Seen {
+  at: number;
+  position: number | null;
+  status: string | null;
+}
+
+const scenario: Scenario = async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-ten-k-'));
+  const servers: ChildProcess[] = [];
+  const sockets: http.ClientRequest[] = [];
+  try {
+    const env = benchEnv(dataDir, undefined, { POW_TRIES: '20', RATE_LIMIT_ADDRESS_FACTOR: '100' });
+    migrateBenchDatabase(env);
+    const [base] = await startShopInstances(env, 1, servers);
+    const pid = servers[0]!.pid!;
+    const host = new URL(base!);
+
+    const call = async (method: string, pathname: string, ip: string, cookie: string, body?: unknown) => {
+      const res = await fetch(base + pathname, {
+        method,
+        headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const set = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+      const text = await res.text();
+      return { status: res.status, json: (text ? JSON.parse(text) : {}) as Record<string, unknown>, set };
+    };
+
+    const owner = await call('POST', '/api/admin/login', '127.0.0.1', '', { password: env.ADMIN_PASSWORD });
+    const ownerCookie = owner.set.join('; ');
+    const created = await call('POST', '/api/admin/products', '127.0.0.1', ownerCookie, {
+      name: 'Drop 004 Coat',
+      description: 'A numbered coat.',
+      price: '150.00',
+      category: 'hoodies',
+      materials: 'Wool',
+      sustainabilityInfo: 'Made to order.',
+      stock: BUYERS,
+      images: [],
+      sizes: [],
+      colors: [],
+      releaseAt: new Date(Date.now() + 3000).toISOString(),
+    });
+    if (created.status !== 201) throw new Error(`create product ${created.status}`);
+    const id = created.json.id as string;
+    await sleep(3500);
+
+    // The crowd: join (proof of work), then keep the stream open.
+    const seen = new Map<number, Seen[]>();
+    const ticketOf = new Map<number, string>();
+    const cookies = new Map<number, string>();
+    const admittedAt = new Map<number, number>();
+    const onAdmitted: Array<(n: number) => void> = [];
+    function follow(n: number, cookie: string) {
+      const parse = n < BUYERS + 50 || n % SAMPLE_EVERY === 0;
+      const req = http.get(
+        { host: host.hostname, port: host.port, path: `/api/drops/${id}/events`, headers: { cookie, 'x-forwarded-for': addressOf(n) }, agent: false },
+        (res) => {
+          if (!parse) return void res.resume();
+          let buffer = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            buffer += chunk;
+            let end: number;
+            while ((end = buffer.indexOf('\n\n')) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              const data = block.split('\n').find((l) => l.startsWith('data: '));
+              if (!data) continue;
+              const s = JSON.parse(data.slice(6)) as { ticket: { position: number | null; status: string } | null };
+              const list = seen.get(n) ?? [];
+              list.push({ at: Date.now(), position: s.ticket?.position ?? null, status: s.ticket?.status ?? null });
+              seen.set(n, list);
+              if (s.ticket?.status === 'admitted' && !admittedAt.has(n)) {
+                admittedAt.set(n, Date.now());
+                for (const f of onAdmitted) f(n);
+              }
+            }
+          });
+          res.on('error', () => undefined);
+        },
+      );
+      req.on('error', () => undefined);
+      sockets.push(req);
+    }
+
+    let joined = 0;
+    let refused = 0;
+    const joinStarted = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: JOIN_CONCURRENCY }, async () => {
+        while (next < WAITING) {
+          const n = next++;
+          const ip = addressOf(n);
+          const challenge = await call('GET', '/api/pow-challenge', ip, '');
+          const altcha = await solvePow(challenge.json as never);
+          const res = await call('POST', `/api/drops/${id}/queue`, ip, '', { altcha });
+          if (res.status !== 201) {
+            refused++;
+            continue;
+          }
+          joined++;
+          const cookie = res.set.join('; ');
+          cookies.set(n, cookie);
+          ticketOf.set(n, (res.json.ticket as { id: string }).id);
+          follow(n, cookie);
+        }
+      }),
+    );
+    const joinS = (performance.now() - joinStarted) / 1000;
+
+    // Measure: buyers buy when let in; one address reads the status 100 times a second; RSS sampled.
+    const buyMs: number[] = [];
+    const buyFailures: Record<string, number> = {};
+    const buying: Array<Promise<void>> = [];
+    const measureFrom = Date.now();
+    onAdmitted.push((n) => {
+      if (Date.now() < measureFrom) return;
+      buying.push(
+        (async () => {
+          const ip = addressOf(n);
+          let cookie = cookies.get(n)!;
+          const started = performance.now();
+          const steps: Array<[string, string, unknown]> = [
+            ['POST', `/api/drops/${id}/pass`, undefined],
+            ['POST', '/api/cart', { productId: id, quantity: 1 }],
+            ['POST', '/api/customer-info', { email: `w${n}@example.com`, firstName: 'Wait', lastName: `N${n}`, shippingAddress: `${n} Queue Street`, shippingCity: 'Springfield', shippingState: 'IL', shippingZip: '62701', shippingCountry: 'US' }],
+            ['POST', '/api/create-payment-intent', {}],
+          ];
+          let intent: Record<string, unknown> = {};
+          for (const [method, p, body] of steps) {
+            const r = await call(method, p, ip, cookie, body);
+            if (r.set.length) cookie = [...new Map([...cookie.split('; '), ...r.set].map((c) => [c.split('=')[0], c])).values()].join('; ');
+            if (r.status !== 200) {
+              buyFailures[`${p} ${r.status}`] = (buyFailures[`${p} ${r.status}`] ?? 0) + 1;
+              return;
+            }
+            intent = r.json;
+          }
+          const confirm = await call('POST', '/api/payments/offline/confirm', ip, cookie, { clientSecret: intent.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: `${String((n % 12) + 1).padStart(2, '0')}/40`, cvc: String(100 + (n % 900)) });
+          const done = await call('POST', '/api/payment-success', ip, cookie, { paymentIntentId: intent.paymentIntentId });
+          if (confirm.status !== 200 || done.status !== 200) {
+            buyFailures[`pay ${confirm.status}/${done.status}`] = (buyFailures[`pay ${confirm.status}/${done.status}`] ?? 0) + 1;
+            return;
+          }
+          buyMs.push(performance.now() - started);
+        })(),
+      );
+    });
+    const reads: Record<number, number> = {};
+    const rss: number[] = [];
+    const until = Date.now() + MEASURE_S * 1000;
+    const reader = (async () => {
+      while (Date.now() < until) {
+        const tickStart = Date.now();
+        await Promise.all(
+          Array.from({ length: 10 }, async () => {
+            const r = await fetch(`${base}/api/drops/${id}`, { headers: { 'x-forwarded-for': '203.0.113.50' } });
+            await r.arrayBuffer();
+            reads[r.status] = (reads[r.status] ?? 0) + 1;
+          }),
+        );
+        await sleep(Math.max(0, 100 - (Date.now() - tickStart)));
+      }
+    })();
+    while (Date.now() < until) {
+      rss.push(rssMb(pid));
+      await sleep(1000);
+    }
+    await reader;
+    await Promise.all(buying);
+    for (const s of sockets) s.destroy();
+    await Promise.all(servers.map((s) => stop(s, 15_000)));
+    servers.length = 0;
+
+    // Position delays: a waiting shopper of place R seeing position q has seen the (R − q)-th admission;
+    // it happened at the (R − q)-th smallest admitted_at.
+    const check = await openDatabase({ dataDir, poolSize: 2, embeddedMode: 'shared' });
+    const rows = await check.db
+      .select({ id: dropQueue.id, seq: dropQueue.seq, admittedAt: dropQueue.admittedAt })
+      .from(dropQueue)
+      .where(eq(dropQueue.productId, id))
+      .orderBy(asc(dropQueue.seq));
+    await check.close();
+    const placeOf = new Map(rows.map((r, i) => [r.id, i + 1]));
+    const admissions = rows
+      .filter((r) => r.admittedAt)
+      .map((r) => r.admittedAt!.getTime())
+      .sort((a, b) => a - b);
+    const delays: number[] = [];
+    for (const [n, list] of seen) {
+      if (n % SAMPLE_EVERY !== 0) continue;
+      const place = placeOf.get(ticketOf.get(n)!);
+      if (!place) continue;
+      let last: number | null = null;
+      for (const e of list) {
+        if (e.position === null || e.position === last) continue;
+        const k = place - e.position;
+        if (last !== null && k >= 1 && k <= admissions.length && admissions[k - 1]! >= measureFrom) delays.push(e.at - admissions[k - 1]!);
+        last = e.position;
+      }
+    }
+    delays.sort((a, b) => a - b);
+    buyMs.sort((a, b) => a - b);
+    const maxRss = Math.max(...rss);
+    const p99Delay = percentile(delays, 99);
+    const p99Buy = percentile(buyMs, 99);
+    return {
+      rows: [
+        { what: `shoppers waiting (joined in ${joinS.toFixed(0)} s; refused ${refused})`, target: `${WAITING.toLocaleString('en')}`, measured: `${joined.toLocaleString('en')}`, ok: joined >= WAITING * 0.99 },
+        { what: `position change → event, sample of ${[...seen.keys()].filter((n) => n % SAMPLE_EVERY === 0).length} streams (${delays.length} changes)`, target: 'p99 ≤ 1,000 ms', measured: `p50 ${percentile(delays, 50)} / p99 ${p99Delay} / max ${delays.at(-1) ?? 0} ms`, ok: delays.length > 0 && p99Delay <= 1000 },
+        { what: `admitted shoppers' buy flow (${buyMs.length} orders; failures ${JSON.stringify(buyFailures)})`, target: 'p99 ≤ 500 ms', measured: `p50 ${percentile(buyMs, 50)} / p99 ${p99Buy} ms`, ok: buyMs.length > 0 && p99Buy <= 500 },
+        { what: '100 status reads/s from one address', target: 'answered (200 or 429)', measured: JSON.stringify(reads), ok: Object.keys(reads).every((s) => s === '200' || s === '429') },
+        { what: 'shop RSS while 10,000 wait', target: '≤ 400 MB', measured: `max ${maxRss} MB`, ok: maxRss <= 400 },
+      ],
+    };
+  } finally {
+    for (const s of sockets) s.destroy();
+    await Promise.all(servers.map((s) => stop(s, 15_000)));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+export default scenario;
