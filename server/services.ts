@@ -12,6 +12,7 @@ import { createMailer, type Mailer } from './modules/mail/mail.service';
 import { createDiscountsService } from './modules/discounts/discounts.service';
 import { createNewsletterService } from './modules/newsletter/newsletter.service';
 import { createSeoService } from './modules/seo/seo.service';
+import { createWishlistService } from './modules/wishlist/wishlist.service';
 import { createSessionService } from './modules/session/session.service';
 import { createSettingsService } from './modules/settings/settings.service';
 import { createCartService } from './modules/cart/cart.service';
@@ -76,7 +77,14 @@ export async function createServices(config: Config, database: Database, log: Fa
     // Keys the hashes of folded mailboxes (one welcome code per inbox, ADR 013).
     secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
   });
-  const seo = createSeoService({ catalog, settings, publicUrl: config.PUBLIC_URL });
+  const seo = createSeoService({
+    catalog,
+    settings,
+    publicUrl: config.PUBLIC_URL,
+    // The home hero and /drops say 'Live now' for the drop window (ADR 010's settings).
+    dropTiming: { raffleMinutes: config.DROP_RAFFLE_MINUTES, windowMinutes: config.DROP_WINDOW_MINUTES },
+  });
+  const wishlist = createWishlistService({ db, catalog });
 
   jobs.every('prune-sessions', 60 * 60 * 1000, () => sessions.pruneExpired());
   // Request counters of the route rate limits, shared by every instance (modules/rate-limit).
@@ -176,7 +184,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, fulfilment, payments, drops };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, fulfilment, payments, drops, wishlist };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -1,6 +1,7 @@
 // The home page's product grid: which products one page shows, and how its URL says so.
 // Pure, so the server (embedded data, HTML, API) and the browser (links, hydration) agree.
 
+import { newestDropsFirst } from './drop-schedule';
 import { isAvailable } from './stock';
 
 /** The fields these rules read; the callers pass whole products and get them back. */
@@ -10,6 +11,8 @@ export interface PageableProduct {
   stock: number;
   isNew: boolean;
   isOnSale: boolean;
+  /** Drops lead the grid, newest release first (drop-schedule.ts). */
+  releaseAt?: string | null;
 }
 
 export interface GridQuery {
@@ -56,13 +59,13 @@ export interface PageSlice<T> {
   products: T[];
 }
 
-/** One page of the (optionally filtered) list, in list order; a page past the end shows the last. */
+/** One page of the (optionally filtered) list: drops first, newest release first, the rest in list order; a page past the end shows the last. */
 export function slicePage<T extends PageableProduct>(
   products: readonly T[],
   q: GridQuery,
   pageSize: number,
 ): PageSlice<T> {
-  const list = q.category ? products.filter((p) => p.category === q.category) : products;
+  const list = newestDropsFirst(q.category ? products.filter((p) => p.category === q.category) : products);
   const pageCount = Math.max(1, Math.ceil(list.length / pageSize));
   const page = Math.min(Math.max(q.page, 1), pageCount);
   return {

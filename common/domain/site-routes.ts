@@ -18,6 +18,8 @@ export const PAGE_PATHS = {
   shipping: '/shipping',
   privacyPolicy: '/privacy-policy',
   termsOfService: '/terms-of-service',
+  drops: '/drops',
+  wishlist: '/wishlist',
 } as const;
 
 export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];
@@ -33,6 +35,8 @@ export const STATIC_PAGE_PATHS = [
   PAGE_PATHS.shipping,
   PAGE_PATHS.privacyPolicy,
   PAGE_PATHS.termsOfService,
+  PAGE_PATHS.drops,
+  PAGE_PATHS.wishlist,
 ] as const;
 
 export type StaticPagePath = (typeof STATIC_PAGE_PATHS)[number];

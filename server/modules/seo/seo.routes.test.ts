@@ -341,7 +341,7 @@ describeEachDb(
       const categories = await api<Category[]>(t(), '/api/categories');
       const expected = [
         `${BASE}/`,
-        ...['/refund-policy', '/size-guide', '/mission', '/shipping', '/privacy-policy', '/terms-of-service'].map(
+        ...['/refund-policy', '/size-guide', '/mission', '/shipping', '/privacy-policy', '/terms-of-service', '/drops'].map(
           (p) => `${BASE}${p}`,
         ),
         ...categories.map((c) => `${BASE}/category/${c.slug}`),

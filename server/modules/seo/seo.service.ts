@@ -11,7 +11,9 @@ import { isUuid } from '../../../common/domain/ids';
 import { formatUsd } from '../../../common/domain/money';
 import { gridSearch, parseGridQuery, pickFeatured, slicePage } from '../../../common/domain/product-page';
 import { upcomingDrops } from '../../../common/domain/release';
-import { STATIC_PAGE_PATHS, type StaticPagePath } from '../../../common/domain/site-routes';
+import { DEFAULT_DROP_TIMING, dropBoundaries, listDrops, type DropTiming } from '../../../common/domain/drop-schedule';
+import { sellOutStory } from '../../../common/domain/sell-out';
+import { PAGE_PATHS, STATIC_PAGE_PATHS, type StaticPagePath } from '../../../common/domain/site-routes';
 import { escapeHtml, escapeXml } from '../../lib/html';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { SettingsService } from '../settings/settings.service';
@@ -97,6 +99,16 @@ const staticPages: Record<StaticPagePath, StaticPage> = {
     title: 'Privacy Policy',
     description: () => 'What we collect when you order or subscribe, why, who we share it with and how to have it deleted.',
   },
+  '/drops': {
+    title: 'Drops',
+    description: () =>
+      'Every FIFTY drop: what is live now, what drops next and how fast past editions of 50 pieces sold out.',
+  },
+  '/wishlist': {
+    title: 'Wishlist',
+    description: () => 'The pieces you saved for later.',
+    robots: NOINDEX,
+  },
   '/terms-of-service': {
     title: 'Terms of Service',
     description: () => 'The terms of buying limited, made-to-order pieces: orders, stock holds, prices, payment and returns.',
@@ -130,8 +142,11 @@ export function createSeoService(deps: {
   catalog: CatalogService;
   settings: SettingsService;
   publicUrl?: string;
+  /** The waiting room's lead and the drop window (home hero, /drops). */
+  dropTiming?: DropTiming;
 }) {
   const { catalog, settings } = deps;
+  const dropTiming = deps.dropTiming ?? DEFAULT_DROP_TIMING;
   const shop = settings.shopName;
   const configuredBase = deps.publicUrl ? deps.publicUrl.replace(/\/+$/, '') : null;
 
@@ -264,8 +279,42 @@ export function createSeoService(deps: {
           },
         },
       ],
-      // Only what the page shows: its grid page and the featured strip, never the whole catalogue.
-      bootstrap: { home, categories },
+      // Only what the page shows: its grid page and the featured strip, never the whole catalogue;
+      // the drops the hero may name (live or still to come), so it is in the first paint.
+      bootstrap: { home, categories, dropTiming, drops: await heroCandidates() },
+    };
+  }
+
+  /** Drops not over yet: the hero picks from these at render and, later, in the browser. */
+  async function heroCandidates(): Promise<Product[]> {
+    const { live, upcoming } = listDrops(await catalog.listProducts(), Date.now(), dropTiming);
+    return [...live, ...upcoming];
+  }
+
+  async function dropsPage(base: string): Promise<PageMeta> {
+    const listing = listDrops(await catalog.listProducts(), Date.now(), dropTiming);
+    const all = [...listing.live, ...listing.upcoming, ...listing.past];
+    const next = listing.live[0] ?? listing.upcoming[0];
+    const lastSold = listing.past.find((p) => p.sellOutSeconds !== null);
+    const told = [
+      next ? `${listing.live[0] ? 'Live now' : 'Next'}: ${next.name}.` : null,
+      lastSold ? `${lastSold.name}: ${sellOutStory(lastSold.editionSize, lastSold.sellOutSeconds)}.` : null,
+    ].filter(Boolean);
+    return {
+      title: 'Drops',
+      description: `Every ${shop} drop: live now, next up and how fast past editions sold out.${told.length ? ` ${told.join(' ')}` : ''}`,
+      path: PAGE_PATHS.drops,
+      image: all.find((p) => p.images.length > 0)?.images[0] ?? null,
+      imageAlt: all.find((p) => p.images.length > 0)?.name,
+      jsonLd: [
+        {
+          '@context': 'https://schema.org',
+          '@type': 'CollectionPage',
+          name: 'Drops',
+          url: `${base}/drops`,
+        },
+      ],
+      bootstrap: { dropTiming, drops: all },
     };
   }
 
@@ -367,6 +416,7 @@ export function createSeoService(deps: {
       return { redirect: `/category/${encodeURIComponent(second)}${url.search}` };
     }
     if (segments.length === 1 && head === 'search') return await searchPage(url.searchParams.get('q') ?? '');
+    if (segments.length === 1 && head === 'drops') return await dropsPage(base);
     const page = segments.length === 1 ? staticPageAt(`/${head}`) : undefined;
     if (page)
       return {
@@ -398,16 +448,33 @@ export function createSeoService(deps: {
     return out;
   }
 
+  /**
+   * Pages name drops by the time (the home hero, /drops): a page rendered before a drop's boundary (a day
+   * before, room opens, release, window ends) is stale after it. The version pages are cached under is the
+   * catalogue's times a million plus how many boundaries have passed, so crossing one renders pages anew.
+   */
+  let boundaries: { products: readonly Product[]; at: number[] } | null = null;
+  function pageVersion(snapshot: { version: number; products: readonly Product[] }): number {
+    if (boundaries?.products !== snapshot.products) {
+      boundaries = { products: snapshot.products, at: dropBoundaries(snapshot.products, dropTiming) };
+    }
+    const now = Date.now();
+    let passed = 0;
+    while (passed < boundaries.at.length && boundaries.at[passed]! <= now) passed++;
+    return snapshot.version * 1_000_000 + Math.min(passed, 999_999);
+  }
+
   return {
     baseUrl,
     pageUrl,
     homeData,
-    /** Version of the catalogue pages are rendered from; null when it must be re-read first. */
+    /** Version pages are rendered for (the catalogue's and the drops' clock); null when it must be re-read first. */
     freshCatalogVersion(): number | null {
-      return catalog.freshSnapshot()?.version ?? null;
+      const snapshot = catalog.freshSnapshot();
+      return snapshot ? pageVersion(snapshot) : null;
     },
     async catalogVersion(): Promise<number> {
-      return (await catalog.current()).version;
+      return pageVersion(await catalog.current());
     },
 
     async renderPage(url: URL): Promise<PageHead> {
