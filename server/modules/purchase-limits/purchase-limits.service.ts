@@ -51,7 +51,7 @@ function byProduct<T extends ClaimLine>(lines: readonly T[]): Array<T & { quanti
 const legacyFold = (s: string) => s.toLowerCase().replace(/[.,#]/g, ' ').replace(/\s+/g, ' ').trim();
 
 /**
- * Per-shopper limits (issue 14 items 2–3; docs/product.md §9): every checkout claims its units under
+ * Per-shopper limits (docs/product.md §9, ADR 013): every checkout claims its units under
  * each identity of its shopper (session, e-mail, shipping address; the card once paid), and a shopper's
  * count for a product is what any of those identities holds or bought. E-mails and addresses are
  * stored only as keyed hashes. Callers pass their transaction: claims move with the holds they follow.

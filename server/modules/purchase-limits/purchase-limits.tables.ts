@@ -4,8 +4,8 @@ import { products } from '../catalog/catalog.tables';
 import { checkouts } from '../checkout/checkout.tables';
 
 /**
- * Units a shopper has claimed of a product (issue 14 items 2–3). One row per identity a checkout was made
- * under: the session, the e-mail, the shipping address and, once paid, the card. A shopper's count for a
+ * Units a shopper has claimed of a product (docs/product.md §9). One row per identity a checkout was made
+ * under: the session, the folded e-mail and shipping address and, once paid, the card. A shopper's count for a
  * product is the sum of its held and consumed rows over any of its identities; released rows are kept
  * (with released_at) so a session that let a hold go cannot take it again ahead of others waiting.
  */
@@ -19,7 +19,11 @@ export const purchaseClaims = pgTable(
     checkoutId: uuid('checkout_id')
       .notNull()
       .references(() => checkouts.id, { onDelete: 'cascade' }),
-    /** 'session:<id>', 'email:<sha256>', 'address:<sha256>' or 'card:<fingerprint>' (never personal data in clear). */
+    /**
+     * 'session:<id>', 'mailbox:<hmac>' and 'delivery:<hmac>' of the folded e-mail and address (ADR 013), or
+     * 'card:<fingerprint>'; rows from before folding hold 'email:<hmac>' / 'address:<hmac>' (still counted).
+     * Never personal data in clear.
+     */
     identity: text('identity').notNull(),
     quantity: integer('quantity').notNull(),
     /** held (checkout open) → consumed (became an order) | released (hold expired, cancelled or refunded). */

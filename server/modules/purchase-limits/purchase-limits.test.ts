@@ -19,7 +19,7 @@ import { offlineIntents } from '../payments/payments.tables';
 import { products } from '../catalog/catalog.tables';
 import { purchaseClaims } from './purchase-limits.tables';
 
-// Per-shopper limits and no hoarding (issue 14 items 2–3; docs/product.md §9).
+// Per-shopper limits and no hoarding (docs/product.md §9, ADR 013).
 
 let n = 0;
 /** A shopper of their own (e-mail, address) unless told otherwise. */

@@ -64,7 +64,7 @@ export const RATE_LIMITS: Record<LimitedAction, ActionLimits> = {
   'drop-status': { session: { max: 120, windowMs: MINUTE }, address: { max: 3000, windowMs: MINUTE } },
   // Live stock reads and stream opens (GET /api/products/:id/stock and …/stock/events), the same budget.
   'stock-status': { session: { max: 120, windowMs: MINUTE }, address: { max: 3000, windowMs: MINUTE } },
-  // 'Notify me' signups (issue 14 item 7): one address may ask about several pieces.
+  // 'Notify me' signups: one address may ask about several pieces.
   alerts: {
     session: { max: 10, windowMs: MINUTE },
     identity: {
