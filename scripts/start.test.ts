@@ -2,6 +2,7 @@
 // signals and killed with -9. (Issue 9: the embedded default; issue 12: stop cleanly, one owner per data dir.)
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -211,5 +212,122 @@ describe('the shop process on its embedded PostgreSQL', () => {
     for (const body of await Promise.all(streams.map((s) => s.ended))) expect(body).toContain('event: stock');
     expect(await shop.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - sent).toBeLessThan(3000);
+  });
+
+  test('SIGTERM under streaming load, with GET /% in the drain: every request answered, none reset, exit 0, PostgreSQL stopped within 3 s', async () => {
+    const dataDir = tempDataDir();
+    const shop = await start(dataDir);
+    await waitHealthy(shop);
+    const [product] = (await (await fetch(`${shop.base}/api/products`)).json()) as Array<{ id: string }>;
+    const streams = await Promise.all(
+      Array.from(
+        { length: 20 },
+        () =>
+          new Promise<{ ended: Promise<string> }>((resolve, reject) => {
+            http
+              .get(`${shop.base}/api/products/${product!.id}/stock/events`, (res) => {
+                const ended = new Promise<string>((done) => {
+                  res.on('end', () => done('ended'));
+                  res.on('error', (e) => done(`error ${e.message}`));
+                });
+                // Wrapped: resolving with the promise itself would wait for the stream's end.
+                res.once('data', () => resolve({ ended }));
+              })
+              .on('error', reject);
+          }),
+      ),
+    );
+    // 30 keep-alive clients asking again and again; a 503 with Retry-After (the shop is stopping) ends one.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 30 });
+    const outcomes: string[] = [];
+    let stop = false;
+    const client = async () => {
+      while (!stop) {
+        const outcome = await new Promise<string>((resolve) => {
+          http
+            .get(`${shop.base}/api/products`, { agent }, (res) => {
+              res.resume();
+              res.on('end', () => resolve(`${res.statusCode}${res.headers['retry-after'] ? ' retry-after' : ''}`));
+              res.on('error', (e) => resolve(`reset ${e.message}`));
+            })
+            .on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : `reset ${e.code ?? e.message}`));
+        });
+        outcomes.push(outcome);
+        if (outcome !== '200') return;
+      }
+    };
+    /** A raw request for a malformed URL: the answer's status line, 'refused', or 'reset'. */
+    const malformed = () =>
+      new Promise<string>((resolve) => {
+        let got = '';
+        const socket = net.connect(shop.port, '127.0.0.1', () => socket.write('GET /% HTTP/1.1\r\nHost: shop\r\nConnection: keep-alive\r\n\r\n'));
+        socket.on('data', (c) => {
+          got += c.toString();
+          if (got.includes('\r\n\r\n')) {
+            socket.destroy();
+            resolve(got.split('\r\n')[0]!);
+          }
+        });
+        socket.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : `reset ${e.code}`));
+        socket.on('close', () => resolve(got ? got.split('\r\n')[0]! : 'closed unanswered'));
+      });
+    const clients = Array.from({ length: 30 }, () => client());
+    await expect.poll(() => outcomes.length, { timeout: 10_000 }).toBeGreaterThan(60);
+    const sent = Date.now();
+    shop.child.kill('SIGTERM');
+    const bad: string[] = [];
+    // GET /% right after the signal and all through the drain: answered 400 (or refused once closed), never a crash.
+    while (Date.now() - sent < 900) {
+      const answer = await malformed();
+      if (!/^HTTP\/1\.1 400/.test(answer) && answer !== 'refused') bad.push(answer);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const exit = await shop.exited;
+    stop = true;
+    await Promise.all(clients);
+    agent.destroy();
+    for (const ended of await Promise.all(streams.map((s) => s.ended))) expect(ended).toBe('ended');
+    expect(bad).toEqual([]);
+    expect(outcomes.filter((o) => o.startsWith('reset'))).toEqual([]);
+    expect(outcomes.filter((o) => !['200', '503 retry-after', 'refused'].includes(o))).toEqual([]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - sent).toBeLessThan(3000);
+    expect(postmasterPid(dataDir)).toBeNull();
+    expect(shop.output()).not.toMatch(/ERR_HTTP_HEADERS_SENT|uncaught/i);
+  });
+
+  test('kill -9 of its PostgreSQL: a bare shop starts it again by itself and takes writes within 10 s', async () => {
+    const dataDir = tempDataDir();
+    const shop = await start(dataDir);
+    await waitHealthy(shop);
+    const pid = postmasterPid(dataDir)!;
+    process.kill(pid, 'SIGKILL');
+    const killed = Date.now();
+    await expect.poll(() => buyOnePiece(shop.base).catch(() => null), { timeout: 10_000, interval: 200 }).toMatch(/\S/);
+    expect(Date.now() - killed).toBeLessThan(10_000);
+    expect(postmasterPid(dataDir)).not.toBe(pid);
+    expect(shop.child.exitCode).toBeNull();
+    shop.child.kill('SIGTERM');
+    expect(await shop.exited).toEqual({ code: 0, signal: null });
+    expect(postmasterPid(dataDir)).toBeNull();
+  });
+
+  test('an uncaught exception: the shop stops its PostgreSQL and exits 1', async () => {
+    const dataDir = tempDataDir();
+    // A preload that throws outside any request once the test asks for it (the file appears).
+    const trigger = path.join(dataDir, 'throw-now');
+    const preload = path.join(dataDir, 'throw-on-signal.mjs');
+    fs.writeFileSync(
+      preload,
+      `import fs from 'node:fs';\nconst t = setInterval(() => { if (fs.existsSync(${JSON.stringify(trigger)})) { clearInterval(t); throw new Error('boom'); } }, 50);\nt.unref();\n`,
+    );
+    const shop = await spawnShop({ dataDir, env: { NODE_OPTIONS: `--import=${preload}` } });
+    shops.push(shop);
+    await waitHealthy(shop);
+    expect(postmasterPid(dataDir)).not.toBeNull();
+    fs.writeFileSync(trigger, '');
+    expect(await shop.exited).toEqual({ code: 1, signal: null });
+    expect(postmasterPid(dataDir)).toBeNull();
+    expect(shop.output()).toContain('uncaught exception');
   });
 });
