@@ -104,6 +104,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     read: (ids) => inventory.liveStock(ids),
     maxStreams: config.LIVE_STOCK_MAX_STREAMS,
     perAddress: config.STREAMS_PER_ADDRESS,
+    ipv6Prefix: config.IPV6_PREFIX,
     log,
   });
   catalog.onChange(() => liveStock.changed());

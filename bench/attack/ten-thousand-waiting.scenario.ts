@@ -68,12 +68,13 @@ const scenario: Scenario = async () => {
       materials: 'Wool',
       sustainabilityInfo: 'Made to order.',
       stock: BUYERS,
+      editionSize: BUYERS,
       images: [],
       sizes: [],
       colors: [],
       releaseAt: new Date(Date.now() + 3000).toISOString(),
     });
-    if (created.status !== 201) throw new Error(`create product ${created.status}`);
+    if (created.status !== 201) throw new Error(`create product ${created.status}: ${JSON.stringify(created.json)}`);
     const id = created.json.id as string;
     await sleep(3500);
 
