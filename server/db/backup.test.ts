@@ -194,7 +194,12 @@ describe('what a backup leaves out', () => {
     await t.database.pool.query(
       "insert into admin_devices (token_hash, password_tag, last_agent, last_network) values ('device-token-visible', 'tag', 'Firefox on macOS', 'abc123')",
     );
+    await t.database.pool.query("insert into wishlist_items (session_id, product_id) values ('wishlist-session-visible', $1)", [id]);
     for (const table of Object.keys(LEFT_OUT_TABLES)) expect(await count(t, table), table).toBeGreaterThan(0);
+    await t.database.pool.query(
+      "insert into product_alerts (product_id, email, kind, token, claim_token) values ($1, 'a@example.com', 'restock', 'unsubscribe-token-kept', 'claim-token-visible')",
+      [id],
+    );
     const sids = (await t.database.pool.query<{ sid: string }>('select sid from sessions')).rows.map((r) => r.sid);
     const secrets = (await t.database.pool.query<{ s: string }>('select client_secret as s from offline_payment_intents')).rows.map((r) => r.s);
     expect(secrets).toContain(intent.clientSecret);
@@ -207,7 +212,7 @@ describe('what a backup leaves out', () => {
     expect([...tables].filter((x) => Object.hasOwn(LEFT_OUT_TABLES, x))).toEqual([]);
     expect(tables).toContain('checkouts');
     expect((lines[0].tables as string[]).filter((x) => Object.hasOwn(LEFT_OUT_TABLES, x))).toEqual([]);
-    for (const value of [...sids, ...secrets, 'rl-key-visible', 'throttle-key-visible', 'pow-signature-visible', 'device-token-visible']) {
+    for (const value of [...sids, ...secrets, 'rl-key-visible', 'throttle-key-visible', 'pow-signature-visible', 'device-token-visible', 'wishlist-session-visible', 'claim-token-visible']) {
       const at = text.indexOf(value);
       expect(at, `${value.slice(0, 12)} in ${JSON.stringify(text.slice(Math.max(0, at - 100), at + 200))}`).toBe(-1);
     }
@@ -215,6 +220,7 @@ describe('what a backup leaves out', () => {
     const intents = lines.filter((l) => l.table === 'offline_payment_intents').flatMap((l) => l.rows as Array<{ id: string; client_secret: string }>);
     expect(intents.map((i) => i.id)).toContain(intent.paymentIntentId);
     for (const i of intents) expect(i.client_secret).toMatch(new RegExp(`^${i.id}_secret_[0-9a-f]{32}$`));
+    expect(text).toContain('unsubscribe-token-kept');
     // No session secret unless the caller passes it.
     expect(lines.some((l) => 'sessionSecret' in l)).toBe(false);
   });
@@ -237,6 +243,19 @@ describe('the session secret after a restore', () => {
 
 describe('npm run db:restore (the script)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-restore-script-'));
+  const truncated = path.join(dataDir, 'truncated.jsonl.gz');
+  beforeAll(async () => {
+    // A backup of this schema whose end is cut off: found only after the script started its database.
+    const t = await buildTestApp({ seed: false });
+    try {
+      const whole = path.join(dataDir, 'whole.jsonl.gz');
+      await backupShop(t.database.pool, whole);
+      const lines = zlib.gunzipSync(fs.readFileSync(whole)).toString().trim().split('\n');
+      fs.writeFileSync(truncated, zlib.gzipSync(lines.slice(0, -1).join('\n')));
+    } finally {
+      await t.close();
+    }
+  });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   function restore(file: string) {
@@ -262,6 +281,7 @@ describe('npm run db:restore (the script)', () => {
       },
       /is not a Fifty backup, or it is damaged/,
     ],
+    ['a damaged backup (after the embedded PostgreSQL started)', () => truncated, /^The backup .*truncated\.jsonl\.gz is incomplete \(no end marker\)\.$/],
   ])('%s: exit 1, one line, no stack, no PostgreSQL left running', (_what, makeFile, message) => {
     const r = restore(makeFile());
     expect(r.status, r.stderr).toBe(1);
@@ -269,7 +289,7 @@ describe('npm run db:restore (the script)', () => {
     expect(lines, r.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    // Refused before any database was started: no cluster, no server.
-    expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    // No server left behind (the damaged backup's case started one and must have stopped it).
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid'))).toBe(false);
   });
 });

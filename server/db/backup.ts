@@ -27,6 +27,7 @@ export const LEFT_OUT_TABLES: Readonly<Record<string, string>> = {
   sessions: 'live shopper and owner logins (a restore logs everyone out)',
   admin_devices: "the owner's remembered devices: live login tokens (the owner logs in again)",
   cart_items: 'carts belong to sessions, which are left out',
+  wishlist_items: 'wishlists belong to sessions, which are left out',
   customer_info: "a session's checkout form (checkouts and orders keep their own copy)",
   rate_limits: 'request counters',
   admin_login_throttle: 'login slow-down counters',
@@ -49,7 +50,7 @@ export const KEPT_TABLES: readonly string[] = [
   'offline_payment_intents', // with each client secret replaced (SCRUBBED_COLUMNS)
   'drops',
   'drop_queue', // and its place sequence
-  'product_alerts', // tokens kept: they are the unsubscribe and claim links already mailed
+  'product_alerts', // unsubscribe tokens kept (links already mailed); claim tokens dropped (SCRUBBED_COLUMNS)
 ];
 
 /** A one-way hash of a session id (SQL over `value`): see SESSION_ID_COLUMN. */
@@ -65,6 +66,9 @@ const SCRUBBED_COLUMNS: Readonly<Record<string, Readonly<Record<string, string>>
     client_secret: `t.id || '_secret_' || replace(gen_random_uuid()::text, '-', '')`,
     metadata: `case when t.metadata ? 'sessionId' then jsonb_set(t.metadata, '{sessionId}', to_jsonb(${hashSessionId("t.metadata->>'sessionId'")})) else t.metadata end`,
   },
+  // A claim link buys a reserved piece within minutes: a live capability, dropped (the reservation simply
+  // runs out after a restore). The unsubscribe token claims nothing and is kept (mailed links keep working).
+  product_alerts: { claim_token: 'null' },
   // 'session:<id>' identities (purchase-limits.tables.ts); the other kinds are hashes already.
   purchase_claims: {
     identity: `case when t.identity like 'session:%' then 'session:' || ${hashSessionId('substr(t.identity, 9)')} else t.identity end`,
@@ -84,9 +88,10 @@ async function rowExpression(client: pg.PoolClient, table: string): Promise<stri
     "select column_name as name from information_schema.columns where table_schema = 'public' and table_name = $1",
     [table],
   );
+  const columns = new Set(rows.map((r) => r.name));
   const replaced: Record<string, string> = { ...SCRUBBED_COLUMNS[table] };
-  if (rows.some((r) => r.name === SESSION_ID_COLUMN)) replaced[SESSION_ID_COLUMN] = hashSessionId(`t.${SESSION_ID_COLUMN}`);
-  const entries = Object.entries(replaced);
+  if (columns.has(SESSION_ID_COLUMN)) replaced[SESSION_ID_COLUMN] = hashSessionId(`t.${SESSION_ID_COLUMN}`);
+  const entries = Object.entries(replaced).filter(([col]) => columns.has(col));
   if (!entries.length) return 'row_to_json(t)';
   return `to_jsonb(t) || jsonb_build_object(${entries.map(([col, expr]) => `'${col}', ${expr}`).join(', ')})`;
 }
@@ -434,7 +439,7 @@ export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploads
  */
 export function restoreSessionSecret(backedUp: string | undefined, opts: { configured?: string; dataDir: string }): string {
   if (!backedUp) {
-    return 'This backup does not carry a session secret (made by an older release): per-shopper purchase limits may not recognise earlier buyers.';
+    return 'This backup carries no session secret (an older release made it, or the shop had not started yet): the shop keeps its own.';
   }
   if (opts.configured) {
     return opts.configured === backedUp
