@@ -41,6 +41,8 @@ const MissionPage = lazyPage(() => import('../pages/mission-page'));
 const ShippingPage = lazyPage(() => import('../pages/shipping-page'));
 const PrivacyPolicyPage = lazyPage(() => import('../pages/privacy-policy-page'));
 const TermsOfServicePage = lazyPage(() => import('../pages/terms-of-service-page'));
+const DropsPage = lazyPage(() => import('../pages/drops-page'));
+const WishlistPage = lazyPage(() => import('../pages/wishlist-page'));
 const NotFoundPage = lazyPage(() => import('../pages/not-found-page'));
 
 /** Every route of the shared route table (common/domain/site-routes); each screen is its own chunk. */
@@ -59,6 +61,8 @@ export const routes: Array<{ path: string; component: PreloadablePage }> = [
   { path: PAGE_PATHS.shipping, component: ShippingPage },
   { path: PAGE_PATHS.privacyPolicy, component: PrivacyPolicyPage },
   { path: PAGE_PATHS.termsOfService, component: TermsOfServicePage },
+  { path: PAGE_PATHS.drops, component: DropsPage },
+  { path: PAGE_PATHS.wishlist, component: WishlistPage },
 ];
 
 /**

@@ -71,6 +71,7 @@ export function SiteFooter() {
 
           <div className="grid grid-cols-2 gap-10 sm:grid-cols-3 lg:col-span-3 lg:grid-cols-[1fr_1.2fr_1fr]">
             <Column title="Shop">
+              <FooterLink href="/drops">Drops</FooterLink>
               <FooterLink href="/category/tshirts">T-Shirts</FooterLink>
               <FooterLink href="/category/hoodies">Hoodies</FooterLink>
               <FooterLink href="/category/accessories">Accessories</FooterLink>
@@ -104,7 +105,7 @@ export function SiteFooter() {
         <div className="mt-16 flex flex-col gap-4 border-t border-paper/20 pt-6 text-xs text-neutral-400 sm:flex-row sm:items-center sm:justify-between">
           {/* The year comes from the shop's settings, like the season in the home page's copy. */}
           <p>
-            © {season.year} {shopName}. 50 pieces per design. Never restocked.
+            © {season.year} {shopName}. 50 pieces per design. Never remade.
           </p>
           <ul className="flex gap-6">
             <li>

@@ -1,12 +1,13 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { Menu, Search, ShoppingBag, X } from 'lucide-react';
+import { Heart, Menu, Search, ShoppingBag, X } from 'lucide-react';
 import { cartDrawer } from '../features/cart/cart-drawer-store';
 import { useCartCount } from '../features/cart/cart-query';
 import { useShopSettings } from '../features/settings/use-shop-settings';
 import { cn } from '../lib/cn';
 
 export const NAV_LINKS = [
+  { href: '/drops', label: 'Drops' },
   { href: '/category/tshirts', label: 'T-Shirts' },
   { href: '/category/hoodies', label: 'Hoodies' },
   { href: '/category/accessories', label: 'Accessories' },
@@ -158,6 +159,14 @@ export function SiteHeader() {
 
           <div className="ml-auto flex items-center gap-2">
             <SearchForm label="Search" className="hidden w-56 md:block lg:w-72" />
+            <Link
+              href="/wishlist"
+              aria-label="Wishlist"
+              aria-current={isActive('/wishlist') ? 'page' : undefined}
+              className="grid h-11 w-11 place-items-center hover:bg-black/5"
+            >
+              <Heart className="h-6 w-6" aria-hidden="true" />
+            </Link>
             <button
               type="button"
               onClick={() => cartDrawer.toggle()}

@@ -8,6 +8,8 @@ import {
 } from '../../common/domain/product-page';
 import { lazySection } from '../app/lazy-section';
 import { HomeHero } from '../features/home/home-hero';
+import { DropHero } from '../features/home/drop-hero';
+import { useDrops } from '../features/catalog/use-drops';
 import { useFeaturedProducts, useProductPage, useUpcomingDrops } from '../features/catalog/use-products';
 
 // Below the first screen: rendered by the server with the rest, their code fetched and hydrated as
@@ -45,6 +47,7 @@ export default function HomePage() {
   const grid = useProductPage(query);
   const featured = useFeaturedProducts();
   const upcoming = useUpcomingDrops();
+  const drops = useDrops();
   const sectionRef = useRef<HTMLElement>(null);
   const shown = grid.data;
 
@@ -58,6 +61,8 @@ export default function HomePage() {
 
   return (
     <>
+      {/* The drop first: a live or imminent drop above everything else. */}
+      {drops.data && drops.data.length > 0 ? <DropHero drops={drops.data} /> : null}
       <HomeHero />
       <HeroCarousel />
       <CategoryTiles />
@@ -68,7 +73,7 @@ export default function HomePage() {
           id="shop"
           sectionRef={sectionRef}
           title="Latest Drops"
-          subtitle="Our limited edition collection: every design capped at 50 pieces worldwide, made to order and never restocked. When they're gone, they're gone."
+          subtitle="Our limited edition collection: every design capped at 50 pieces worldwide, made to order and never produced again. When they're gone, they're gone."
           products={shown?.products}
           isLoading={!shown}
           filter={query.category ?? 'all'}

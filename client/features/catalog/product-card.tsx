@@ -1,21 +1,25 @@
 import { useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { X } from 'lucide-react';
+import { ArrowRight, X } from 'lucide-react';
 import type { Product } from '../../../common/contracts/catalog';
 import { displayPrice } from '../../../common/domain/money';
 import { firstSentence } from '../../../common/domain/first-sentence';
 import { isAvailable } from '../../../common/domain/stock';
 import type { CartItem } from '../../../common/contracts/cart';
 import { ProductImage } from '../../components/product-image';
-import { Button } from '../../components/ui/button';
+import { Button, buttonVariants } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
 import { queryClient } from '../../lib/query-client';
 import { ApiError } from '../../lib/api-client';
 import { CART_KEY, toastAddedToCart, useAddToCart } from '../cart/use-cart';
 import { cn } from '../../lib/cn';
+import { joinsTheLine } from '../../../common/domain/drop-schedule';
+import { sellOutStory } from '../../../common/domain/sell-out';
+import { WishlistButton } from '../wishlist/wishlist-button';
 import { DropCountdown, NotifyMeLink } from './drop-countdown';
-import { useReleaseClock } from './release-clock';
+import { useNow, useReleaseClock } from './release-clock';
+import { dropTiming } from './use-drops';
 
 const MAX_SWATCHES = 3;
 
@@ -67,6 +71,10 @@ export function ProductCard({ product, priority = false, className, headingLevel
   const addButtonRef = useRef<HTMLButtonElement>(null);
   const release = useReleaseClock(product.releaseAt);
   const soldOut = !isAvailable(product);
+  // Inside its drop window a piece is bought through the waiting room: the card leads there instead
+  // of an Add to Cart the server would refuse (no pass). Reads the clock only for a drop.
+  const now = useNow(product.releaseAt === null || product.soldOutAt !== null ? null : true);
+  const inLine = product.releaseAt !== null && !soldOut && joinsTheLine(product, now, dropTiming());
   const severalSizes = product.sizes.length > 1;
   const severalColours = product.colors.length > 1;
   // An order line says what to make: ask for whatever has more than one option.
@@ -136,6 +144,10 @@ export function ProductCard({ product, priority = false, className, headingLevel
             Sold out
           </span>
         ) : null}
+        <WishlistButton
+          product={product}
+          className="absolute right-2 top-2 z-10 h-11 w-11 rounded-full bg-white/90 text-ink shadow-sm hover:bg-white"
+        />
       </div>
 
       <div className="flex flex-1 flex-col gap-2 p-3 sm:p-4">
@@ -180,15 +192,34 @@ export function ProductCard({ product, priority = false, className, headingLevel
         ) : null}
 
         <div className="relative z-10 mt-auto pt-2">
-          {!release.released ? (
+          {inLine ? (
+            <>
+              {!release.released ? <DropCountdown msLeft={release.msLeft} className="mb-2 text-xs sm:text-sm" /> : null}
+              <Link
+                href={`/product/${product.id}`}
+                aria-describedby={nameId}
+                className={cn(buttonVariants({ variant: 'default' }), 'w-full px-2 text-xs sm:text-sm')}
+              >
+                Join the line
+                <ArrowRight className="h-4 w-4" aria-hidden="true" />
+              </Link>
+            </>
+          ) : !release.released ? (
             <>
               <DropCountdown msLeft={release.msLeft} className="mb-2 text-xs sm:text-sm" />
               <NotifyMeLink className="w-full px-2 text-xs sm:text-sm" describedBy={nameId} product={product} />
             </>
           ) : soldOut ? (
-            <Button className="w-full px-2 text-xs sm:text-sm" variant="outline" disabled>
-              Out of Stock
-            </Button>
+            <>
+              {product.soldOutAt ? (
+                <p className="mb-2 text-xs font-semibold sm:text-sm" data-testid="sell-out-story">
+                  {sellOutStory(product.editionSize, product.sellOutSeconds)}
+                </p>
+              ) : null}
+              <Button className="w-full px-2 text-xs sm:text-sm" variant="outline" disabled>
+                Out of Stock
+              </Button>
+            </>
           ) : (
             <>
               {pickerOpen ? (

@@ -1,6 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
-import { hasSeenNewsletter, markNewsletterSeen } from './seen-flag';
+import type { Product } from '../../../common/contracts/catalog';
+import { matchRoute, PAGE_PATHS } from '../../../common/domain/site-routes';
+import { readBootstrap } from '../../lib/bootstrap';
+import { hasSeenNewsletter, isInDrop, markInDrop, markNewsletterSeen } from './seen-flag';
 
 export const POPUP_DELAY_MS = 3000;
 
@@ -12,15 +16,45 @@ function isQuietRoute(path: string): boolean {
   return path.startsWith('/admin') || path.startsWith('/checkout');
 }
 
+/** The product id of a product page, else null. */
+function productIdOf(path: string): string | null {
+  if (!matchRoute(PAGE_PATHS.product, path) && !matchRoute(PAGE_PATHS.productAlias, path)) return null;
+  return path.split('/')[2]?.toLowerCase() ?? null;
+}
+
 /**
- * Opens the newsletter offer 3 s after load unless the seen flag is stored (docs/product.md §4).
- * The dialog's code is fetched when it is due, so it never competes with the page's first seconds.
+ * Is this screen part of a drop? A product with a release time (its room, its ticket, its pass live
+ * there) or a restock claim link. Unknown (the product not loaded yet) counts as a drop: wait.
+ */
+function useDropScreen(location: string): boolean {
+  const id = productIdOf(location);
+  const boot = readBootstrap().product;
+  // Reads the product page's own cache entry, never fetches it.
+  const { data } = useQuery<Product>({
+    queryKey: ['/api/products', id ?? ''],
+    enabled: false,
+    initialData: boot && boot.id === id ? boot : undefined,
+  });
+  if (typeof window !== 'undefined' && new URLSearchParams(window.location.search).has('claim')) return true;
+  if (!id) return false;
+  return !data || data.releaseAt !== null;
+}
+
+/**
+ * Opens the newsletter offer 3 s after load unless the seen flag is stored (docs/product.md §4), but
+ * never over a drop: not on a drop's product page, a claim link, or while this browser is in a drop
+ * (seen-flag.ts markInDrop). The dialog's code is fetched when it is due.
  */
 export function NewsletterPopup() {
   const [location] = useLocation();
   const [due, setDue] = useState(false);
   const [open, setOpen] = useState(false);
   const [done, setDone] = useState(false);
+  const dropScreen = useDropScreen(location);
+
+  useEffect(() => {
+    if (dropScreen) markInDrop();
+  }, [dropScreen, location]);
 
   useEffect(() => {
     if (hasSeenNewsletter()) return;
@@ -30,10 +64,10 @@ export function NewsletterPopup() {
 
   // Waits out a quiet screen and opens on the next storefront screen instead.
   useEffect(() => {
-    if (due && !done && !isQuietRoute(location) && !hasSeenNewsletter()) setOpen(true);
-  }, [due, done, location]);
+    if (due && !done && !isQuietRoute(location) && !dropScreen && !isInDrop() && !hasSeenNewsletter()) setOpen(true);
+  }, [due, done, location, dropScreen]);
 
-  if (!due || done) return null;
+  if (!due || done || !open) return null;
 
   const close = () => {
     markNewsletterSeen();

@@ -1,5 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { AlertTriangle, Heart, Leaf, RotateCcw, Share2, Truck } from 'lucide-react';
+import { AlertTriangle, Leaf, RotateCcw, Share2, Truck } from 'lucide-react';
+import { restockCopy, returnAssurance } from '../../../common/domain/return-policy';
+import { WishlistButton } from '../wishlist/wishlist-button';
 import type { LiveStock, Product } from '../../../common/contracts/catalog';
 import { displayPrice, formatUsd } from '../../../common/domain/money';
 import { sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
@@ -103,7 +105,6 @@ export function ProductDetail({
   const [size, setSize] = useState<string | null>(product.sizes.length === 1 ? product.sizes[0]! : null);
   const [color, setColor] = useState<string | null>(product.colors[0]?.name ?? null);
   const [quantity, setQuantity] = useState(1);
-  const [wishlisted, setWishlisted] = useState(false);
 
   // Before its release the product shows a countdown and Notify me; it flips at the release second.
   const release = useReleaseClock(product.releaseAt);
@@ -119,16 +120,6 @@ export function ProductDetail({
     // Seed and admin images follow the colour order; show the matching one when they line up.
     const i = product.colors.findIndex((c) => c.name === name);
     if (i >= 0 && product.images.length === product.colors.length) setImageIndex(i);
-  };
-
-  const toggleWishlist = () => {
-    setWishlisted((w) => !w);
-    toast({
-      title: wishlisted ? 'Removed from wishlist' : 'Saved to wishlist',
-      description: wishlisted
-        ? `${product.name} is no longer on your wishlist.`
-        : `${product.name} is on your wishlist.`,
-    });
   };
 
   return (
@@ -205,10 +196,7 @@ export function ProductDetail({
             <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
             <div className="text-sm">
               <p className="font-bold uppercase tracking-wide">Only 50 pieces will ever be made</p>
-              <p className="mt-1">
-                Each piece is made to order and numbered. Once all 50 are gone, this design is retired for
-                good — no restocks, no reproductions.
-              </p>
+              <p className="mt-1">{restockCopy.notice}</p>
             </div>
           </div>
 
@@ -267,15 +255,16 @@ export function ProductDetail({
               </p>
             )}
             {release.released && !purchasable && (
-              <NotifyMeLink className="h-12 w-full px-3" product={product} label="Notify me if one comes back" />
+              <NotifyMeLink className="h-auto min-h-12 w-full whitespace-normal px-3" product={product} label={restockCopy.notifyLabel} />
             )}
             <ClaimNotice productId={product.id} />
 
             <div className="grid grid-cols-2 gap-3">
-              <Button variant="outline" aria-pressed={wishlisted} onClick={toggleWishlist}>
-                <Heart className={cn('h-4 w-4', wishlisted && 'fill-current')} aria-hidden="true" />
-                Wishlist
-              </Button>
+              <WishlistButton
+                product={product}
+                withText
+                className="h-11 border-2 border-ink px-3 text-sm font-semibold hover:bg-ink hover:text-paper"
+              />
               <Button variant="outline" onClick={() => void shareProduct(product.name)}>
                 <Share2 className="h-4 w-4" aria-hidden="true" />
                 Share
@@ -311,8 +300,8 @@ export function ProductDetail({
             <li className="flex items-start gap-3">
               <RotateCcw className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
               <span className="text-sm">
-                <strong className="block">30-day return policy</strong>
-                <span className="text-muted">Unworn, with tags attached</span>
+                <strong className="block">{returnAssurance.title}</strong>
+                <span className="text-muted">{returnAssurance.detail}</span>
               </span>
             </li>
             <li className="flex items-start gap-3">

@@ -1,0 +1,25 @@
+// The one statement of the return terms (docs/product.md, Refund Policy): the product page's assurance,
+// the refund policy page and its description all say these figures, so they cannot disagree.
+
+export const RETURN_POLICY = {
+  /** Days after receipt to request a return by e-mail. */
+  requestDays: 2,
+  /** Days after approval to ship it back. */
+  shipBackDays: 7,
+} as const;
+
+/** The product page's assurance: '2-day returns' / 'Request within 2 days of receipt, unworn, tags on'. */
+export const returnAssurance = {
+  title: `${RETURN_POLICY.requestDays}-day returns`,
+  detail: `Request within ${RETURN_POLICY.requestDays} days of receipt; unworn, with tags`,
+} as const;
+
+/**
+ * What 'never reproduced' means for a sold-out piece: no new production, but a piece returned within
+ * the return window goes back on sale (to the line during a drop), which is what 'Notify me' waits for.
+ */
+export const restockCopy = {
+  notice:
+    'Each piece is made to order and numbered. Once all 50 are made, this design is never produced again. A returned piece can come back on sale.',
+  notifyLabel: 'Notify me if one comes back',
+} as const;
