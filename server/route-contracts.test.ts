@@ -25,9 +25,10 @@ const WITHOUT_RESPONSE_SCHEMA: Record<string, string> = {
   // text/csv downloads.
   'GET /api/admin/orders.csv': 'CSV text',
   'GET /api/admin/newsletter-signups.csv': 'CSV text',
+  'GET /api/admin/notify-demand/:id/signups.csv': 'CSV text',
+  // text/calendar download (alerts.calendar.ts).
+  'GET /api/products/:id/calendar.ics': 'iCalendar text',
   // TODO: being converted by the engineers who own these modules.
-  'GET /api/alerts/unsubscribe': 'TODO alerts.routes.ts (HTML or JSON confirmation)',
-  'POST /api/alerts/unsubscribe': 'TODO alerts.routes.ts',
   'GET /api/drops/:productId': 'TODO drops.routes.ts (DropStatus)',
   'POST /api/drops/:productId/queue': 'TODO drops.routes.ts (DropStatus)',
   'POST /api/drops/:productId/pass': 'TODO drops.routes.ts (AdmissionPass)',

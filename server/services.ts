@@ -135,7 +135,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('restock-alerts', 15_000, () => alerts.offerReturnedPieces());
   const cart = createCartService({ db, catalog, inventory, limits, reservations: alerts, clock });
   const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock });
-  const orders = createOrdersService({ db });
+  const orders = createOrdersService({ db, mailer, shopName: config.SHOP_NAME, log });
   const fulfilment = createFulfilmentService({ db, gateway, checkout, mailer, settings, log, onStockChanged });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
   const payments = createPaymentsService({ db, gateway, fulfilment, log });
@@ -189,3 +189,4 @@ export async function createServices(config: Config, database: Database, log: Fa
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
+    alerts,

@@ -273,14 +273,91 @@ export const adminOrdersQuery = z.object({
 export type AdminOrdersQuery = z.infer<typeof adminOrdersQuery>;
 
 export const adminOrderIdParams = z.object({ orderId: safeString().max(100) });
-export const orderStatusBody = z.object({
-  status: z.enum(orderStatusSchema.options, {
-    message: `Invalid order status: use one of ${orderStatusSchema.options.join(', ')}`,
-  }),
+
+/** Carriers the admin offers; the "shipped" e-mail links to the carrier's tracking page ("other": no link). */
+export const CARRIERS = ['usps', 'ups', 'fedex', 'dhl', 'other'] as const;
+export type Carrier = (typeof CARRIERS)[number];
+export const CARRIER_LABELS: Record<Carrier, string> = { usps: 'USPS', ups: 'UPS', fedex: 'FedEx', dhl: 'DHL', other: 'Other' };
+
+const orderStatusField = z.enum(orderStatusSchema.options, {
+  message: `Invalid order status: use one of ${orderStatusSchema.options.join(', ')}`,
 });
+export const orderStatusBody = z.object({
+  status: orderStatusField,
+  /** Optional on any change; kept when left out, cleared with "" or null. */
+  trackingNumber: z
+    .union([z.null(), safeString().trim().max(100, { message: 'Tracking number must be at most 100 characters' })])
+    .transform((v) => (v ? v : null))
+    .optional(),
+  carrier: z
+    .union([z.null(), z.literal(''), z.enum(CARRIERS, { message: `Carrier must be one of ${CARRIERS.join(', ')}` })])
+    .transform((v) => (v ? v : null))
+    .optional(),
+});
+export type OrderStatusBody = z.infer<typeof orderStatusBody>;
 export const adminOrderSchema = orderSchema;
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 export const adminOrderListSchema = z.array(adminOrderSchema);
+
+/** GET /api/admin/orders/page: the filters of GET /api/admin/orders plus a page (newest first). */
+export const ADMIN_ORDERS_PAGE_SIZE = 20;
+export const adminOrdersPageQuery = adminOrdersQuery.extend({
+  limit: z.coerce
+    .number({ message: 'limit must be a whole number from 1 to 100' })
+    .int({ message: 'limit must be a whole number from 1 to 100' })
+    .min(1, { message: 'limit must be a whole number from 1 to 100' })
+    .max(100, { message: 'limit must be a whole number from 1 to 100' })
+    .default(ADMIN_ORDERS_PAGE_SIZE),
+  offset: z.coerce
+    .number({ message: 'offset must be a whole number of 0 or more' })
+    .int({ message: 'offset must be a whole number of 0 or more' })
+    .min(0, { message: 'offset must be a whole number of 0 or more' })
+    .max(10_000_000, { message: 'offset must be a whole number of 0 or more' })
+    .default(0),
+});
+export type AdminOrdersPageQuery = z.infer<typeof adminOrdersPageQuery>;
+export const adminOrderPageSchema = z.object({
+  orders: adminOrderListSchema,
+  /** Orders matching the filters, over all pages. */
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type AdminOrderPage = z.infer<typeof adminOrderPageSchema>;
+
+/** POST /api/admin/orders/bulk-status: one status for the selected orders, in one transaction. */
+export const bulkOrderStatusBody = z.object({
+  orderIds: z
+    .array(safeString().uuid({ message: 'Invalid order id' }), { message: 'Select at least one order' })
+    .min(1, { message: 'Select at least one order' })
+    .max(200, { message: 'At most 200 orders at once' }),
+  status: orderStatusField,
+});
+export const bulkOrderStatusResult = z.object({ updated: z.number().int() });
+
+/**
+ * PATCH /api/admin/products/:id: only the fields the owner changed (checked with the product's other
+ * fields by productPayloadSchema). With `stock`, `expectedStock` is the number the form showed: when the
+ * stock moved since (a sale), the answer is 409 stockConflictSchema and nothing is written.
+ */
+export const productPatchBody = z.looseObject({
+  expectedStock: z.number({ message: 'expectedStock must be a whole number' }).int().min(0).optional(),
+});
+export const stockConflictSchema = z.object({ message: safeString(), currentStock: z.number().int() });
+export type StockConflict = z.infer<typeof stockConflictSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Notify-me demand: GET /api/admin/notify-demand, GET /api/admin/notify-demand/:id(/signups.csv)
+// ---------------------------------------------------------------------------------------------
+
+export const notifyDemandSchema = z.array(
+  z.object({ productId: safeString().uuid(), productName: safeString(), count: z.number().int() }),
+);
+export type NotifyDemand = z.infer<typeof notifyDemandSchema>;
+export const notifySignupListSchema = z.array(
+  z.object({ email: safeString(), kind: safeString(), createdAt: safeString(), notifiedAt: safeString().nullable() }),
+);
+export type NotifySignupList = z.infer<typeof notifySignupListSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Newsletter: GET /api/admin/newsletter-signups, GET /api/admin/newsletter-signups.csv

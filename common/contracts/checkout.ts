@@ -121,6 +121,10 @@ export const orderSchema = z.object({
   status: safeString(),
   /** Paid through the offline test gateway: no money was taken. */
   isTest: z.boolean(),
+  /** Set by the owner when shipping (admin); trackingUrl is the carrier's page for it, when known. */
+  trackingNumber: safeString().nullish(),
+  carrier: safeString().nullish(),
+  trackingUrl: safeString().nullish(),
   items: z.array(orderItemSchema),
   createdAt: safeString(),
   updatedAt: safeString(),

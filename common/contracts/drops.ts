@@ -57,6 +57,8 @@ export interface DropStatus {
   phase: DropPhase;
   /** The owner paused admissions: positions hold still. */
   paused: boolean;
+  /** The owner's word to everyone waiting, shown live in the room; null or absent: none. */
+  message?: string | null;
   /** Shoppers still waiting. */
   queueLength: number;
   /** Pieces not yet sold or held. */
@@ -113,3 +115,16 @@ export const adminDropUpdate = z
   })
   .strict();
 export type AdminDropUpdate = z.infer<typeof adminDropUpdate>;
+  /** Shown live to everyone waiting; null: none. */
+  message?: string | null;
+  /** Let in over the last minute: 0 while shoppers wait means admission is stuck. */
+  admittedLastMinute?: number;
+  /** When the next place is due at the current pace (ISO 8601); null while paused, empty or sold out. */
+  nextAdmissionAt?: string | null;
+    /** Shown live to everyone waiting; empty or null clears it. */
+    message: z
+      .union([z.null(), safeString().trim().max(200, { message: 'Message must be at most 200 characters' })], {
+        message: 'Message must be text',
+      })
+      .transform((v) => (v ? v : null))
+      .optional(),

@@ -1,7 +1,7 @@
-import { isUuid, type AdminProduct, type ProductPayload } from '../../../common/contracts/admin';
+import { isUuid, productPayloadSchema, type AdminProduct, type ProductPayload, type ProductPayloadInput } from '../../../common/contracts/admin';
 import type { Db } from '../../db/client';
 import { EDITION_SIZE } from '../../../common/domain/stock';
-import { badRequest, notFound } from '../../plugins/http-error';
+import { badRequest, HttpError, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { InventoryService } from '../inventory/inventory.service';
 
@@ -16,6 +16,46 @@ export const EDITION_MESSAGES = {
   sizeBelowSold: (sold: number, held: number) =>
     `The edition size cannot be below the ${sold + held} pieces already sold${held ? ` or held in checkouts` : ''}`,
 } as const;
+
+/** 409 of a PATCH whose stock moved since the form was loaded: the answer carries the current number. */
+export class StockConflictError extends HttpError {
+  constructor(readonly currentStock: number) {
+    super(409, `Stock changed while you were editing: it is now ${currentStock}. Check it and save again.`);
+  }
+}
+
+/** The fields of productPayloadSchema a PATCH may name (anything else is ignored). */
+const PATCHABLE = [
+  'name', 'description', 'price', 'salePrice', 'category', 'subcategory', 'materials', 'sustainabilityInfo',
+  'stock', 'editionSize', 'maxPerShopper', 'inStock', 'releaseAt', 'isNew', 'isOnSale', 'images', 'sizes', 'colors',
+] as const;
+
+const patch = (named: readonly string[], body: Record<string, unknown>) =>
+  Object.fromEntries(named.map((k) => [k, body[k]]));
+
+/** The product as the form would send it: the base a PATCH is checked against. */
+function payloadOf(p: AdminProduct): ProductPayloadInput {
+  return {
+    name: p.name,
+    description: p.description,
+    price: p.price,
+    salePrice: p.salePrice,
+    category: p.category,
+    subcategory: p.subcategory,
+    materials: p.materials,
+    sustainabilityInfo: p.sustainabilityInfo,
+    stock: p.stock,
+    editionSize: p.editionSize,
+    maxPerShopper: p.maxPerShopper,
+    inStock: p.inStock,
+    releaseAt: p.releaseAt,
+    isNew: p.isNew,
+    isOnSale: p.isOnSale,
+    images: p.images,
+    sizes: p.sizes,
+    colors: p.colors,
+  };
+}
 
 export function createAdminProductsService(deps: {
   db: Db;
@@ -76,6 +116,64 @@ export function createAdminProductsService(deps: {
             : EDITION_MESSAGES.onlyUnmade(max, room.sold, room.held, size),
         );
       }
+      catalog.invalidate();
+      return row;
+    },
+
+    /**
+     * PATCH: writes only the fields named, checked together with the product's others (a sale price
+     * below the price, sizes of the category). Stock is written only when named, so fixing a typo never
+     * overwrites the stock a sale has just moved; with `expectedStock` a moved stock is a 409 with the
+     * current number (StockConflictError) and nothing is written.
+     */
+    async patchProduct(id: string, body: Record<string, unknown>): Promise<AdminProduct> {
+      if (!isUuid(id)) throw notFound(PRODUCT_NOT_FOUND);
+      const current = await catalog.getProductFresh(id);
+      if (!current) throw notFound(PRODUCT_NOT_FOUND);
+      const named = PATCHABLE.filter((k) => body[k] !== undefined);
+      // Each named field by its own rule; then the rules across fields (sale price below the price, sizes
+      // of the category) on the product as it would be. A field the owner did not name is never judged:
+      // an older product with an empty field still takes a typo fix.
+      const values: Partial<ProductPayload> = {};
+      for (const k of named) {
+        const one = productPayloadSchema.shape[k].safeParse(body[k]);
+        if (!one.success) throw badRequest(one.error.issues[0]?.message ?? 'Invalid product');
+        Object.assign(values, { [k]: one.data });
+      }
+      const whole = productPayloadSchema.safeParse({ ...payloadOf(current), ...patch(named, body) });
+      const affected = new Set<string>(named);
+      if (named.includes('price')) affected.add('salePrice');
+      if (named.includes('category')) affected.add('sizes');
+      const across = whole.success ? undefined : whole.error.issues.find((i) => affected.has(String(i.path[0])));
+      if (across) throw badRequest(across.message);
+      if (values.category !== undefined && !(await catalog.getCategory(values.category)))
+        throw badRequest(`Category not found: ${values.category}`);
+      if (values.images?.some((url) => !deps.isOwnImageUrl(url))) throw badRequest('Images must be paths from our own storage');
+      const { stock: _stock, editionSize: _size, ...details } = values;
+      const merged = { stock: values.stock ?? current.stock, editionSize: values.editionSize };
+      const expected = typeof body.expectedStock === 'number' ? body.expectedStock : undefined;
+      const levels = named.includes('stock') || named.includes('editionSize');
+
+      const row = await db.transaction(async (tx) => {
+        if (levels) {
+          const now = await inventory.stockOf(id, tx);
+          if (!now) return null;
+          if (named.includes('stock') && expected !== undefined && now.stock !== expected) throw new StockConflictError(now.stock);
+          const stock = named.includes('stock') ? merged.stock : now.stock;
+          const editionSize = named.includes('editionSize') ? merged.editionSize : undefined;
+          if (!(await inventory.setLevels(tx, id, { stock, editionSize }))) return 'no-room' as const;
+        }
+        return catalog.updateProduct(tx, id, details as Omit<ProductPayload, 'stock' | 'editionSize'>);
+      });
+      if (row === 'no-room') {
+        const room = await inventory.editionRoom(id);
+        if (!room) throw notFound(PRODUCT_NOT_FOUND);
+        const size = merged.editionSize ?? room.editionSize;
+        if (room.sold + room.held > size) throw badRequest(EDITION_MESSAGES.sizeBelowSold(room.sold, room.held));
+        const max = size - room.sold - room.held;
+        throw badRequest(max === 0 ? EDITION_MESSAGES.soldOut(size) : EDITION_MESSAGES.onlyUnmade(max, room.sold, room.held, size));
+      }
+      if (!row) throw notFound(PRODUCT_NOT_FOUND);
       catalog.invalidate();
       return row;
     },

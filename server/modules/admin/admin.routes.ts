@@ -11,6 +11,14 @@ import {
   adminProductSchema,
   adminStatusSchema,
   adminSuccessSchema,
+  adminOrderPageSchema,
+  adminOrdersPageQuery,
+  bulkOrderStatusBody,
+  bulkOrderStatusResult,
+  notifyDemandSchema,
+  notifySignupListSchema,
+  productPatchBody,
+  stockConflictSchema,
   discountCodeCreateBody,
   discountCodeIdParams,
   discountCodeListSchema,
@@ -27,6 +35,7 @@ import { imageRoutes } from '../storage/images.routes';
 import { adminDropsRoutes } from '../drops/drops.routes';
 import type { DropsService } from '../drops/drops.service';
 import { adminSessionState, DEVICE_COOKIE_MAX_AGE_MS, needsActivityRefresh } from './admin-auth.service';
+import { StockConflictError } from './admin-products.service';
 import type { AdminService } from './admin.service';
 
 /** The only admin routes open without a login. */
@@ -134,6 +143,27 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     },
   );
 
+  // Only the fields the owner changed; a stock that moved since the form loaded is a 409 with the current number.
+  r.patch(
+    '/api/admin/products/:id',
+    {
+      schema: {
+        params: adminProductIdParams,
+        body: productPatchBody,
+        response: { 200: adminProductSchema, 409: stockConflictSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      try {
+        return await admin.products.patchProduct(request.params.id, request.body);
+      } catch (err) {
+        if (err instanceof StockConflictError)
+          return reply.status(409).send({ message: err.message, currentStock: err.currentStock });
+        throw err;
+      }
+    },
+  );
+
   r.delete('/api/admin/products/:id', { schema: { params: adminProductIdParams, response: ok } }, async (request) => {
     await admin.products.deleteProduct(request.params.id);
     return { success: true as const };
@@ -144,6 +174,16 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     return admin.listOrders(request.query);
   });
 
+  r.get('/api/admin/orders/page', { schema: { querystring: adminOrdersPageQuery, response: { 200: adminOrderPageSchema, ...errorResponses } } }, async (request) =>
+    admin.listOrdersPage(request.query),
+  );
+
+  r.post(
+    '/api/admin/orders/bulk-status',
+    { schema: { body: bulkOrderStatusBody, response: { 200: bulkOrderStatusResult, ...errorResponses } } },
+    async (request) => admin.updateOrdersStatus(request.body.orderIds, request.body.status),
+  );
+
   r.get('/api/admin/orders.csv', { schema: { querystring: adminOrdersQuery } }, async (request, reply) => {
     return sendCsv(reply, `orders-${today()}.csv`, await admin.ordersCsv(request.query));
   });
@@ -151,7 +191,10 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   r.put(
     '/api/admin/orders/:orderId/status',
     { schema: { params: adminOrderIdParams, body: orderStatusBody, response: { 200: adminOrderSchema, ...errorResponses } } },
-    async (request) => admin.updateOrderStatus(request.params.orderId, request.body.status),
+    async (request) => {
+      const { status, ...tracking } = request.body;
+      return admin.updateOrderStatus(request.params.orderId, status, tracking);
+    },
   );
 
   // --- Newsletter -----------------------------------------------------------------------------
@@ -161,6 +204,21 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
 
   r.get('/api/admin/newsletter-signups.csv', async (_request, reply) => {
     return sendCsv(reply, `newsletter-signups-${today()}.csv`, await admin.signupsCsv());
+  });
+
+  // --- Notify-me demand (read from the alerts module) ------------------------------------------
+  r.get('/api/admin/notify-demand', { schema: { response: { 200: notifyDemandSchema, ...errorResponses } } }, async () =>
+    admin.notifyDemand(),
+  );
+
+  r.get(
+    '/api/admin/notify-demand/:id',
+    { schema: { params: adminProductIdParams, response: { 200: notifySignupListSchema, ...errorResponses } } },
+    async (request) => admin.notifySignups(request.params.id),
+  );
+
+  r.get('/api/admin/notify-demand/:id/signups.csv', { schema: { params: adminProductIdParams } }, async (request, reply) => {
+    return sendCsv(reply, `notify-me-${today()}.csv`, await admin.notifySignupsCsv(request.params.id));
   });
 
   // --- Discount codes -------------------------------------------------------------------------

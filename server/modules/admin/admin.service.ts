@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { isUuid, type AdminOrder, type NewsletterSignup } from '../../../common/contracts/admin';
+import { isUuid, type AdminOrder, type NewsletterSignup, type NotifyDemand, type NotifySignupList } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import type { Db } from '../../db/client';
 import { notFound } from '../../plugins/http-error';
@@ -12,12 +12,23 @@ import type { NewsletterService } from '../newsletter/newsletter.service';
 import type { ImagesService } from '../storage/images.service';
 import { createAdminAuthService } from './admin-auth.service';
 import { createAdminProductsService } from './admin-products.service';
-import { newsletterCsv, ordersCsv } from './csv-export';
+import { newsletterCsv, notifySignupsCsv, ordersCsv } from './csv-export';
+
+type OrderFilter = { status?: OrderStatus; q?: string };
+type Tracking = { trackingNumber?: string | null; carrier?: string | null };
 
 /** What the admin needs of the orders module (services.orders). */
 export interface OrdersForAdmin {
-  listOrders(filter: { status?: OrderStatus; q?: string }): Promise<AdminOrder[]>;
-  updateStatus(orderId: string, status: OrderStatus): Promise<AdminOrder | null>;
+  listOrders(filter: OrderFilter): Promise<AdminOrder[]>;
+  listOrdersPage(filter: OrderFilter, page: { limit: number; offset: number }): Promise<{ orders: AdminOrder[]; total: number }>;
+  updateStatus(orderId: string, status: OrderStatus, tracking?: Tracking): Promise<AdminOrder | null>;
+  updateStatusMany(orderIds: readonly string[], status: OrderStatus): Promise<{ updated: number }>;
+}
+
+/** What the admin reads of the alerts module (services.alerts): Notify-me demand, read only. */
+export interface AlertsForAdmin {
+  countSignupsByProduct(): Promise<Array<{ productId: string; count: number }>>;
+  listSignups(productId: string): Promise<NotifySignupList>;
 }
 
 export function createAdminService(deps: {
@@ -32,6 +43,7 @@ export function createAdminService(deps: {
   newsletter: NewsletterService;
   images: ImagesService;
   orders: OrdersForAdmin;
+  alerts?: AlertsForAdmin;
 }) {
   const auth = createAdminAuthService({ db: deps.db, adminPassword: deps.adminPassword, log: deps.log });
   const products = createAdminProductsService({
@@ -65,14 +77,35 @@ export function createAdminService(deps: {
       });
     },
 
-    listOrders: (filter: { status?: OrderStatus; q?: string }) => deps.orders.listOrders(filter),
-    async updateOrderStatus(orderId: string, status: OrderStatus): Promise<AdminOrder> {
-      const order = isUuid(orderId) ? await deps.orders.updateStatus(orderId, status) : null;
+    listOrders: (filter: OrderFilter) => deps.orders.listOrders(filter),
+    async listOrdersPage(query: OrderFilter & { limit: number; offset: number }) {
+      const { limit, offset, ...filter } = query;
+      const page = await deps.orders.listOrdersPage(filter, { limit, offset });
+      return { ...page, limit, offset };
+    },
+    async updateOrderStatus(orderId: string, status: OrderStatus, tracking: Tracking = {}): Promise<AdminOrder> {
+      const order = isUuid(orderId) ? await deps.orders.updateStatus(orderId, status, tracking) : null;
       if (!order) throw notFound('Order not found');
       return order;
     },
-    async ordersCsv(filter: { status?: OrderStatus; q?: string }): Promise<string> {
+    updateOrdersStatus: (orderIds: readonly string[], status: OrderStatus) => deps.orders.updateStatusMany(orderIds, status),
+    /** The same filters as the list: the export is what the owner sees (every page of it). */
+    async ordersCsv(filter: OrderFilter): Promise<string> {
       return ordersCsv(await deps.orders.listOrders(filter));
+    },
+
+    /** Notify-me signups per product, most wanted first (products deleted since are left out). */
+    async notifyDemand(): Promise<NotifyDemand> {
+      const counts = (await deps.alerts?.countSignupsByProduct()) ?? [];
+      const names = new Map((await deps.catalog.listProductsFresh()).map((p) => [p.id, p.name]));
+      return counts.flatMap((c) => (names.has(c.productId) ? [{ ...c, productName: names.get(c.productId)! }] : []));
+    },
+    async notifySignups(productId: string): Promise<NotifySignupList> {
+      if (!isUuid(productId) || !(await deps.catalog.getProductFresh(productId))) throw notFound('Product not found');
+      return (await deps.alerts?.listSignups(productId)) ?? [];
+    },
+    async notifySignupsCsv(productId: string): Promise<string> {
+      return notifySignupsCsv(await this.notifySignups(productId));
     },
 
     listSignups,

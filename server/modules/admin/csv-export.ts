@@ -1,4 +1,4 @@
-import type { AdminOrder, NewsletterSignup } from '../../../common/contracts/admin';
+import type { AdminOrder, NewsletterSignup, NotifySignupList } from '../../../common/contracts/admin';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 
 type Cell = string | number | boolean | null | undefined;
@@ -57,6 +57,8 @@ const ORDER_HEADER = [
   'Payment id',
   'Items',
   'Test order',
+  'Carrier',
+  'Tracking number',
 ] as const;
 
 /** "Name (M, Black) x2 [Nos. 3, 4 of 50]; …" (the shared edition label) */
@@ -98,6 +100,8 @@ export function ordersCsv(orders: readonly AdminOrder[]): string {
       o.stripePaymentIntentId,
       describeItems(o),
       o.isTest ? 'TEST: not charged' : '',
+      o.carrier,
+      o.trackingNumber,
     ]),
   );
 }
@@ -106,5 +110,13 @@ export function newsletterCsv(signups: readonly NewsletterSignup[]): string {
   return toCsv(
     ['Email', 'Signed up', 'Status'],
     signups.map((s) => [s.email, s.subscribedAt, 'Subscribed']),
+  );
+}
+
+/** One product's Notify-me signups (the owner's demand list). */
+export function notifySignupsCsv(signups: NotifySignupList): string {
+  return toCsv(
+    ['Email', 'Kind', 'Signed up', 'Notified'],
+    signups.map((s) => [s.email, s.kind, s.createdAt, s.notifiedAt ?? '']),
   );
 }

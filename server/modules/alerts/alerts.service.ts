@@ -332,3 +332,25 @@ export function createAlertsService(deps: AlertsDeps) {
 }
 
 export type AlertsService = ReturnType<typeof createAlertsService>;
+    /** The owner's view of demand: live Notify-me signups per product (read only). */
+    async countSignupsByProduct(): Promise<Array<{ productId: string; count: number }>> {
+      const result = await db.execute<{ product_id: string; n: number }>(sql`
+        select product_id, count(*)::int as n from product_alerts where unsubscribed_at is null
+        group by product_id order by n desc`);
+      return result.rows.map((r) => ({ productId: r.product_id, count: Number(r.n) }));
+    },
+
+    /** One product's live Notify-me signups, oldest first (the owner's list and CSV; read only). */
+    async listSignups(productId: string): Promise<Array<{ email: string; kind: string; createdAt: string; notifiedAt: string | null }>> {
+      const result = await db.execute<{ email: string; kind: string; created_at: Date | string; notified_at: Date | string | null }>(sql`
+        select email, kind, created_at, notified_at from product_alerts
+        where product_id = ${productId} and unsubscribed_at is null order by created_at, id limit 10000`);
+      const iso = (v: Date | string) => new Date(v).toISOString();
+      return result.rows.map((r) => ({
+        email: r.email,
+        kind: r.kind,
+        createdAt: iso(r.created_at),
+        notifiedAt: r.notified_at === null ? null : iso(r.notified_at),
+      }));
+    },
+

@@ -201,11 +201,12 @@ export async function readRoom(db: DbOrTx, productId: string): Promise<RoomRead 
     admitted_count: number;
     admitted_at: Date | string | null;
     sold_out_at: Date | string | null;
+    message: string | null;
     updated_at: Date | string;
     waiting: Array<[string, string, boolean]> | null;
     others: Array<[string, string, string, boolean, string | null]> | null;
   }>(sql`
-    select d.product_id, d.admit_per_minute, d.paused, d.admitted_count, d.admitted_at, d.sold_out_at, d.updated_at,
+    select d.product_id, d.admit_per_minute, d.paused, d.admitted_count, d.admitted_at, d.sold_out_at, d.message, d.updated_at,
       (select json_agg(json_build_array(q.session_id, q.id, q.raffle) ${QUEUE_ORDER})
          from drop_queue q where q.product_id = d.product_id and q.status = 'waiting') as waiting,
       (select json_agg(json_build_array(q.session_id, q.id, q.status, q.raffle, q.admitted_at))
@@ -231,6 +232,7 @@ export async function readRoom(db: DbOrTx, productId: string): Promise<RoomRead 
       admittedCount: row.admitted_count,
       admittedAt: date(row.admitted_at),
       soldOutAt: date(row.sold_out_at),
+      message: row.message,
       updatedAt: date(row.updated_at)!,
     },
     waiting: waiting.length,
@@ -241,13 +243,14 @@ export async function readRoom(db: DbOrTx, productId: string): Promise<RoomRead 
 export async function updateDropSettings(
   db: DbOrTx,
   productId: string,
-  change: { admitPerMinute?: number; paused?: boolean },
+  change: { admitPerMinute?: number; paused?: boolean; message?: string | null },
 ): Promise<DropRow | null> {
   const [row] = await db
     .update(drops)
     .set({
       ...(change.admitPerMinute === undefined ? {} : { admitPerMinute: change.admitPerMinute }),
       ...(change.paused === undefined ? {} : { paused: change.paused }),
+      ...(change.message === undefined ? {} : { message: change.message }),
       // Resuming restarts the pacing clock: a pause banks no admissions.
       ...(change.paused === false ? { admittedAt: sql`case when ${drops.paused} then now() else ${drops.admittedAt} end` } : {}),
       updatedAt: sql`now()`,
@@ -263,6 +266,8 @@ export interface QueueCounts {
   admitted: number;
   /** Let in over the last 10 seconds. */
   admittedRecently: number;
+  /** Let in over the last minute (the owner's "0 admitted in the last minute" warning). */
+  admittedLastMinute: number;
 }
 
 /** The owner's numbers of these drops, one query. */
@@ -274,6 +279,7 @@ export async function countQueues(db: DbOrTx, productIds: readonly string[]): Pr
       waiting: sql<number>`(count(*) filter (where ${dropQueue.status} = 'waiting'))::int`,
       admitted: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} is not null))::int`,
       admittedRecently: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} > now() - interval '10 seconds'))::int`,
+      admittedLastMinute: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} > now() - interval '1 minute'))::int`,
     })
     .from(dropQueue)
     .where(inArray(dropQueue.productId, [...productIds]))

@@ -173,6 +173,7 @@ export function createDropsService(deps: {
       roomOpensAt: iso(roomOpensAtMs(clock)),
       phase,
       paused: poll.drop.paused,
+      message: poll.drop.message,
       queueLength: poll.waiting,
       left: stock,
       editionSize: product.editionSize,
@@ -355,16 +356,25 @@ export function createDropsService(deps: {
       const sold = room?.sold ?? product.soldCount;
       const left = room?.stock ?? 0;
       const c = countsById.get(product.id);
+      const phase = dropPhase(clock, now, drop.soldOutAt !== null);
+      const waiting = c?.waiting ?? 0;
       out.push({
         productId: product.id,
         name: product.name,
         releaseAt: iso(clock.releaseAtMs),
-        phase: dropPhase(clock, now, drop.soldOutAt !== null),
+        phase,
         admitPerMinute: drop.admitPerMinute,
         paused: drop.paused,
-        queueLength: c?.waiting ?? 0,
+        message: drop.message,
+        queueLength: waiting,
         admitted: c?.admitted ?? 0,
         admittedPerSecond: (c?.admittedRecently ?? 0) / 10,
+        admittedLastMinute: c?.admittedLastMinute ?? 0,
+        // The pacing clock (admitted_at) plus one place's interval; none while paused, empty or sold out.
+        nextAdmissionAt:
+          phase === 'open' && !drop.paused && waiting > 0 && left > 0
+            ? iso(Math.max(now, (drop.admittedAt?.getTime() ?? clock.releaseAtMs) + 60_000 / drop.admitPerMinute))
+            : null,
         held,
         sold,
         left,

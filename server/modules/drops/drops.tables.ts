@@ -34,6 +34,8 @@ export const drops = pgTable(
     admittedAt: timestamp('admitted_at', { withTimezone: true }),
     /** When everyone still waiting was told the edition sold out. */
     soldOutAt: timestamp('sold_out_at', { withTimezone: true }),
+    /** The owner's word to everyone waiting ("Payment provider hiccup — your place is safe"); null: none. */
+    message: text('message'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -124,3 +124,32 @@ export function renderRefundNotice(opts: {
 <p>— ${escapeHtml(opts.shopName)}</p></body></html>`;
   return { to: opts.to, subject, text, html };
 }
+
+/** Sent when the owner marks an order shipped: the tracking link when the carrier is known, else the number. */
+export function renderShippedNotice(order: Order, shopName: string): MailMessage {
+  const subject = `${order.isTest ? '[TEST] ' : ''}${shopName} order ${order.orderNumber} has shipped`;
+  const carrier = order.carrier && order.carrier !== 'other' ? order.carrier.toUpperCase() : null;
+  const tracking = order.trackingNumber
+    ? `Tracking number${carrier ? ` (${carrier})` : ''}: ${order.trackingNumber}`
+    : null;
+  const text = [
+    `Hi ${order.customerFirstName},`,
+    '',
+    `Your order ${order.orderNumber} is on its way.`,
+    ...(tracking ? ['', tracking] : []),
+    ...(order.trackingUrl ? [`Track it: ${order.trackingUrl}`] : []),
+    '',
+    ...order.items.map((item) => `${item.quantity} × ${item.productName}${variant(item) ? ` (${variant(item)})` : ''}`),
+    '',
+    `— ${shopName}`,
+  ].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
+<p>Hi ${escapeHtml(order.customerFirstName)},</p>
+<p>Your order <strong>${escapeHtml(order.orderNumber)}</strong> is on its way.</p>
+${tracking ? `<p>${escapeHtml(tracking)}</p>` : ''}
+${order.trackingUrl ? `<p><a href="${escapeHtml(order.trackingUrl)}">Track your package</a></p>` : ''}
+<ul>${order.items.map((item) => `<li>${item.quantity} × ${escapeHtml(item.productName)}</li>`).join('')}</ul>
+<p>— ${escapeHtml(shopName)}</p></body></html>`;
+  return { to: order.customerEmail, subject, text, html };
+}

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import { sourcesOf } from '../../../common/domain/checkout-lifecycle';
@@ -53,10 +53,7 @@ export async function insertOrderItems(tx: DbOrTx, items: NewOrderItem[]): Promi
   return tx.insert(orderItems).values(items).returning();
 }
 
-export async function listOrderRows(
-  db: DbOrTx,
-  filter: { status?: string; q?: string },
-): Promise<OrderRow[]> {
+function filterOf(filter: { status?: string; q?: string }): SQL | undefined {
   const where: SQL[] = [];
   if (filter.status) where.push(eq(orders.status, filter.status));
   if (filter.q) {
@@ -70,11 +67,49 @@ export async function listOrderRows(
       )!,
     );
   }
-  return db
-    .select()
+  return where.length ? and(...where) : undefined;
+}
+
+export async function listOrderRows(
+  db: DbOrTx,
+  filter: { status?: string; q?: string },
+  page?: { limit: number; offset: number },
+): Promise<OrderRow[]> {
+  const query = db.select().from(orders).where(filterOf(filter)).orderBy(desc(orders.createdAt), orders.id);
+  return page ? query.limit(page.limit).offset(page.offset) : query;
+}
+
+export async function countOrderRows(db: DbOrTx, filter: { status?: string; q?: string }): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(orders).where(filterOf(filter));
+  return row?.n ?? 0;
+}
+
+/** Locks the orders for a status change (their current status decides which get the "shipped" mail). */
+export async function lockOrders(tx: DbOrTx, ids: readonly string[]): Promise<Array<{ id: string; status: string }>> {
+  if (ids.length === 0) return [];
+  return tx
+    .select({ id: orders.id, status: orders.status })
     .from(orders)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(orders.createdAt));
+    .where(inArray(orders.id, [...ids]))
+    .orderBy(orders.id)
+    .for('update');
+}
+
+/** Tracking number and carrier (undefined: unchanged). */
+export async function setOrderTracking(
+  db: DbOrTx,
+  id: string,
+  tracking: { trackingNumber?: string | null; carrier?: string | null },
+): Promise<void> {
+  if (tracking.trackingNumber === undefined && tracking.carrier === undefined) return;
+  await db
+    .update(orders)
+    .set({
+      ...(tracking.trackingNumber === undefined ? {} : { trackingNumber: tracking.trackingNumber }),
+      ...(tracking.carrier === undefined ? {} : { carrier: tracking.carrier }),
+      updatedAt: new Date(),
+    })
+    .where(eq(orders.id, id));
 }
 
 export function listItemsOf(db: DbOrTx, orderIds: readonly string[]): Promise<OrderItemRow[]> {
@@ -93,4 +128,14 @@ export async function setOrderStatus(db: DbOrTx, id: string, status: OrderStatus
     .where(and(eq(orders.id, id), inArray(orders.status, sourcesOf('order', status))))
     .returning();
   return row ?? null;
+}
+
+/** One status for many orders (the owner's bulk change); the rows changed. */
+export async function setOrdersStatus(db: DbOrTx, ids: readonly string[], status: OrderStatus): Promise<OrderRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .update(orders)
+    .set({ status, updatedAt: new Date() })
+    .where(and(inArray(orders.id, [...ids]), inArray(orders.status, sourcesOf('order', status))))
+    .returning();
 }

@@ -32,6 +32,6 @@ export async function ordersRoutes(
   );
 
   app.addHook('onClose', async () => {
-    await fulfilment.drain();
+    await Promise.all([fulfilment.drain(), orders.drainMail()]);
   });
 }

@@ -1,6 +1,14 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Order, OrderStatus } from '../../../common/contracts/checkout';
+import type { Mailer } from '../mail/mail.service';
+import { renderShippedNotice } from './order-email';
+import { trackingUrlOf } from './tracking';
 import {
+  countOrderRows,
+  lockOrders,
+  setOrdersStatus,
+  setOrderTracking,
   findLatestOrderForSession,
   findOrderById,
   findOrderByIntent,
@@ -34,6 +42,9 @@ export function toOrder(row: OrderRow, items: readonly OrderItemRow[]): Order {
     total: row.total,
     status: row.status,
     isTest: row.isTest,
+    trackingNumber: row.trackingNumber,
+    carrier: row.carrier,
+    trackingUrl: trackingUrlOf(row.carrier, row.trackingNumber),
     items: items.map((i) => ({
       productName: i.productName,
       productPrice: i.productPrice,
@@ -49,9 +60,28 @@ export function toOrder(row: OrderRow, items: readonly OrderItemRow[]): Order {
   };
 }
 
-/** Reads and admin updates of orders (orders are only ever created by fulfilment). */
-export function createOrdersService(deps: { db: Db }) {
+type OrderFilter = { status?: OrderStatus; q?: string };
+
+/**
+ * Reads and admin updates of orders (orders are only ever created by fulfilment). With a mailer, an order
+ * that becomes "shipped" gets the shipped e-mail (with its tracking link), sent after the change commits.
+ */
+export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: string; log?: FastifyBaseLogger }) {
   const { db } = deps;
+  const pendingMail = new Set<Promise<void>>();
+
+  function mailShipped(orders: readonly Order[]): void {
+    const mailer = deps.mailer;
+    if (!mailer) return;
+    for (const order of orders) {
+      // The status change is committed: a mail failure is logged (without the address), never undoes it.
+      const p = mailer
+        .send(renderShippedNotice(order, deps.shopName ?? 'FIFTY'))
+        .catch((err: unknown) => deps.log?.error({ err, orderNumber: order.orderNumber }, 'sending the shipped mail failed'))
+        .finally(() => pendingMail.delete(p));
+      pendingMail.add(p);
+    }
+  }
 
   async function withItems(rows: OrderRow[]): Promise<Order[]> {
     const items = await listItemsOf(
@@ -69,15 +99,50 @@ export function createOrdersService(deps: { db: Db }) {
 
   return {
     /** Newest first; `q` matches the order number, e-mail or name (case-insensitive, partial). */
-    async listOrders(filter: { status?: OrderStatus; q?: string } = {}): Promise<Order[]> {
+    async listOrders(filter: OrderFilter = {}): Promise<Order[]> {
       return withItems(await listOrderRows(db, filter));
+    },
+    /** One page of the filtered list, newest first, with the count over all pages. */
+    async listOrdersPage(filter: OrderFilter, page: { limit: number; offset: number }): Promise<{ orders: Order[]; total: number }> {
+      const [rows, total] = await Promise.all([listOrderRows(db, filter, page), countOrderRows(db, filter)]);
+      return { orders: await withItems(rows), total };
     },
     async getOrder(id: string): Promise<Order | null> {
       return one(await findOrderById(db, id));
     },
     /** Any status regardless of the current one (docs/product.md §4); null when there is no such order. */
-    async updateStatus(id: string, status: OrderStatus): Promise<Order | null> {
-      return one(await setOrderStatus(db, id, status));
+    async updateStatus(
+      id: string,
+      status: OrderStatus,
+      tracking: { trackingNumber?: string | null; carrier?: string | null } = {},
+    ): Promise<Order | null> {
+      const changed = await db.transaction(async (tx) => {
+        const [before] = await lockOrders(tx, [id]);
+        if (!before) return null;
+        await setOrderTracking(tx, id, tracking);
+        const row = await setOrderStatus(tx, id, status);
+        return row ? { row, becameShipped: status === 'shipped' && before.status !== 'shipped' } : null;
+      });
+      if (!changed) return null;
+      const order = await one(changed.row);
+      if (order && changed.becameShipped) mailShipped([order]);
+      return order;
+    },
+    /** One status for many orders, all or none (one transaction); the shipped mail for each newly shipped. */
+    async updateStatusMany(ids: readonly string[], status: OrderStatus): Promise<{ updated: number }> {
+      const unique = [...new Set(ids)];
+      const { rows, shippedIds } = await db.transaction(async (tx) => {
+        const before = await lockOrders(tx, unique);
+        const rows = await setOrdersStatus(tx, unique, status);
+        const wasShipped = new Set(before.filter((o) => o.status === 'shipped').map((o) => o.id));
+        return { rows, shippedIds: status === 'shipped' ? rows.filter((r) => !wasShipped.has(r.id)).map((r) => r.id) : [] };
+      });
+      if (shippedIds.length > 0) mailShipped(await withItems(rows.filter((r) => shippedIds.includes(r.id))));
+      return { updated: rows.length };
+    },
+    /** Waits for shipped e-mails still being sent (shutdown, tests). */
+    async drainMail(): Promise<void> {
+      await Promise.allSettled([...pendingMail]);
     },
     async latestForSession(sessionId: string | null): Promise<Order | null> {
       return sessionId ? one(await findLatestOrderForSession(db, sessionId)) : null;

@@ -30,6 +30,9 @@ export const orders = pgTable(
     status: text('status').notNull().default('pending'),
     /** Paid through the offline test gateway: no money was taken (marked in the admin, CSV and e-mail). */
     isTest: boolean('is_test').notNull().default(false),
+    /** Set by the owner when shipping; the "shipped" e-mail links to the carrier's tracking page. */
+    trackingNumber: text('tracking_number'),
+    carrier: text('carrier'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -39,6 +42,8 @@ export const orders = pgTable(
     index('orders_session_idx').on(t.sessionId, t.createdAt),
     index('orders_status_idx').on(t.status),
     index('orders_email_idx').on(t.customerEmail),
+    // The admin's paged list: newest first, id as the tie-break (migration 0018).
+    index('orders_created_idx').on(t.createdAt.desc(), t.id),
   ],
 );
 
