@@ -31,6 +31,7 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
 import { dropsRoutes } from './modules/drops/drops.routes';
+import { dropTicketRoutes } from './modules/drops/ticket.routes';
 import { wishlistRoutes } from './modules/wishlist/wishlist.routes';
 
 
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(adminRoutes, { admin: services.admin, drops: services.drops });
   await app.register(newsletterRoutes, { newsletter: services.newsletter });
   await app.register(dropsRoutes, { drops: services.drops, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
+  await app.register(dropTicketRoutes, { turnMail: services.turnMail });
 
   await app.register(wishlistRoutes, { wishlist: services.wishlist });
   await app.register(seoRoutes, { seo: services.seo });

@@ -23,6 +23,7 @@ import { createInventoryService } from './modules/inventory/inventory.service';
 import { createDropsService } from './modules/drops/drops.service';
 import { createLiveStockHub } from './modules/inventory/live-stock';
 import { createAlertsService } from './modules/alerts/alerts.service';
+import { createTurnMail } from './modules/drops/turn-mail';
 import { createFulfilmentService } from './modules/orders/fulfilment.service';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentGateway } from './modules/payments/create-gateway';
@@ -129,6 +130,8 @@ export async function createServices(config: Config, database: Database, log: Fa
     secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
     // Inside a drop window a returned piece goes back to the admitted line, unless the drop sold out (ADR 011).
     dropWindowMs: config.DROP_WINDOW_MINUTES * 60_000,
+    // Release subscribers are mailed when the waiting room opens, with the drop's .ics (ADR 011).
+    raffleMs: config.DROP_RAFFLE_MINUTES * 60_000,
     isDropSoldOut: async (productId) => (await drops.status(productId, null)).phase === 'sold_out',
   });
   jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts());
@@ -164,6 +167,17 @@ export async function createServices(config: Config, database: Database, log: Fa
   });
   jobs.every('drop-admissions', DROP_TICK_MS, () => drops.tick());
 
+  // "E-mail me when it's my turn": admitted shoppers whose page is hidden or gone are mailed (ADR 011).
+  const turnMail = createTurnMail({
+    db,
+    catalog,
+    mailer,
+    log,
+    shopName: config.SHOP_NAME,
+    baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    passMs: config.DROP_PASS_MINUTES * 60_000,
+  });
+  jobs.every('drop-turn-mails', 5_000, () => turnMail.sendTurnMails());
   const images = createImagesService(
     overrides.objectStore ?? (await createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'))),
       streamsPerAddress: config.STREAMS_PER_ADDRESS,
@@ -185,7 +199,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, fulfilment, payments, drops, wishlist };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, fulfilment, payments, drops, turnMail, wishlist };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

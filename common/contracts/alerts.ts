@@ -30,3 +30,10 @@ export const alertClaim = z.object({
 export type AlertClaim = z.infer<typeof alertClaim>;
 
 export const alertTokenQuery = z.object({ token });
+
+/** GET /api/alerts/unsubscribe as JSON (a browser gets the HTML page): what the link is about. */
+export const alertUnsubscribeInfo = z.object({ productName: safeString(), unsubscribed: z.boolean(), message: safeString() });
+export type AlertUnsubscribeInfo = z.infer<typeof alertUnsubscribeInfo>;
+/** POST /api/alerts/unsubscribe as JSON (RFC 8058 one-click; a browser gets the HTML page). */
+export const alertUnsubscribed = z.object({ message: safeString() });
+export type AlertUnsubscribed = z.infer<typeof alertUnsubscribed>;

@@ -11,6 +11,13 @@ interface AlertMailInput {
   unsubscribeUrl: string;
 }
 
+/** '18:00 CET' and 'Fri, 27 Nov 2026, 18:00 CET' in the shop's time zone (Intl; SHOP_TIME_ZONE-style setting, default UTC). */
+export function shopTime(at: Date, timeZone = 'UTC'): { short: string; long: string } {
+  const parts = (opts: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short', timeZone, ...opts }).format(at);
+  return { short: parts({}), long: parts({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }) };
+}
+
 /** Every alert mail names only its own recipient and can be left with one click (List-Unsubscribe). */
 function compose(input: AlertMailInput, subject: string, lines: string[], cta: string): MailMessage {
   const { to, shopName, productUrl, unsubscribeUrl } = input;
@@ -54,6 +61,33 @@ export function buildReleaseMail(input: AlertMailInput): MailMessage {
     ],
     'Shop the drop',
   );
+}
+
+/**
+ * The waiting room opened (DROP_RAFFLE_MINUTES before the release): everyone who joins before the release is
+ * in the draw, so this is the mail that lets a subscriber act in time. It links straight to the room and
+ * carries the drop's calendar event (.ics) with a link to download it again.
+ */
+export function buildRoomOpenMail(
+  input: AlertMailInput & { releaseAt: Date; roomOpensAt: Date; timeZone?: string; calendarUrl: string; calendar: string },
+): MailMessage {
+  const release = shopTime(input.releaseAt, input.timeZone);
+  const opened = shopTime(input.roomOpensAt, input.timeZone);
+  const mail = compose(
+    input,
+    `${input.productName}: the waiting room is open — join before ${release.short}`,
+    [
+      `Join before ${release.short} to be in the draw.`,
+      `The waiting room for ${input.productName} opened at ${opened.short}. Everyone who joins before the release (${release.long}) gets a random place in the draw; after that, the line is first come, first served.`,
+      'Only 50 pieces will ever be made; once they are gone, the design is retired for good.',
+      `Add it to your calendar: ${input.calendarUrl}`,
+    ],
+    'Join the waiting room',
+  );
+  return {
+    ...mail,
+    attachments: [{ filename: 'drop.ics', content: input.calendar, contentType: 'text/calendar; charset=utf-8; method=PUBLISH' }],
+  };
 }
 
 /** A piece came back and is kept for this subscriber until `reservedUntil` (their link claims it). */

@@ -13,7 +13,8 @@ import { conflict, forbidden, HttpError, notFound } from '../../plugins/http-err
 import type { CatalogService } from '../catalog/catalog.service';
 import type { InventoryService } from '../inventory/inventory.service';
 import type { Mailer, MailMessage } from '../mail/mail.service';
-import { buildReleaseMail, buildRestockMail } from './alerts.mail';
+import { buildDropCalendar } from './alerts.calendar';
+import { buildReleaseMail, buildRestockMail, buildRoomOpenMail } from './alerts.mail';
 import {
   claimReleaseAlerts,
   claimReservedMails,
@@ -63,6 +64,13 @@ export interface AlertsDeps {
   isDropSoldOut?: (productId: string) => Promise<boolean>;
   /** Keys the hashes of folded mailboxes (the session secret; ADR 013). */
   secret?: string;
+  /**
+   * DROP_RAFFLE_MINUTES in ms: release subscribers are mailed when the waiting room opens, this long before
+   * the release (everyone who joins before the release is in the draw). 0: at the release.
+   */
+  raffleMs?: number;
+  /** The shop's time zone for the times the mails name (IANA name); default UTC. */
+  timeZone?: string;
 }
 
 /**
@@ -79,6 +87,21 @@ export function createAlertsService(deps: AlertsDeps) {
   const mailboxSecret = crypto.createHmac('sha256', deps.secret ?? crypto.randomBytes(32)).update('alert mailboxes').digest();
   const mailboxHash = (email: string) => crypto.createHmac('sha256', mailboxSecret).update(mailboxKey(email)).digest('base64url');
   const minutesShown = Math.max(1, Math.round(reserveMinutes));
+  const raffleMs = deps.raffleMs ?? 0;
+  const host = new URL(base).host || 'fifty.local';
+  const productPage = (productId: string) => `${base}/product/${productId}`;
+  const calendarUrl = (productId: string) => `${base}/api/products/${productId}/calendar.ics`;
+  /** The drop's event (room opening to release) for a product with a release time. */
+  const calendarOf = (p: Product & { releaseAt: string }) =>
+    buildDropCalendar({
+      productId: p.id,
+      productName: p.name,
+      shopName,
+      roomOpensAt: new Date(Date.parse(p.releaseAt) - raffleMs),
+      releaseAt: new Date(p.releaseAt),
+      url: `${productPage(p.id)}#waiting-room`,
+      host,
+    });
   const links = (a: MailableAlert) => ({
     // The claim link carries the reservation's own token; the unsubscribe link the signup's (ADR 011, amended).
     productUrl: `${base}/product/${a.productId}${a.kind === 'restock' && a.claimToken ? `?claim=${a.claimToken}` : ''}`,
@@ -238,21 +261,50 @@ export function createAlertsService(deps: AlertsDeps) {
       return { created, kind, message: alertMessages[kind] };
     },
 
-    /** Job: mails every release subscriber of products whose release time has come, each once. */
+    /**
+     * Job: mails every release subscriber once, when the product's waiting room opens (DROP_RAFFLE_MINUTES
+     * before the release: "Join before 18:00 to be in the draw", with the drop's .ics). Not again at the
+     * release: the room-opening mail is the one that can still get them into the draw (ADR 011, "Alerts
+     * people can act on"). A subscriber first mailed after the release (a late signup, a shop that was down)
+     * gets the release wording. One row claimed by one instance (notified_at, SKIP LOCKED).
+     */
     async sendReleaseAlerts(now = Date.now()): Promise<number> {
       const waiting = await listPendingProducts(db, 'release');
       if (waiting.length === 0) return 0;
       const products = await catalog.getProductsFresh(waiting);
-      const released = waiting.filter((id) => {
+      const roomOpen = waiting.filter((id) => {
         const p = products.get(id);
-        return p && isReleased(p, now);
+        return p && (isReleased(p, now) || (p.releaseAt !== null && Date.parse(p.releaseAt) - raffleMs <= now));
       });
       let total = 0;
       for (;;) {
-        const claimed = await claimReleaseAlerts(db, released, BATCH);
-        total += await mailAll(claimed, (a, p) => buildReleaseMail({ to: a.email, productName: p.name, shopName, ...links(a) }));
+        const claimed = await claimReleaseAlerts(db, roomOpen, BATCH);
+        total += await mailAll(claimed, (a, p) => {
+          const releaseAt = p.releaseAt ? Date.parse(p.releaseAt) : null;
+          if (releaseAt === null || releaseAt <= now) return buildReleaseMail({ to: a.email, productName: p.name, shopName, ...links(a) });
+          return buildRoomOpenMail({
+            to: a.email,
+            productName: p.name,
+            shopName,
+            productUrl: `${productPage(p.id)}#waiting-room`,
+            unsubscribeUrl: links(a).unsubscribeUrl,
+            releaseAt: new Date(releaseAt),
+            roomOpensAt: new Date(releaseAt - raffleMs),
+            timeZone: deps.timeZone,
+            calendarUrl: calendarUrl(p.id),
+            calendar: calendarOf({ ...p, releaseAt: p.releaseAt! }),
+          });
+        });
         if (claimed.length < BATCH) return total;
       }
+    },
+
+    /** "Add to calendar": the drop's .ics (404 for a product without a release time). */
+    async calendar(productId: string): Promise<string> {
+      const product = await catalog.getProductFresh(productId);
+      if (!product) throw notFound('Product not found');
+      if (!product.releaseAt) throw notFound('This piece has no drop to add to a calendar.');
+      return calendarOf({ ...product, releaseAt: product.releaseAt });
     },
 
     /**
@@ -323,15 +375,6 @@ export function createAlertsService(deps: AlertsDeps) {
     },
 
     /** One-click unsubscribe (idempotent). */
-    async unsubscribe(token: string): Promise<{ message: string }> {
-      const row = await unsubscribeByToken(db, token);
-      if (!row) throw notFound(alertMessages.unknownLink);
-      return { message: alertMessages.unsubscribed };
-    },
-  };
-}
-
-export type AlertsService = ReturnType<typeof createAlertsService>;
     /** The owner's view of demand: live Notify-me signups per product (read only). */
     async countSignupsByProduct(): Promise<Array<{ productId: string; count: number }>> {
       const result = await db.execute<{ product_id: string; n: number }>(sql`
@@ -354,3 +397,12 @@ export type AlertsService = ReturnType<typeof createAlertsService>;
       }));
     },
 
+    async unsubscribe(token: string): Promise<{ message: string }> {
+      const row = await unsubscribeByToken(db, token);
+      if (!row) throw notFound(alertMessages.unknownLink);
+      return { message: alertMessages.unsubscribed };
+    },
+  };
+}
+
+export type AlertsService = ReturnType<typeof createAlertsService>;

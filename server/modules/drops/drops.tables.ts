@@ -66,6 +66,13 @@ export const dropQueue = pgTable(
     admittedAt: timestamp('admitted_at', { withTimezone: true }),
     /** waiting → admitted | sold_out | left */
     status: text('status').notNull().default('waiting'),
+    /** "E-mail me when it's my turn": given by the ticket's holder in the room (turn-mail.ts). */
+    email: text('email'),
+    /** The page's last visibility heartbeat (when, and whether the tab was visible). */
+    seenAt: timestamp('seen_at', { withTimezone: true }),
+    visible: boolean('visible'),
+    /** When the "your turn" mail went out (once per ticket). */
+    turnMailedAt: timestamp('turn_mailed_at', { withTimezone: true }),
   },
   (t) => [
     unique('drop_queue_session_unique').on(t.productId, t.sessionId),
@@ -73,6 +80,7 @@ export const dropQueue = pgTable(
     index('drop_queue_address_idx').on(t.productId, t.addressKey),
     // Live admissions per drop (admitted, pass not lapsed): counted by every admission tick (ADR 010).
     index('drop_queue_admitted_idx').on(t.productId, t.admittedAt).where(sql`${t.status} = 'admitted'`),
+    index('drop_queue_turn_mail_idx').on(t.productId).where(sql`${t.email} is not null and ${t.turnMailedAt} is null`),
     check('drop_queue_status_valid', sql`${t.status} in ('waiting', 'admitted', 'sold_out', 'left')`),
   ],
 );

@@ -9,6 +9,8 @@ export interface MailMessage {
   html: string;
   /** Extra headers, e.g. List-Unsubscribe (RFC 8058) on alert mails. */
   headers?: Record<string, string>;
+  /** Files attached as is (text content, e.g. a drop's .ics); kept in the retry queue with the message. */
+  attachments?: Array<{ filename: string; content: string; contentType: string }>;
 }
 
 export interface Mailer {

@@ -1,0 +1,155 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { ticketMessages } from '../../../common/contracts/drop-ticket';
+import { escapeHtml } from '../../lib/html';
+import { notFound } from '../../plugins/http-error';
+import type { CatalogService } from '../catalog/catalog.service';
+import type { Mailer, MailMessage } from '../mail/mail.service';
+import { dropQueue } from './drops.tables';
+
+/** A page that has not been seen visible for this long when its holder is admitted gets the mail. */
+export const DEFAULT_HIDDEN_MS = 20_000;
+/** A mailed shopper's pass is extended by this, counted from the mail (they have to read it first). */
+export const DEFAULT_TURN_GRACE_MS = 10 * 60_000;
+const BATCH = 100;
+
+export interface TurnMailDeps {
+  db: Db;
+  catalog: CatalogService;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  shopName: string;
+  /** Links in the mail are built from it (PUBLIC_URL, else this server's address). */
+  baseUrl: string;
+  /** DROP_PASS_MINUTES in ms. */
+  passMs: number;
+  hiddenMs?: number;
+  graceMs?: number;
+  /** The shop's time zone for the time the mail names (IANA name); default UTC. */
+  timeZone?: string;
+}
+
+function buildTurnMail(input: { to: string; productName: string; shopName: string; url: string; passEndsAt: Date; timeZone?: string }): MailMessage {
+  const until = new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+    timeZone: input.timeZone ?? 'UTC',
+  }).format(input.passEndsAt);
+  const subject = `It's your turn: ${input.productName}`;
+  const lines = [
+    `It's your turn to buy ${input.productName}.`,
+    `Your place is kept until ${until}: open the link below to buy before then. After that it goes to the next person in line.`,
+  ];
+  const text = [...lines, '', `Buy it now: ${input.url}`, '', `— ${input.shopName}`, '', 'You asked us to e-mail you when it was your turn.'].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
+<h1 style="font-size:24px;text-transform:uppercase;letter-spacing:1px">${escapeHtml(input.shopName)}</h1>
+${lines.map((l) => `<p style="font-size:16px;line-height:1.5">${escapeHtml(l)}</p>`).join('\n')}
+<p><a href="${escapeHtml(input.url)}" style="display:inline-block;background:#0a0a0a;color:#f5f5f0;padding:12px 20px;font-weight:bold;text-decoration:none">Buy it now</a></p>
+<p style="font-size:12px;color:#666">You asked us to e-mail you when it was your turn.</p>
+</body></html>`;
+  return { to: input.to, subject, text, html };
+}
+
+/**
+ * "E-mail me when it's my turn" (ADR 011, "Alerts people can act on"): the shopper's own ticket carries the
+ * e-mail they gave, the page reports whether it is seen (a heartbeat), and a job mails each admitted
+ * shopper whose page has not been seen visible for `hiddenMs`, once per ticket (turn_mailed_at, claimed
+ * with SKIP LOCKED, so several instances never mail twice). The mailed shopper's pass is extended: it
+ * ends `passMs + graceMs` after the mail (admitted_at, the pass clock, moves forward in the same UPDATE).
+ */
+export function createTurnMail(deps: TurnMailDeps) {
+  const { db, catalog, mailer, log, shopName, passMs } = deps;
+  const hiddenMs = deps.hiddenMs ?? DEFAULT_HIDDEN_MS;
+  const graceMs = deps.graceMs ?? DEFAULT_TURN_GRACE_MS;
+  const base = deps.baseUrl.replace(/\/+$/, '');
+  const ms = (n: number) => sql`${`${Math.round(n)} milliseconds`}::interval`;
+  const ownTicket = (productId: string, sessionId: string) =>
+    and(eq(dropQueue.productId, productId), eq(dropQueue.sessionId, sessionId), inArray(dropQueue.status, ['waiting', 'admitted']));
+
+  return {
+    /** Stores the e-mail with this session's live ticket (404 without one). */
+    async setEmail(productId: string, sessionId: string | null, email: string): Promise<{ message: string }> {
+      if (!sessionId) throw notFound(ticketMessages.noTicket);
+      const rows = await db.update(dropQueue).set({ email }).where(ownTicket(productId, sessionId)).returning({ id: dropQueue.id });
+      if (rows.length === 0) throw notFound(ticketMessages.noTicket);
+      return { message: ticketMessages.emailSaved };
+    },
+
+    /** The page says whether it is seen: a visible beat moves seen_at, a hidden one only records the state. */
+    async heartbeat(productId: string, sessionId: string | null, visible: boolean): Promise<{ visible: boolean }> {
+      if (!sessionId) throw notFound(ticketMessages.noTicket);
+      const rows = await db
+        .update(dropQueue)
+        .set({ visible, seenAt: visible ? sql`now()` : sql`${dropQueue.seenAt}` })
+        .where(ownTicket(productId, sessionId))
+        .returning({ id: dropQueue.id });
+      if (rows.length === 0) throw notFound(ticketMessages.noTicket);
+      return { visible };
+    },
+
+    /**
+     * "Leave the line": the ticket is 'left' (a waiting place is skipped by the queue order, an admitted one
+     * frees its promise at the next admission tick: only 'admitted' rows count).
+     */
+    async leave(productId: string, sessionId: string | null): Promise<{ message: string }> {
+      if (!sessionId) throw notFound(ticketMessages.noTicket);
+      const rows = await db.update(dropQueue).set({ status: 'left' }).where(ownTicket(productId, sessionId)).returning({ id: dropQueue.id });
+      if (rows.length === 0) throw notFound(ticketMessages.noTicket);
+      return { message: ticketMessages.left };
+    },
+
+    /** Job: mails admitted shoppers whose page is hidden or gone; returns how many were mailed. */
+    async sendTurnMails(): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const res = await db.execute<{ id: string; product_id: string; email: string; admitted_at: Date | string }>(sql`
+          update drop_queue q
+             set turn_mailed_at = now(),
+                 admitted_at = greatest(q.admitted_at, now() + ${ms(graceMs)})
+           where q.id in (
+             select id from drop_queue
+              where status = 'admitted' and email is not null and turn_mailed_at is null
+                and admitted_at > now() - ${ms(passMs)}
+                and coalesce(seen_at, '-infinity'::timestamptz) < now() - ${ms(hiddenMs)}
+              order by admitted_at
+              limit ${BATCH}
+              for update skip locked)
+             and q.turn_mailed_at is null
+          returning q.id, q.product_id, q.email, q.admitted_at`);
+        const claimed = res.rows;
+        if (claimed.length > 0) {
+          const products = await catalog.getProductsFresh([...new Set(claimed.map((r) => r.product_id))]);
+          const failed: string[] = [];
+          for (const row of claimed) {
+            try {
+              await mailer.send(
+                buildTurnMail({
+                  to: row.email,
+                  productName: products.get(row.product_id)?.name ?? 'your piece',
+                  shopName,
+                  url: `${base}/product/${row.product_id}#waiting-room`,
+                  passEndsAt: new Date(new Date(row.admitted_at).getTime() + passMs),
+                  timeZone: deps.timeZone,
+                }),
+              );
+              total++;
+            } catch (err) {
+              // No address in the log: the ticket's id is enough to find it.
+              log.error({ err, ticketId: row.id }, 'your-turn e-mail failed; it is tried again by the next run');
+              failed.push(row.id);
+            }
+          }
+          if (failed.length > 0) await db.update(dropQueue).set({ turnMailedAt: null }).where(inArray(dropQueue.id, failed));
+        }
+        if (claimed.length < BATCH) return total;
+      }
+    },
+  };
+}
+
+export type TurnMail = ReturnType<typeof createTurnMail>;
