@@ -2,6 +2,8 @@
 // the compiled server in THIS process (no child): SIGTERM/SIGINT from npm, docker or systemd reach the
 // server itself, which drains its requests, stops its jobs and the embedded database, and exits 0.
 // The server migrates the database (and seeds the demo shop on first start) before it listens.
+// It also supervises its embedded PostgreSQL (restarts it when it dies, ADR 007 amendment), so a bare
+// `npm start` heals by itself; it exits non-zero only when it must not go on (see docs/operations.md).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
