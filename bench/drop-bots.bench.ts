@@ -1,4 +1,4 @@
-// A scheduled drop with bots (issue 14): SHOPPERS shoppers race for PIECES pieces through the waiting room,
+// A scheduled drop with bots (ADR 010): SHOPPERS shoppers race for PIECES pieces through the waiting room,
 // over real HTTP against the real (compiled) server process on embedded PostgreSQL (or several on one PostgreSQL).
 //   npx tsx bench/drop-bots.bench.ts          (2,000 shoppers, of whom 200 are bots; 50 pieces)
 //   BENCH_SHOPPERS=2000 BENCH_BOTS=200 BENCH_BOT_SESSIONS=5 BENCH_PIECES=50 BENCH_JOIN_SECONDS=60

@@ -1,4 +1,4 @@
-// Fault bench (issue 12): re-runs the failures of the fault tests against the real shop processes.
+// Fault bench (docs/operations.md): re-runs the failures of the fault tests against the real shop processes.
 //   1. kill -9 of one of two instances mid-drop, then 500 abandoned checkouts on the other:
 //      time until every paid intent has an order or a refund (target ≤ 90 s);
 //   2. 2,000 malformed requests: how many 5xx (target 0);

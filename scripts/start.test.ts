@@ -1,5 +1,5 @@
 // The shop as an operator runs it: a real process on the embedded PostgreSQL in DATA_DIR, stopped by
-// signals and killed with -9. (Issue 9: the embedded default; issue 12: stop cleanly, one owner per data dir.)
+// signals and killed with -9. (ADR 007 and docs/operations.md: the embedded default, a clean stop, one owner per data dir.)
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -181,7 +181,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
     agent.destroy();
   });
 
-  test('SIGTERM with open live-stock event streams (issue 14 item 6): the streams end, exit 0 within 3 s', async () => {
+  test('SIGTERM with open live-stock event streams (ADR 011): the streams end, exit 0 within 3 s', async () => {
     const dataDir = tempDataDir();
     const shop = await start(dataDir);
     await waitHealthy(shop);

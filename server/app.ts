@@ -65,7 +65,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY.split(',').map((v) => v.trim()),
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     return503OnClosing: true,
-    // On close, idle keep-alive sockets are closed at once; busy ones after their answer (issue 12).
+    // On close, idle keep-alive sockets are closed at once; busy ones after their answer (docs/operations.md, Processes and signals).
     forceCloseConnections: 'idle',
     // Malformed URLs (`/%`) are caller mistakes: the same { message } shape as every other error.
     frameworkErrors: (error, _request, reply) => {
@@ -91,7 +91,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const writeProbe = createWriteProbe({ dataDir: config.DATA_DIR });
   app.get('/healthz', { schema: { response: { 200: healthSchema, 503: healthUnavailableSchema } } }, async (_request, reply) => {
     try {
-      // Answers within a second either way, even when the database is cut off (issue 12 item 6).
+      // Answers within a second either way, even when the database is cut off (docs/operations.md, When the database goes away).
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         services.db.execute(sql`select 1`),

@@ -67,9 +67,9 @@ const envSchema = z.object({
   SHIPPING_EXPRESS: money.default(1599),
   SHIPPING_INTERNATIONAL: money.default(2499),
   HOLD_MINUTES: z.coerce.number().positive().default(10),
-  /** How long a returned piece is kept for the first 'Notify me' subscriber mailed about it (issue 14 item 7). */
+  /** How long a returned piece is kept for the first 'Notify me' subscriber mailed about it (ADR 011). */
   ALERT_RESERVE_MINUTES: z.coerce.number().positive().max(1440).default(15),
-  /** Open live-stock event streams one instance serves; more are answered 503 + Retry-After (issue 14 item 6). */
+  /** Open live-stock event streams one instance serves; more are answered 503 + Retry-After (ADR 011). */
   LIVE_STOCK_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).default(5_000),
   /**
    * Open event streams (waiting room, and live stock, each) one network address holds on one instance

@@ -95,12 +95,12 @@ export async function createServices(config: Config, database: Database, log: Fa
   const botCheck = createBotCheckService({ db, secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'), tries: config.POW_TRIES });
   jobs.every('prune-spent-pow-challenges', 15 * 60 * 1000, () => botCheck.pruneSpent());
 
-  // Buying path (issue #4): cart → checkout (holds) → gateway → fulfil → order.
+  // Buying path (docs/architecture.md, Data flow of a drop): cart → checkout (holds) → gateway → fulfil → order.
   // One request per pooled connection.
   const gate = createRequestGate({ concurrency: 10 });
   const gateway = await createPaymentGateway(config, db, log, gate.outside);
   const inventory = createInventoryService({ db });
-  // Live stock streams (issue 14 item 6) re-read after every catalogue change, from any instance.
+  // Live stock streams (ADR 011) re-read after every catalogue change, from any instance.
   const liveStock = createLiveStockHub({
     read: (ids) => inventory.liveStock(ids),
     maxStreams: config.LIVE_STOCK_MAX_STREAMS,
@@ -109,14 +109,14 @@ export async function createServices(config: Config, database: Database, log: Fa
     log,
   });
   catalog.onChange(() => liveStock.changed());
-  // Per-shopper limits (issue 14 items 2–3): identities hashed with a key derived from the session secret.
+  // Per-shopper limits (docs/product.md §9; ADR 013): identities hashed with a key derived from the session secret.
   const limits = createPurchaseLimitsService({
     db,
     catalog,
     secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
     holdMinutes: settings.holdMinutes,
   });
-  // 'Notify me' (issue 14 item 7): release mails at the release time; returned pieces kept for the waiting list.
+  // 'Notify me' (ADR 011): release mails at the release time; returned pieces kept for the waiting list.
   const alerts = createAlertsService({
     db,
     catalog,

@@ -1,4 +1,4 @@
-// Issue 11 start-up checks, on the real server entry (`node --import tsx server/main.ts`): production
+// Start-up checks of the production hardening (ADR 008), on the real server entry (`node --import tsx server/main.ts`): production
 // refuses test payments, a missing PUBLIC_URL and a weak admin password before touching anything; a
 // production start seeds no demo data, keeps DATA_DIR private and never prints the generated password.
 import { spawn, type ChildProcess } from 'node:child_process';

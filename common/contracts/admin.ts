@@ -161,7 +161,7 @@ const editionSizeInput = z
   .optional();
 
 const limitMessage = `Limit per shopper must be a whole number from ${MIN_MAX_PER_SHOPPER} to ${MAX_MAX_PER_SHOPPER}`;
-/** Units one shopper may buy (issue 14 item 2); left out, a new product gets the default and an update keeps its own. */
+/** Units one shopper may buy (docs/product.md §9, Per-shopper limits); left out, a new product gets the default and an update keeps its own. */
 const maxPerShopperInput = z
   .union([z.number(), safeString().trim().regex(/^\d+$/).transform(Number)], { message: limitMessage })
   .pipe(

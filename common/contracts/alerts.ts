@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { newsletterBody } from './newsletter';
 import { safeString } from './safe-string';
 
-// 'Notify me' (issue 14 item 7):
+// 'Notify me' (ADR 011; docs/product.md §9):
 //   POST /api/products/:id/alerts  { email, altcha }  → 201 { message } (already signed up: 200, same message);
 //                                  409 { message: "It's on sale now." } while it can be bought
 //   POST /api/alerts/claim         { token }          → 200 AlertClaim and an httpOnly claim cookie

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { safeString } from './safe-string';
 
-// The fair waiting room of a scheduled drop (issue 14 items 4, 5 and 8; docs/decisions/010-fair-waiting-room.md).
+// The fair waiting room of a scheduled drop (docs/decisions/010-fair-waiting-room.md).
 //
 // A product with a release time has a drop. Its waiting room opens DROP_RAFFLE_MINUTES before the release:
 // everyone who joins before the release is in the raffle and is let in in a random order once the drop

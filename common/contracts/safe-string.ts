@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Text the shop accepts: no NUL (PostgreSQL cannot store it) and no lone UTF-16 surrogate (not text
- * at all). Every string a caller sends is checked (issue 12 item 5): bad text is a 400, never a
+ * at all). Every string a caller sends is checked (docs/security.md §4): bad text is a 400, never a
  * database error with the caller's data in it.
  */
 export const INVALID_TEXT_MESSAGE = 'Text must not contain NUL characters or invalid Unicode';

@@ -1,4 +1,4 @@
-// The fair waiting room of a scheduled drop (issue 14 items 4 and 8; docs/decisions/010-fair-waiting-room.md):
+// The fair waiting room of a scheduled drop (docs/decisions/010-fair-waiting-room.md):
 // when its room opens, which phase it is in, when a pass is needed, and what shoppers are told.
 import type { DropPhase } from '../contracts/drops';
 import { formatReleaseUtc } from './release';

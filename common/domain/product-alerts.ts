@@ -1,4 +1,4 @@
-// 'Notify me' (issue 14 item 7): before a release the shopper asks to hear when it drops; after a sell-out,
+// 'Notify me' (ADR 011; docs/product.md §9): before a release the shopper asks to hear when it drops; after a sell-out,
 // to hear if a piece comes back (a refund or a lapsed hold) — first come, first served, and the first
 // person told gets a short window in which only their link can buy it.
 import { isReleased, type ReleaseState } from './release';

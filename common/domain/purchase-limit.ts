@@ -1,4 +1,4 @@
-// Per-shopper limits (issue 14 items 2–3, docs/product.md §9): a product may be bought at most
+// Per-shopper limits (docs/product.md §9): a product may be bought at most
 // `maxPerShopper` units per shopper, counted per product (all sizes together), across the shopper's
 // sessions, e-mail, shipping address and card.
 

@@ -1,4 +1,4 @@
-// Scheduled release (issue 14 item 1): before its release time a product is shown with a countdown
+// Scheduled release (docs/product.md §9): before its release time a product is shown with a countdown
 // and cannot be put in a cart or paid for; at the release second it is on sale like any other.
 
 export interface ReleaseState {

@@ -1,4 +1,4 @@
-// Live stock and how an edition ended (issue 14 item 6): 'N of 50 left' while pieces remain, and the
+// Live stock and how an edition ended (ADR 011; docs/product.md §9): 'N of 50 left' while pieces remain, and the
 // sell-out story 'All 50 sold in 3 min 12 s' once the last one went.
 
 /** 'N of 50 left': `left` is what a shopper can take now (held pieces are already out). */

@@ -46,7 +46,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     url = embedded.url;
   }
   // A database that is down or cut off answers within seconds instead of hanging every request
-  // (issue 12 item 6): the error handler turns these failures into 503 + Retry-After.
+  // (docs/operations.md, When the database goes away): the error handler turns these failures into 503 + Retry-After.
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,

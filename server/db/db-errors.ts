@@ -1,7 +1,7 @@
 /**
  * Errors that mean "the database is not there right now" (refused, reset, timed out, shutting down,
  * too many connections), as opposed to a bad query: callers answer 503 with Retry-After and browsing
- * falls back to the last catalogue snapshot (issue 12 item 6).
+ * falls back to the last catalogue snapshot (docs/operations.md, When the database goes away).
  */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',

@@ -14,7 +14,7 @@ import { migrateDatabase } from './migrate';
 import { seedCatalogue } from './seed/seed';
 
 /**
- * Issue 12 item 6: the shop's own PostgreSQL is stopped mid-test. Writes answer 503 + Retry-After at
+ * docs/operations.md, When the database goes away: the shop's own PostgreSQL is stopped mid-test. Writes answer 503 + Retry-After at
  * once, browsing keeps the last catalogue, /healthz answers within a second, and the shop recovers
  * within 2 s of the database coming back.
  */

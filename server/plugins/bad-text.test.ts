@@ -7,7 +7,7 @@ import { customer, GOOD_CARD } from '../../tests/support/shop-fixtures';
 import { adminClient } from '../../tests/support/admin-session';
 import { serializeErrorSafely } from './log-redaction';
 
-/** Issue 12 item 5: NUL and broken Unicode are 400s everywhere, and logs never hold personal data. */
+/** Bad text and private logs (docs/security.md §4): NUL and broken Unicode are 400s everywhere, and logs never hold personal data. */
 const lines: string[] = [];
 const stream = new Writable({
   write(chunk: Buffer, _enc, done) {

@@ -1,5 +1,5 @@
 /**
- * What the logs may hold (issue 12 item 5): no personal data, no secrets, no SQL parameters.
+ * What the logs may hold (docs/security.md §4, Logs): no personal data, no secrets, no SQL parameters.
  * pino `redact` censors known fields at any of the first levels of a log line; the error serializer
  * rebuilds errors from safe fields only (a Drizzle query error carries its parameters in its message,
  * stack and `params`; a PostgreSQL error quotes values in its message and `detail`).

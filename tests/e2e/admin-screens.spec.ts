@@ -2,7 +2,9 @@ import { test, expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { markNewsletterSeen, seriousViolations, subscribeByApi } from '../support/e2e';
 
-// Issue 10, the owner's side (items 14-17, and item 3's words in the admin).
+// The owner's screens in /admin (docs/product.md §2.11): the login screen, paid vs fulfilment, code and signup
+// lists, sold out, one on-sale control, required price, cancel confirmations, tables on a phone, and the
+// edition-number words shared with the shop (docs/product.md §9, Edition numbers).
 
 const PASSWORD = 'e2e-admin-password';
 
@@ -68,9 +70,7 @@ async function placeOrder(page: Page): Promise<string> {
   return order.orderNumber!;
 }
 
-test('item 17: the login is its own screen and a wrong password is explained under the field', async ({
-  page,
-}) => {
+test('the login is its own screen and a wrong password is explained under the field', async ({ page }) => {
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
   await expect(page.getByText('FALL15')).toHaveCount(0);
@@ -84,7 +84,7 @@ test('item 17: the login is its own screen and a wrong password is explained und
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale control, price required, cancel asks', async ({
+test('paid vs fulfilment, code lists, sold out, one on-sale control, price required, cancel asks', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -96,12 +96,12 @@ test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale cont
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Admin Dashboard' })).toBeVisible();
 
-  // Item 15: a sold-out product says so.
+  // A sold-out product says so.
   const soldOut = page.getByRole('article', { name: 'Signal Loss Tee' });
   await expect(soldOut).toContainText('Sold out');
   await expect(soldOut).not.toContainText('Low stock');
 
-  // Item 14: 'Paid' for the payment, the dropdown for fulfilment; 'Pending' shows once.
+  // 'Paid' for the payment, the dropdown for fulfilment; 'Pending' shows once.
   await page.getByRole('tab', { name: /^Orders \(\d+\)$/ }).click();
   const order = page.getByRole('article', { name: orderNumber });
   await expect(order.getByText('Payment: Paid', { exact: true })).toBeVisible();
@@ -109,11 +109,11 @@ test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale cont
     'Pending',
   );
   await expect(order.getByText('Pending', { exact: true })).toHaveCount(1);
-  // Item 3: the same words as the order page, e-mail and CSV.
+  // The same words as the order page, e-mail and CSV.
   await expect(order).toContainText(/Nos\. \d+, \d+ of 50/);
   await expect(order).toContainText('Steel Grey');
 
-  // Item 15: the owner's codes and the per-subscriber welcome codes are separate lists with counts.
+  // The owner's codes and the per-subscriber welcome codes are separate lists with counts.
   await page.getByRole('tab', { name: /^Discount Codes \(\d+\)$/ }).click();
   const shopCodes = page.getByRole('button', { name: /^Shop codes \(\d+\)$/ });
   await expect(shopCodes).toHaveAttribute('aria-pressed', 'true');
@@ -123,7 +123,7 @@ test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale cont
   await expect(page.getByRole('row', { name: /WELCOME-/ }).first()).toBeVisible();
   await expect(page.getByRole('row', { name: /FALL15/ })).toHaveCount(0);
 
-  // Item 16: price required, one on-sale control, Cancel asks before dropping uploads.
+  // Price required, one on-sale control, Cancel asks before dropping uploads.
   await page.getByRole('tab', { name: /^Products \(\d+\)$/ }).click();
   await page.getByRole('button', { name: 'Add Product' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add New Product' });
@@ -162,9 +162,7 @@ test('items 3, 14-16: paid vs fulfilment, code lists, sold out, one on-sale cont
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test('item 16: the codes and signups tables scroll sideways inside the screen and say so', async ({
-    page,
-  }) => {
+  test('the codes and signups tables scroll sideways inside the screen and say so', async ({ page }) => {
     await subscribeByApi(page.request, `phone-${Date.now()}@example.com`);
     expect((await page.request.post('/api/admin/login', { data: { password: PASSWORD } })).ok()).toBe(true);
     await page.goto('/admin');

@@ -8,7 +8,7 @@ import {
 } from '../support/e2e';
 import sharp from 'sharp';
 
-// The shop owner's drop day (issue 5): log in, create a product with uploaded images, see it in the
+// The shop owner's drop day (docs/product.md §2.11): log in, create a product with uploaded images, see it in the
 // shop, edit it, handle an order, see a signup, make a discount code that a shopper uses, delete, log out.
 
 const PASSWORD = 'e2e-admin-password';

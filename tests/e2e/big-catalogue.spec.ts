@@ -13,7 +13,7 @@ import {
 import { freePort, stop, waitFor } from '../../bench/support/server-process';
 import { growCatalogueOverApi } from '../support/grow-catalogue-api';
 
-// The home page does not grow with the catalogue (issue 9): at 100 and at 1,000 products its HTML
+// The home page does not grow with the catalogue (bench/README.md): at 100 and at 1,000 products its HTML
 // stays at or under 40 KB of brotli, the grid shows one page of 24 with page links that work with
 // and without script, and the filters still narrow it. The catalogue grows on a shop of this
 // file's own (same build, own data directory), so the other specs' shop is never touched.

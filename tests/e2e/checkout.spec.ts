@@ -124,7 +124,7 @@ test('browse → add → sidebar → checkout → validation → discount → pa
   const orderNumber = page.getByTestId('order-number');
   await expect(orderNumber).toHaveText(/^FIFTY-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
   const editions = page.getByRole('list', { name: 'Edition numbers' }).getByRole('listitem');
-  // Issue 10 item 3: one label for the line's two pieces, in the same words as the e-mail and admin.
+  // Edition numbers (docs/product.md §9): one label for the line's two pieces, in the same words as the e-mail and admin.
   await expect(editions).toHaveCount(1);
   await expect(editions.first()).toHaveText(/^Nos\. \d+, \d+ of 50$/);
   await expect(page.getByRole('heading', { name: "What's Next?" })).toBeVisible();

@@ -9,7 +9,7 @@ import {
 import { cartDrawer, E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
 import { solvePow } from '../support/pow';
 
-// Drop day (issue 14): countdown → release → waiting room → admitted → purchase → live stock falls on a
+// Drop day (docs/operations.md, Running a drop): countdown → release → waiting room → admitted → purchase → live stock falls on a
 // second browser; and the owner's Drops view (admission rate, pause). The clocks are real here (the
 // server's drop is a few seconds ahead); the fake-clock flip is drop-release.spec.ts. Screenshots of every
 // waiting-room state at 375 and 1280 px go to the test's output folder, each page checked with axe.

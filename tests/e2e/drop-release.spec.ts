@@ -1,11 +1,11 @@
 import { test, expect } from '@playwright/test';
 import { cartDrawer, loginOwner, markNewsletterSeen, type OwnerApi } from '../support/e2e';
 
-// Scheduled release (issue 14 item 1): before the release the page and the card count down and offer
+// Scheduled release (docs/product.md §9): before the release the page and the card count down and offer
 // 'Notify me' (the server refuses the cart); at the release second the page becomes buyable without
 // a reload. The page's clock is Playwright's fake one; the server's is real, so the product is set
 // to drop a few seconds ahead and the test polls until the server's time has passed it. Its waiting
-// room (issue 14 item 4) is already open, so the page offers 'Join the waiting room' in place of
+// room (ADR 010) is already open, so the page offers 'Join the waiting room' in place of
 // Notify me, and after the release buying goes through it (drop-journey.spec.ts has the whole room).
 
 const LEAD_MS = 8_000;
@@ -56,7 +56,7 @@ test('countdown on the home card and the product page, the waiting room, then Ad
     const card = upcoming.getByRole('article', { name });
     await expect(card.getByRole('timer')).toHaveText(/^Drops in 00:00:0[789]$/);
     await expect(card.getByRole('timer')).toHaveAccessibleName(/^Drops in \d seconds$/);
-    // Notify me opens the product's own signup dialog (issue 14 item 7; live-stock.spec.ts signs up).
+    // Notify me opens the product's own signup dialog (ADR 011; live-stock.spec.ts signs up).
     await expect(card.getByRole('button', { name: 'Notify me' })).toBeVisible();
     await expect(card.getByRole('button', { name: 'Add to Cart' })).toHaveCount(0);
   });

@@ -125,7 +125,7 @@ test('footer: every column, figures from the server settings', async ({ page }) 
   ]) {
     await expect(footer.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
   }
-  // Issue 10 item 20: Contact mails support; the policies are real pages.
+  // Contact mails support; the policies are real pages (docs/product.md §2.9).
   await expect(footer.getByRole('link', { name: 'Contact', exact: true })).toHaveAttribute(
     'href',
     /^mailto:.+@.+/,

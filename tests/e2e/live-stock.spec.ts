@@ -7,7 +7,7 @@ import {
 } from '@playwright/test';
 import { loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
 
-// Live stock and Notify me (issue 14 items 6 and 7): the product page says 'N of 50 left' from the server
+// Live stock and Notify me (ADR 011): the product page says 'N of 50 left' from the server
 // (in the server-rendered HTML too), the number falls while another shopper buys — no reload — and flips
 // to sold out with 'Notify me if one comes back'; an upcoming product's Notify me opens a dialog that signs
 // up after the proof of work. Screenshots at 375 and 1280 px, each checked with axe.

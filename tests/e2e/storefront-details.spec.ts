@@ -1,8 +1,8 @@
 import { test, expect, type Page } from '@playwright/test';
 import { cartDrawer, markNewsletterSeen, seriousViolations, subscribeByApi, toastText } from '../support/e2e';
 
-// Issue 10, the shopper's side: orders say what to make, checkout errors stay where they happen,
-// buying on a phone, and copy that agrees with itself. Each test names the items it covers.
+// The shopper's side (docs/product.md §2): orders say what to make (colour, size, edition numbers),
+// checkout errors stay where they happen, buying on a phone, and copy that agrees with itself.
 
 test.beforeEach(async ({ page }) => {
   await markNewsletterSeen(page);
@@ -48,7 +48,7 @@ async function payWith(page: Page, cardNumber: string) {
   await page.getByRole('button', { name: /^Pay \$\d+\.\d{2}$/ }).click();
 }
 
-test('items 1-2: the product page picks the pictured colour (and a lone size); the cart line carries both', async ({
+test('the product page picks the pictured colour (and a lone size); the cart line carries both', async ({
   page,
 }) => {
   const cap = await productNamed(page, 'Corner Store Cap');
@@ -63,16 +63,14 @@ test('items 1-2: the product page picks the pictured colour (and a lone size); t
   await expect(line).toContainText('Color: Navy');
 });
 
-test('item 1: the server refuses a line without a colour when the product has several', async ({ page }) => {
+test('the server refuses a line without a colour when the product has several', async ({ page }) => {
   const tee = await productNamed(page, 'Fifty Standard Tee');
   const res = await page.request.post('/api/cart', { data: { productId: tee.id, selectedSize: 'M' } });
   expect(res.status()).toBe(400);
   expect(await res.json()).toEqual({ message: 'Please select a colour' });
 });
 
-test("item 1: a card's quick add asks for the colour too; the size tap adds the chosen colour", async ({
-  page,
-}) => {
+test("a card's quick add asks for the colour too; the size tap adds the chosen colour", async ({ page }) => {
   await page.goto('/category/tshirts');
   const card = page.getByRole('article', { name: 'Fifty Standard Tee' });
   await card.getByRole('button', { name: 'Add to Cart' }).click();
@@ -90,7 +88,7 @@ test("item 1: a card's quick add asks for the colour too; the size tap adds the 
   await beanie.getByRole('button', { name: 'Add to Cart' }).click();
   const colours = beanie.getByRole('group', { name: 'Choose a colour for Cold Front Beanie' });
   await colours.getByRole('button', { name: 'Forest Green' }).click();
-  // Not the first line: a toast confirms with a way to the cart (item 10).
+  // Not the first line: a toast confirms with a way to the cart.
   await expect(
     toastText(page, 'Cold Front Beanie (One Size, Forest Green) added to your cart.'),
   ).toBeVisible();
@@ -100,9 +98,7 @@ test("item 1: a card's quick add asks for the colour too; the size tap adds the 
   );
 });
 
-test('item 3: the next pieces sold carry the next numbers, in the same words on the order page', async ({
-  page,
-}) => {
+test('the next pieces sold carry the next numbers, in the same words on the order page', async ({ page }) => {
   const hoodie = await productNamed(page, 'Undercurrent Zip Hoodie');
   const next = hoodie.editionSize - hoodie.stock + 1;
   expect(hoodie.editionSize - hoodie.stock).toBeGreaterThan(0); // the demo history is accounted for
@@ -120,7 +116,7 @@ test('item 3: the next pieces sold carry the next numbers, in the same words on 
   await expect(items).toContainText('Color: Navy');
 });
 
-test('items 4-5, 7: a declined card and a bad code are explained at their fields; free shipping reads FREE', async ({
+test('a declined card and a bad code are explained at their fields; free shipping reads FREE', async ({
   page,
 }) => {
   const tee = await productNamed(page, 'Fifty Standard Tee');
@@ -158,7 +154,7 @@ test('items 4-5, 7: a declined card and a bad code are explained at their fields
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('item 6: /order-success without an order says so and leaves the cart alone', async ({ page }) => {
+test('/order-success without an order says so and leaves the cart alone', async ({ page }) => {
   const tee = await productNamed(page, 'Fifty Standard Tee');
   await page.request.post('/api/cart', {
     data: { productId: tee.id, selectedSize: 'S', selectedColor: 'White' },
@@ -171,9 +167,7 @@ test('item 6: /order-success without an order says so and leaves the cart alone'
   expect(await seriousViolations(page)).toEqual([]);
 });
 
-test('item 8: the cart says shipping is calculated at checkout and how far free shipping is', async ({
-  page,
-}) => {
+test('the cart says shipping is calculated at checkout and how far free shipping is', async ({ page }) => {
   const tee = await productNamed(page, 'Fifty Standard Tee'); // $38.00
   await page.request.post('/api/cart', {
     data: { productId: tee.id, selectedSize: 'S', selectedColor: 'White' },
@@ -191,10 +185,10 @@ test('item 8: the cart says shipping is calculated at checkout and how far free 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
-  test('items 7, 9-13: summary folded at the top, sold-out page, purchase bar, sticky header, size guide, hero', async ({
+  test('summary folded at the top, sold-out page, purchase bar, sticky header, size guide, hero', async ({
     page,
   }) => {
-    // Item 13: the hero shows a product in the first screen.
+    // The hero shows a product in the first screen.
     await page.goto('/');
     const hero = page.getByRole('img', { name: /limited-edition hoodies/ });
     const box = (await hero.boundingBox())!;
@@ -203,7 +197,7 @@ test.describe('on a phone', () => {
     const slideBox = (await slideImage.boundingBox())!;
     expect(slideBox.height / slideBox.width).toBeGreaterThanOrEqual(0.7); // not a strip
 
-    // Item 9: sold out says so by the title; size and quantity are disabled.
+    // Sold out says so by the title; size and quantity are disabled.
     const gone = await productNamed(page, 'Signal Loss Tee');
     await page.goto(`/product/${gone.id}`);
     await expect(page.getByText('Sold out', { exact: true })).toBeVisible();
@@ -211,7 +205,7 @@ test.describe('on a phone', () => {
     await expect(page.getByRole('button', { name: 'Increase quantity' })).toBeDisabled();
     await expect(page.getByRole('button', { name: 'Out of Stock' })).toBeDisabled();
 
-    // Items 10-12: price and Add to Cart stay on screen; the header and its cart too; a size guide link.
+    // Price and Add to Cart stay on screen; the header and its cart too; a size guide link.
     const tee = await productNamed(page, 'Block Party Hoodie');
     await page.goto(`/product/${tee.id}`);
     await expect(
@@ -226,7 +220,7 @@ test.describe('on a phone', () => {
     await expect(cartDrawer(page)).toBeVisible();
     await cartDrawer(page).getByRole('button', { name: 'Checkout' }).click();
 
-    // Item 7: the summary is one line at the top, opened on demand.
+    // The summary is one line at the top, opened on demand.
     await expect(page).toHaveURL(/\/checkout$/);
     const toggle = page.getByRole('button', { name: 'Show order summary' });
     await expect(toggle).toBeInViewport();
@@ -241,14 +235,14 @@ test.describe('on a phone', () => {
   });
 });
 
-test('items 19-21: newsletter copy agrees, policies are pages, contact mails support, one year, search query shown', async ({
+test('newsletter copy agrees, policies are pages, contact mails support, one year, search query shown', async ({
   page,
 }) => {
-  // Item 21: the header search shows the query on the search page.
+  // The header search shows the query on the search page.
   await page.goto('/search?q=hoodie');
   await expect(page.getByRole('search').first().getByRole('searchbox')).toHaveValue('hoodie');
 
-  // Item 20: footer links to real pages; Contact mails the configured support address.
+  // Footer links to real pages; Contact mails the configured support address.
   const footer = page.getByRole('contentinfo');
   await expect(footer.getByRole('link', { name: 'Contact' })).toHaveAttribute(
     'href',
@@ -265,7 +259,7 @@ test('items 19-21: newsletter copy agrees, policies are pages, contact mails sup
   // Social links are settings: none configured here, so none shown.
   await expect(footer.getByRole('list', { name: 'Social media' })).toHaveCount(0);
 
-  // Item 21: the season in the copy and the copyright year come from one place.
+  // The season in the copy and the copyright year come from one place.
   const year = String(new Date().getUTCFullYear());
   await expect(footer).toContainText(`© ${year}`);
   await page.goto('/');
@@ -274,7 +268,7 @@ test('items 19-21: newsletter copy agrees, policies are pages, contact mails sup
   ).toBeVisible();
   await expect(page.getByText(/(Winter|Spring|Summer|Fall) 2025/)).toHaveCount(0);
 
-  // Item 19: an address already on the list gets the same words from the home form and the popup.
+  // An address already on the list gets the same words from the home form and the popup.
   const email = `twice-${Date.now()}@example.com`;
   expect((await subscribeByApi(page.request, email)).ok()).toBe(true);
   await page.getByLabel(/email/i).last().fill(email);
@@ -286,7 +280,7 @@ test('items 19-21: newsletter copy agrees, policies are pages, contact mails sup
   await expect(page.getByText('Something went wrong')).toHaveCount(0);
 });
 
-test('item 21: the mission page figures share one top line', async ({ page }) => {
+test('the mission page figures share one top line', async ({ page }) => {
   await page.goto('/mission');
   const figures = page.getByRole('definition');
   const tops = await figures.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
@@ -294,13 +288,13 @@ test('item 21: the mission page figures share one top line', async ({ page }) =>
   expect(tops.slice(1, 4).every((t) => t === fifty)).toBe(true);
 });
 
-test('item 18: the not-found page has no developer hint in a production build', async ({ page }) => {
+test('the not-found page has no developer hint in a production build', async ({ page }) => {
   await page.goto('/no-such-page');
   await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
   await expect(page.getByText(/router/i)).toHaveCount(0);
 });
 
-test('item 7: focus lands on the heading of the step that opens', async ({ page }) => {
+test('focus lands on the heading of the step that opens', async ({ page }) => {
   const tee = await productNamed(page, 'Fifty Standard Tee');
   await page.request.post('/api/cart', {
     data: { productId: tee.id, selectedSize: 'XS', selectedColor: 'Grey' },
@@ -322,9 +316,7 @@ test('item 7: focus lands on the heading of the step that opens', async ({ page 
   await expect(page.getByRole('heading', { name: 'Shipping Information' })).toBeFocused();
 });
 
-test('item 19: the popup says its offer once and words a known refusal like the home form', async ({
-  browser,
-}) => {
+test('the popup says its offer once and words a known refusal like the home form', async ({ browser }) => {
   // A visitor who has not seen the popup yet.
   const context = await browser.newContext();
   const page = await context.newPage();

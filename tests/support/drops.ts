@@ -8,7 +8,7 @@ import type { TestApp, TestClient } from './build-test-app';
 import { solvePow } from './pow';
 import { createProduct, type ProductFixture } from './shop-fixtures';
 
-/** Waiting-room fixtures (issue 14 items 4, 5, 8): drops, joins that solve the bot check as the storefront does. */
+/** Waiting-room fixtures (ADR 010): drops, joins that solve the bot check as the storefront does. */
 
 /** A product whose release is `releaseInMs` from now (negative: already released). */
 export async function createDrop(t: TestApp, releaseInMs: number, over: ProductFixture = {}): Promise<string> {

@@ -35,10 +35,10 @@ export interface ProductFixture {
   sizes?: string[];
   colors?: Array<{ name: string; value: string }>;
   category?: string;
-  /** Scheduled release (issue 14 item 1); null or absent: on sale now. */
+  /** Scheduled release (docs/product.md §9); null or absent: on sale now. */
   releaseAt?: Date | null;
   /**
-   * Per-shopper limit (issue 14 item 2). Default 50, the most the owner may set: this fixture's shoppers
+   * Per-shopper limit (docs/product.md §9). Default 50, the most the owner may set: this fixture's shoppers
    * all share one e-mail, address and card, so tests that are not about limits stay out of their way.
    */
   maxPerShopper?: number;

@@ -132,7 +132,7 @@ function DropControls({ drop }: { drop: AdminDrop }) {
   );
 }
 
-/** The owner's Drops view (issue 14 item 8): upcoming and live drops, their queue and stock, admission controls. */
+/** The owner's Drops view (ADR 010): upcoming and live drops, their queue and stock, admission controls. */
 export function DropsPanel() {
   const drops = useAdminDrops();
   const format = releaseFormat();

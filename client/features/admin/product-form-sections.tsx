@@ -172,7 +172,7 @@ export function StockSection(section: ProductFormSectionProps) {
       <ProductField section={section} name="editionSize" label="Edition size">
         {(c) => <Input {...whole} min="1" {...register('editionSize')} {...c} />}
       </ProductField>
-      {/* Per-shopper limit (issue 14 item 2): units of this product one shopper may buy, all sizes together. */}
+      {/* Per-shopper limit (docs/product.md §9): units of this product one shopper may buy, all sizes together. */}
       <ProductField section={section} name="maxPerShopper" label="Limit per shopper">
         {(c) => <Input {...whole} min="1" max="50" {...register('maxPerShopper')} {...c} />}
       </ProductField>
@@ -201,7 +201,7 @@ export function StockSection(section: ProductFormSectionProps) {
 }
 
 /**
- * Scheduled release (issue 14 item 1): date and time in the owner's zone, kept as the UTC instant.
+ * Scheduled release (docs/product.md §9): date and time in the owner's zone, kept as the UTC instant.
  * Empty: on sale now.
  */
 function ReleaseTimeField({ section }: { section: ProductFormSectionProps }) {

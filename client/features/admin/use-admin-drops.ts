@@ -4,7 +4,7 @@ import { apiJson } from '../../lib/api-client';
 
 export const adminDropsKey = ['/api/admin/drops'] as const;
 
-/** The owner's Drops view (issue 14 item 8): refreshed every 2 s while the tab is on screen (it is mounted only then). */
+/** The owner's Drops view (ADR 010): refreshed every 2 s while the tab is on screen (it is mounted only then). */
 export function useAdminDrops() {
   return useQuery<AdminDrop[]>({
     queryKey: adminDropsKey,

@@ -36,7 +36,7 @@ export function ReleaseTime({ releaseAt, className }: { releaseAt: string; class
 
 /**
  * 'Notify me' before a release (and on a sold-out edition): with the product, the signup dialog of
- * notify-me.tsx (issue 14 item 7); without one, the newsletter signup on the home page.
+ * notify-me.tsx (ADR 011); without one, the newsletter signup on the home page.
  */
 export function NotifyMeLink({
   className,

@@ -9,7 +9,7 @@ import { cn } from '../../lib/cn';
 type Status = { kind: 'idle' | 'checking' | 'sending' } | { kind: 'done' | 'failed'; message: string };
 
 /**
- * 'Notify me' (issue 14 item 7): a small dialog with an e-mail field. Before a release it asks to hear
+ * 'Notify me' (ADR 011): a small dialog with an e-mail field. Before a release it asks to hear
  * when the drop opens; on a sold-out edition, if a piece comes back (the server picks which). The bot
  * check is the newsletter's proof of work, solved in a Web Worker when the form is sent.
  */

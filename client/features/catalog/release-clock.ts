@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { isReleased, msUntilRelease } from '../../../common/domain/release';
 import { readBootstrap } from '../../lib/bootstrap';
 
-// One clock for every countdown on the page (issue 14 item 1): it ticks on the second while some
+// One clock for every countdown on the page (docs/product.md §9, Scheduled release): it ticks on the second while some
 // product still waits for its release, and stops when none does.
 
 const listeners = new Set<() => void>();

@@ -13,7 +13,7 @@ const loadWaitingRoom = () =>
 
 /**
  * Wraps a product page's purchase controls: for a product with a release time, the waiting room
- * (issue 14 item 4) takes their place while the drop's room is open; otherwise, in the server's render
+ * (ADR 010) takes their place while the drop's room is open; otherwise, in the server's render
  * and until its code has loaded, the controls themselves. (A plain dynamic import, not React.lazy:
  * Suspense reveals wait on a timer, which would hold the room back under a paused fake clock.)
  */

@@ -1,6 +1,6 @@
 import type { DropStatus } from '../../../common/contracts/drops';
 
-// What the waiting room says (issue 14 item 4): pure, so the panel and its tests share one wording.
+// What the waiting room says (ADR 010): pure, so the panel and its tests share one wording.
 
 export const DRAW_TEXT =
   "You're in the draw. Places are drawn at random when the drop opens — joining early gives no edge.";

@@ -74,7 +74,7 @@ interface WaitingRoomProps {
 }
 
 /**
- * The fair waiting room on a drop's product page (issue 14 items 4-5; docs/decisions/010-fair-waiting-room.md):
+ * The fair waiting room on a drop's product page (docs/decisions/010-fair-waiting-room.md):
  * join (after the bot check), wait in the draw or in line with a live position, then the shopper's
  * turn with the normal Add to Cart and the pass's time left; everyone is told at once when it sells out.
  */

@@ -4,7 +4,7 @@ import { ProductCard } from '../catalog/product-card';
 import { useNow } from '../catalog/release-clock';
 
 /**
- * Products with a release still to come, soonest first (issue 14 item 1). Shown only while there is
+ * Products with a release still to come, soonest first (docs/product.md §9, Scheduled release). Shown only while there is
  * one: each leaves the strip at its release second (it is in the grid, buyable, already).
  */
 export function UpcomingDrops({ products }: { products: readonly Product[] }) {

@@ -3,7 +3,7 @@ import type { AlertClaim } from '../../../common/contracts/alerts';
 import { ApiError, apiJson } from '../../lib/api-client';
 
 /**
- * The restock mail's link (/product/:id?claim=…, issue 14 item 7): the claim is posted once, the server
+ * The restock mail's link (/product/:id?claim=…, ADR 011): the claim is posted once, the server
  * sets this browser's claim cookie, and the shopper is told how long the piece is kept for them.
  */
 export function ClaimNotice({ productId }: { productId: string }) {

@@ -108,7 +108,7 @@ export function ProductDetail({
 
   // Before its release the product shows a countdown and Notify me; it flips at the release second.
   const release = useReleaseClock(product.releaseAt);
-  // Stock is live (issue 14 item 6): server-rendered, then followed over an event stream.
+  // Stock is live (ADR 011): server-rendered, then followed over an event stream.
   const live = useLiveStock(product);
   const stocked = { ...product, stock: live.stock.left, inStock: live.stock.inStock };
   const purchasable = isAvailable(stocked);
@@ -223,7 +223,7 @@ export function ProductDetail({
                   {displayPrice(product.salePrice ?? product.price)}
                 </span>
               </p>
-              {/* A drop's waiting room takes the controls' place while its room is open (issue 14 item 4). */}
+              {/* A drop's waiting room takes the controls' place while its room is open (ADR 010). */}
               <DropGate productId={product.id} releaseAt={product.releaseAt}>
                 {!release.released ? (
                   <NotifyMeLink

@@ -35,7 +35,7 @@ export function clampQuantity(n: number): number {
   return Number.isFinite(n) ? Math.max(1, Math.floor(n)) : 1;
 }
 
-/** The stepper's top: what is left, and never more than one shopper may buy (issue 14 item 2). */
+/** The stepper's top: what is left, and never more than one shopper may buy (docs/product.md §9). */
 export function quantityMax(p: { stock: number; maxPerShopper: number }): number {
   return Math.max(1, Math.min(p.stock, p.maxPerShopper));
 }

@@ -26,7 +26,7 @@ export function describeStock(s: LiveStock): string {
 }
 
 /**
- * Live stock of a product (issue 14 item 6): starts from the server-rendered product, then follows
+ * Live stock of a product (ADR 011): starts from the server-rendered product, then follows
  * /api/products/:id/stock/events (falling back to polling /stock). `announcement` is what a polite live
  * region should say: it changes at most once every few seconds, so a falling count does not chatter.
  */

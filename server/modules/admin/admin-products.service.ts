@@ -7,7 +7,7 @@ import type { InventoryService } from '../inventory/inventory.service';
 
 export const PRODUCT_NOT_FOUND = 'Product not found';
 
-/** The edition cap (issue 12 item 2): sold + held + stock never exceeds the edition size. */
+/** The edition cap (docs/operations.md, The edition cap): sold + held + stock never exceeds the edition size. */
 export const EDITION_MESSAGES = {
   onlyUnmade: (left: number, sold: number, held: number, size: number) =>
     `Only ${left} ${left === 1 ? 'piece' : 'pieces'} of this edition remain unmade: ${sold} of ${size} are sold${held ? ` and ${held} held in checkouts` : ''}`,

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { products } from '../catalog/catalog.tables';
 import { checkouts } from '../checkout/checkout.tables';
 
-/** Issue 12 item 2: sold + held + stock never exceeds the edition size, whoever writes. */
+/** The edition cap (docs/operations.md): sold + held + stock never exceeds the edition size, whoever writes. */
 describeEachDb('the edition cap', (t) => {
   async function counts(db: Db, id: string) {
     const [row] = await db

@@ -3,7 +3,7 @@ import { describeEachDb } from '../../../tests/support/build-test-app';
 import { adminClient } from '../../../tests/support/admin-session';
 import { productState } from '../../../tests/support/shop-fixtures';
 
-describeEachDb('edition size caps stock (issue 10 item 3)', (t) => {
+describeEachDb('edition size caps stock (docs/product.md §9, Edition numbers)', (t) => {
   test('the owner cannot give a product more pieces than its edition has left', async () => {
     const admin = await adminClient(t());
     const product = (await t().services.catalog.listProducts()).find((p) => p.name === 'Night Shift Tee')!;

@@ -30,7 +30,7 @@ function sendHtml(reply: FastifyReply, html: string): FastifyReply {
   return reply.type('text/html; charset=utf-8').send(html);
 }
 
-/** 'Notify me' (issue 14 item 7): signup, the claim link of a reserved piece, one-click unsubscribe. */
+/** 'Notify me' (ADR 011): signup, the claim link of a reserved piece, one-click unsubscribe. */
 export async function alertsRoutes(app: FastifyInstance, opts: { alerts: AlertsService }): Promise<void> {
   const { alerts } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -74,7 +74,7 @@ export interface AlertsDeps {
 }
 
 /**
- * 'Notify me' (issue 14 item 7; docs/product.md §9). Release alerts are mailed by a job once the release
+ * 'Notify me' (ADR 011; docs/product.md §9). Release alerts are mailed by a job once the release
  * time has passed. Restock alerts: when inventory gives a piece back to a sold-out product, the first
  * waiting subscriber gets a reservation in that same transaction (nobody can take the piece in between),
  * is mailed right after, and only their claim can add it to a cart until the window ends; a window that

@@ -3,7 +3,7 @@ import { check, index, pgTable, text, timestamp, unique, uniqueIndex, uuid } fro
 import { products } from '../catalog/catalog.tables';
 
 /**
- * Per-product 'Notify me' (issue 14 item 7): 'release' is mailed when the drop opens; 'restock' when a
+ * Per-product 'Notify me' (ADR 011): 'release' is mailed when the drop opens; 'restock' when a
  * refund or an expired hold returns a unit of a sold-out edition, first come first served, and the first
  * person mailed gets a short reserved window (reserved_until) in which only their claim link can buy it.
  */

@@ -35,7 +35,7 @@ function claimToken(mail: MailMessage): string {
 }
 
 describeEachDb(
-  "'Notify me' alerts (issue 14 item 7)",
+  "'Notify me' alerts (ADR 011)",
   (t) => {
     const future = () => new Date(Date.now() + 3_600_000);
 

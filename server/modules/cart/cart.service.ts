@@ -62,9 +62,9 @@ export interface PricedCartLine {
   image: string | null;
   /** Units on sale right now (already net of every hold), for a fast "sold out" answer. */
   available: number;
-  /** Scheduled release (ISO, UTC) or null; checkout refuses a line before it (issue 14 item 1). */
+  /** Scheduled release (ISO, UTC) or null; checkout refuses a line before it (docs/product.md §9, Scheduled release). */
   releaseAt: string | null;
-  /** Units one shopper may buy of the product (issue 14 item 2). */
+  /** Units one shopper may buy of the product (docs/product.md §9, Per-shopper limits). */
   maxPerShopper: number;
 }
 
@@ -160,11 +160,11 @@ export function createCartService(deps: {
       // Before its release the product cannot be put in a cart (and no session is created for it). Released
       // is the database's clock; a valid admission pass (`admitted`) is proof of it (ADR 010).
       if (!opts.admitted && !isReleased(product, clock.now())) throw conflict(releaseMessages.notYet(product.name, product.releaseAt!));
-      // A returned piece kept for someone on the waiting list (issue 14 item 7): only their claim takes it.
+      // A returned piece kept for someone on the waiting list (ADR 011): only their claim takes it.
       await deps.reservations?.assertNotReserved(product.id, opts.claimToken ?? null);
       const selectedSize = resolveSize(product, blankToNull(body.selectedSize));
       const selectedColor = resolveColor(product, blankToNull(body.selectedColor));
-      // Per-shopper limit (issue 14 item 2): what the session has in its cart, holds and bought, plus this.
+      // Per-shopper limit (docs/product.md §9): what the session has in its cart, holds and bought, plus this.
       const inCart = sessionId ? await productQuantityInCart(db, sessionId, product.id) : 0;
       await deps.limits.assertCartRoom(sessionId, product, body.quantity, inCart);
       // A sold-out answer creates no session; the snapshot may be stale, so refuse only on the live row.

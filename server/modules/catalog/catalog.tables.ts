@@ -42,9 +42,9 @@ export const products = pgTable(
     soldCount: integer('sold_count').notNull().default(0),
     /** Units held by open checkouts (taken out of stock, not sold yet): kept here so a CHECK can count them. */
     heldCount: integer('held_count').notNull().default(0),
-    /** Scheduled release (issue 14 item 1): before it the product is shown but cannot be bought; null: on sale now. */
+    /** Scheduled release (docs/product.md §9): before it the product is shown but cannot be bought; null: on sale now. */
     releaseAt: timestamp('release_at', { withTimezone: true }),
-    /** Most units one shopper may buy of this product, across sessions (issue 14 item 2; common/domain/purchase-limit.ts). */
+    /** Most units one shopper may buy of this product, across sessions (docs/product.md §9, Per-shopper limits; common/domain/purchase-limit.ts). */
     maxPerShopper: integer('max_per_shopper').notNull().default(2),
     /** When the last unit of the edition was sold ('All 50 sold in 3 min 12 s'); null while any is left or held. */
     soldOutAt: timestamp('sold_out_at', { withTimezone: true }),

@@ -8,7 +8,7 @@ import { orders } from '../orders/orders.tables';
 import { transitionCheckout } from './checkout.repository';
 import { checkouts } from './checkout.tables';
 
-/** Issue 13 item 2: the repository moves a checkout only along the lifecycle table; CHECKs refuse other statuses. */
+/** Checkout lifecycle (common/domain/checkout-lifecycle.ts): the repository moves a checkout only along the lifecycle table; CHECKs refuse other statuses. */
 describeEachDb('checkout lifecycle in the database', (t) => {
   async function openCheckout() {
     const db = t().database.db;

@@ -50,7 +50,7 @@ export async function checkoutRoutes(
       const sessionId = await sid(request);
       // Drop products inside their window need this session's admission pass (ADR 010).
       const admitted = admission && ((ids: readonly string[]) => admission.assertAdmitted(sessionId, ids, request.headers.cookie));
-      // A piece kept for the waiting list (issue 14 item 7) is held only by its claimant, whatever the cart says.
+      // A piece kept for the waiting list (ADR 011) is held only by its claimant, whatever the cart says.
       const claim = reservations ? request.readSignedCookie(CLAIM_COOKIE) : null;
       const allowed =
         admitted || reservations

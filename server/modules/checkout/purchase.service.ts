@@ -117,7 +117,7 @@ export interface PurchaseDeps {
   log: FastifyBaseLogger;
   customerInfo: CustomerInfoService;
   totals: TotalsService;
-  /** Per-shopper limits: claims follow the holds, in the same transactions (issue 14 items 2–3). */
+  /** Per-shopper limits: claims follow the holds, in the same transactions (docs/product.md §9, Per-shopper limits and No hoarding). */
   limits: PurchaseLimitsService;
   /** Called after a commit that moved stock (the catalogue shown to shoppers must follow at once). */
   onStockChanged?: () => void;

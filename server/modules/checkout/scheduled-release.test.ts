@@ -8,8 +8,8 @@ import { admitAndPass, joinDrop } from '../../../tests/support/drops';
 import { createProduct, customer, productState, readyShopper, startPayment } from '../../../tests/support/shop-fixtures';
 import { products } from '../catalog/catalog.tables';
 
-// Scheduled release (issue 14 item 1): before it no cart add and no payment intent; at it, on sale through the
-// waiting room (issue 14 item 4: inside the drop window buying needs an admission pass).
+// Scheduled release (docs/product.md §9): before it no cart add and no payment intent; at it, on sale through the
+// waiting room (ADR 010: inside the drop window buying needs an admission pass).
 
 const payload = (over: Partial<ProductPayloadInput> = {}): ProductPayloadInput => ({
   name: 'Friday Drop Hoodie',

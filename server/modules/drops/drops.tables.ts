@@ -15,7 +15,7 @@ import {
 import { products } from '../catalog/catalog.tables';
 
 /**
- * The waiting room of a scheduled drop (issue 14 items 4 and 8; docs/decisions/010-fair-waiting-room.md).
+ * The waiting room of a scheduled drop (docs/decisions/010-fair-waiting-room.md).
  * One row per product with a release time; created on first use. Admission is paced by raising
  * admitted_count (how many queue places have been let in), whichever instance gets there first.
  */

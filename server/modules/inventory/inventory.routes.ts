@@ -9,7 +9,7 @@ import type { LiveStockHub } from './live-stock';
 const PRODUCT_NOT_FOUND = 'Product not found';
 const messageSchema = z.object({ message: z.string() });
 
-/** Live stock (issue 14 item 6): the numbers now, and a Server-Sent Events stream of them. */
+/** Live stock (ADR 011): the numbers now, and a Server-Sent Events stream of them. */
 export async function inventoryRoutes(
   app: FastifyInstance,
   opts: { inventory: InventoryService; liveStock: LiveStockHub },

@@ -89,7 +89,7 @@ function openStream(base: string, productId: string, ip = '127.0.0.1') {
   };
 }
 
-describeEachDb('live stock (issue 14 item 6)', (t) => {
+describeEachDb('live stock (ADR 011)', (t) => {
   let base = '';
   beforeAll(async () => {
     await t().app.listen({ port: 0, host: '127.0.0.1' });

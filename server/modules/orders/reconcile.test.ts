@@ -8,7 +8,7 @@ import { checkouts } from '../checkout/checkout.tables';
 import { offlineIntents } from '../payments/payments.tables';
 import { orders } from './orders.tables';
 
-/** Issue 12 item 1: a paid payment never stays without an order, however many checkouts were abandoned. */
+/** Reconciliation (docs/operations.md, Payments that never reached the shop): a paid payment never stays without an order, however many checkouts were abandoned. */
 describeEachDb('reconciliation by payment state', (t) => {
   /** Paid at the provider, but the shop was never told (instance killed, tab closed, webhook lost). */
   async function paidWithoutOrder(productId: string, createdAgo = '5 minutes'): Promise<string> {

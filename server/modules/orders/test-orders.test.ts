@@ -5,7 +5,7 @@ import { adminClient } from '../../../tests/support/admin-session';
 import { describeEachDb } from '../../../tests/support/build-test-app';
 import { confirmOffline, createProduct, readyShopper, startPayment } from '../../../tests/support/shop-fixtures';
 
-// Issue 11 item 1: an order paid through the offline test gateway took no money; the owner must never
+// Test orders (ADR 008): an order paid through the offline test gateway took no money; the owner must never
 // mistake it for a sale, wherever it shows.
 describeEachDb('orders paid on the offline test gateway', (t) => {
   test('are marked as test orders in the admin list, the CSV export and the confirmation e-mail', async () => {

@@ -18,7 +18,7 @@ export interface GatewayIntent {
   metadata: Record<string, string>;
   /**
    * Identifies the card that paid (the same card gives the same value, never the number itself); set once
-   * the intent succeeded with a card, else null. Per-shopper limits count by it (issue 14 item 2).
+   * the intent succeeded with a card, else null. Per-shopper limits count by it (docs/product.md §9).
    */
   cardFingerprint?: string | null;
 }
