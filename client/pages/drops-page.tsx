@@ -4,6 +4,7 @@ import { Breadcrumb } from '../components/breadcrumb';
 import { ProductCard, ProductCardSkeleton } from '../features/catalog/product-card';
 import { useNow } from '../features/catalog/release-clock';
 import { dropTiming, useDrops } from '../features/catalog/use-drops';
+import { useShopSettings } from '../features/settings/use-shop-settings';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 function DropSection({
@@ -42,7 +43,8 @@ function DropSection({
 
 /** /drops: what is live now, what drops next, and how fast past editions sold out. */
 export default function DropsPage() {
-  useDocumentTitle('Drops');
+  const { shopName } = useShopSettings();
+  useDocumentTitle(`Drops | ${shopName}`);
   const drops = useDrops();
   const now = useNow((drops.data ?? []).some((p) => p.releaseAt !== null && p.soldOutAt === null));
   const listing = drops.data ? listDrops(drops.data, now, dropTiming()) : null;

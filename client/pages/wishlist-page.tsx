@@ -3,11 +3,13 @@ import { Breadcrumb } from '../components/breadcrumb';
 import { ProductCard, ProductCardSkeleton } from '../features/catalog/product-card';
 import { useHydrated } from '../features/catalog/release-clock';
 import { useWishlist } from '../features/wishlist/use-wishlist';
+import { useShopSettings } from '../features/settings/use-shop-settings';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 /** /wishlist: the pieces this shopper saved (per session, kept across visits; not rendered on the server). */
 export default function WishlistPage() {
-  useDocumentTitle('Wishlist');
+  const { shopName } = useShopSettings();
+  useDocumentTitle(`Wishlist | ${shopName}`);
   const hydrated = useHydrated();
   const wishlist = useWishlist({ enabled: hydrated });
   const items = hydrated ? wishlist.data?.items : undefined;

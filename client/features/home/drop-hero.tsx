@@ -36,7 +36,7 @@ export function DropHero({ drops }: { drops: readonly Product[] }) {
             {live ? (
               <span aria-hidden="true" className="inline-block h-2.5 w-2.5 animate-pulse rounded-full bg-sale motion-reduce:animate-none" />
             ) : null}
-            {live ? 'Live now' : 'Next drop'}
+            {live ? 'The waiting room is open' : 'Next drop'}
           </p>
           <h2 id="drop-hero-title" className="mt-1 font-display text-2xl uppercase leading-tight md:text-3xl">
             {live ? 'Live now: join the line' : <time dateTime={product.releaseAt ?? undefined}>{when}</time>}

@@ -51,7 +51,7 @@ export function HomeHero() {
               <dd className="font-display text-3xl">50</dd>
             </div>
             <div>
-              <dt className="text-xs uppercase tracking-widest text-neutral-400">Restocks</dt>
+              <dt className="text-xs uppercase tracking-widest text-neutral-400">Remakes</dt>
               <dd className="font-display text-3xl">0</dd>
             </div>
             <div>
