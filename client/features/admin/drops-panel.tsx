@@ -1,10 +1,19 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Pause, Play, Timer } from 'lucide-react';
-import type { AdminDrop, DropPhase } from '../../../common/contracts/drops';
+import { Pause, Play, RefreshCw, Timer } from 'lucide-react';
+import type { AdminDrop, AdminDropUpdate, DropPhase } from '../../../common/contracts/drops';
 import { Button } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/cn';
-import { PanelEmpty, PanelError, PanelLoading, PanelTable } from './panel-parts';
+import { PanelEmpty, PanelError, PanelLoading } from './panel-parts';
 import { useAdminDrops, useUpdateDrop } from './use-admin-drops';
 import { adminErrorMessage } from './use-admin-session';
 
@@ -44,7 +53,68 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
-const cell = 'whitespace-nowrap px-3 py-2.5 tabular-nums';
+const figure = 'tabular-nums font-semibold';
+
+/** Pause or resume after a confirmation; the optional message is shown live to everyone waiting. */
+function PauseDialog({ drop, pending, onConfirm }: { drop: AdminDrop; pending: boolean; onConfirm: (change: { paused: boolean; message: string | null }) => void }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [message, setMessage] = useState(drop.message ?? '');
+  const pausing = !drop.paused;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) setMessage(drop.message ?? '');
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button type="button" size="lg" variant={pausing ? 'outline' : 'default'} className="min-h-12 w-full sm:w-auto" disabled={pending}>
+          {pausing ? <Pause className="h-4 w-4" aria-hidden="true" /> : <Play className="h-4 w-4" aria-hidden="true" />}
+          {pausing ? 'Pause' : 'Resume'} admissions
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{pausing ? `Pause ${drop.name}?` : `Resume ${drop.name}?`}</DialogTitle>
+          <DialogDescription>
+            {pausing
+              ? `Nobody more is let in while paused; the ${drop.queueLength} waiting keep their places.`
+              : 'Shoppers are let in again at the set rate.'}
+          </DialogDescription>
+        </DialogHeader>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            onConfirm({ paused: pausing, message: message.trim() || null });
+            setOpen(false);
+          }}
+          className="grid gap-3"
+        >
+          <label htmlFor={`${id}-msg`} className="text-sm font-semibold">
+            Message to everyone waiting (optional)
+          </label>
+          <Input
+            id={`${id}-msg`}
+            value={message}
+            maxLength={200}
+            placeholder="Payment provider hiccup — your place is safe"
+            onChange={(e) => setMessage(e.target.value)}
+          />
+          <div className="flex flex-wrap justify-end gap-2">
+            <DialogClose asChild>
+              <Button type="button" variant="outline">
+                Cancel
+              </Button>
+            </DialogClose>
+            <Button type="submit">{pausing ? 'Pause now' : 'Resume now'}</Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
 
 function DropControls({ drop }: { drop: AdminDrop }) {
   const update = useUpdateDrop();
@@ -52,16 +122,19 @@ function DropControls({ drop }: { drop: AdminDrop }) {
   // The owner's edit wins over the 2-second refresh until it is saved.
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
   const value = draft ?? String(drop.admitPerMinute);
 
-  const send = (change: { admitPerMinute?: number; paused?: boolean }, onDone?: () => void) => {
+  const send = (change: AdminDropUpdate, done: string, onDone?: () => void) => {
     setError(null);
-    setSaved(false);
+    setSaved(null);
     update.mutate(
       { productId: drop.productId, update: change },
       {
-        onSuccess: () => onDone?.(),
+        onSuccess: () => {
+          onDone?.();
+          setSaved(done);
+        },
         onError: (err) => setError(adminErrorMessage(err)),
       },
     );
@@ -69,14 +142,11 @@ function DropControls({ drop }: { drop: AdminDrop }) {
   const save = (e: FormEvent) => {
     e.preventDefault();
     // Sent as typed: the server says what is wrong with it (a whole number from 1 to 100000).
-    send({ admitPerMinute: value.trim() === '' ? Number.NaN : Number(value) }, () => {
-      setDraft(null);
-      setSaved(true);
-    });
+    send({ admitPerMinute: value.trim() === '' ? Number.NaN : Number(value) }, 'Rate saved', () => setDraft(null));
   };
 
   return (
-    <div className="flex flex-col gap-1.5">
+    <div className="grid gap-2">
       <div className="flex flex-wrap items-center gap-2">
         <form onSubmit={save} noValidate className="flex items-center gap-2">
           <label htmlFor={`${id}-rate`} className="sr-only">
@@ -92,39 +162,40 @@ function DropControls({ drop }: { drop: AdminDrop }) {
             value={value}
             onChange={(e) => {
               setDraft(e.target.value);
-              setSaved(false);
+              setSaved(null);
             }}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? `${id}-error` : `${id}-unit`}
-            className="h-9 w-24 text-sm"
+            className="h-11 w-24 text-sm"
           />
           <span id={`${id}-unit`} className="text-xs text-muted">
             / min
           </span>
-          <Button type="submit" size="sm" variant="outline" disabled={update.isPending}>
+          <Button type="submit" size="sm" variant="outline" className="min-h-11" disabled={update.isPending}>
             Save
           </Button>
         </form>
-        <Button
-          type="button"
-          size="sm"
-          variant={drop.paused ? 'default' : 'outline'}
-          disabled={update.isPending}
-          onClick={() => send({ paused: !drop.paused })}
-        >
-          {drop.paused ? (
-            <Play className="h-3.5 w-3.5" aria-hidden="true" />
-          ) : (
-            <Pause className="h-3.5 w-3.5" aria-hidden="true" />
-          )}
-          {drop.paused ? 'Resume' : 'Pause'}
-        </Button>
+        <PauseDialog
+          drop={drop}
+          pending={update.isPending}
+          onConfirm={(change) => send(change, change.paused ? 'Paused' : 'Resumed')}
+        />
       </div>
+      {drop.message && (
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <span>
+            Shown to shoppers: <q className="font-semibold">{drop.message}</q>
+          </span>
+          <Button type="button" size="sm" variant="outline" disabled={update.isPending} onClick={() => send({ message: null }, 'Message cleared')}>
+            Clear message
+          </Button>
+        </div>
+      )}
       <p aria-live="polite" className="text-xs empty:hidden">
-        {saved ? 'Saved' : ''}
+        {saved ?? ''}
       </p>
       {error && (
-        <p id={`${id}-error`} role="alert" className="max-w-64 whitespace-normal text-xs font-semibold text-red-700">
+        <p id={`${id}-error`} role="alert" className="text-xs font-semibold text-red-700">
           {error}
         </p>
       )}
@@ -132,20 +203,93 @@ function DropControls({ drop }: { drop: AdminDrop }) {
   );
 }
 
-/** The owner's Drops view (ADR 010): upcoming and live drops, their queue and stock, admission controls. */
+const timeFormat = () => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** One drop as a card: fits a 375 px phone without sideways scrolling, the same at 1280 px. */
+function DropCard({ drop: d }: { drop: AdminDrop }) {
+  const format = releaseFormat();
+  const live = d.phase === 'open' || d.phase === 'raffle';
+  const stuck = d.phase === 'open' && !d.paused && d.queueLength > 0 && d.admittedLastMinute === 0;
+  return (
+    <li className="grid gap-3 border-2 border-ink bg-white p-4" aria-labelledby={`drop-${d.productId}`}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h3 id={`drop-${d.productId}`} className="min-w-0 break-words font-semibold">
+          {d.name}
+        </h3>
+        <span className="flex flex-wrap items-center gap-2">
+          <span className={cn('inline-block border px-2 py-0.5 text-xs font-bold uppercase tracking-wide', PHASE_STYLE[d.phase])}>
+            {PHASE_LABEL[d.phase]}
+          </span>
+          {d.paused && <span className="text-xs font-bold uppercase text-red-700">Paused</span>}
+        </span>
+      </div>
+      <p className="text-sm text-muted">
+        Release <time dateTime={d.releaseAt}>{format.format(new Date(d.releaseAt))}</time>
+      </p>
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+        <div>
+          <dt className="text-muted">Waiting</dt>
+          <dd className={figure}>{d.queueLength}</dd>
+        </div>
+        <div>
+          <dt className="text-muted">Admitted</dt>
+          <dd className={figure}>
+            {d.admitted} <span className="font-normal text-muted">({d.admittedPerSecond.toFixed(1)}/s)</span>
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted">Held / sold / left</dt>
+          <dd className={figure}>
+            {d.held} / {d.sold} / {d.left} <span className="font-normal text-muted">of {d.editionSize}</span>
+          </dd>
+        </div>
+        <div>
+          <dt className="text-muted">Sold out in</dt>
+          <dd className={figure}>{d.sellOutSeconds === null ? '—' : formatDuration(d.sellOutSeconds)}</dd>
+        </div>
+        {live && (
+          <div>
+            <dt className="text-muted">Next admission</dt>
+            <dd className={figure}>
+              {d.nextAdmissionAt ? <time dateTime={d.nextAdmissionAt}>{timeFormat().format(new Date(d.nextAdmissionAt))}</time> : '—'}
+            </dd>
+          </div>
+        )}
+      </dl>
+      {stuck && (
+        <p role="alert" className="border-l-4 border-red-700 bg-red-50 px-2 py-1 text-sm font-semibold text-red-800">
+          0 admitted in the last minute while {d.queueLength} wait: check the rate and that admissions are not paused.
+        </p>
+      )}
+      {/* Admission controls only while a drop can still let people in. */}
+      {d.phase === 'sold_out' || d.phase === 'ended' ? null : <DropControls drop={d} />}
+    </li>
+  );
+}
+
+/** The owner's Drops view (issue 14 item 8): upcoming and live drops, their queue and stock, admission controls. */
 export function DropsPanel() {
   const drops = useAdminDrops();
-  const format = releaseFormat();
   const list = drops.data;
+  const updated = drops.dataUpdatedAt ? timeFormat().format(new Date(drops.dataUpdatedAt)) : null;
 
   return (
     <div className="grid grid-cols-1 gap-6">
-      <div>
-        <h2 className="font-display text-2xl uppercase tracking-wide">Drops</h2>
-        <p className="mt-1 text-sm text-muted">
-          Products with a release time. Live figures refresh every 2 seconds; the admission rate is shoppers let in
-          per minute.
-        </p>
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <h2 className="font-display text-2xl uppercase tracking-wide">Drops</h2>
+          <p className="mt-1 text-sm text-muted">
+            Products with a release time. Live figures refresh every 2 seconds; the admission rate is shoppers let in
+            per minute.
+          </p>
+        </div>
+        <div className="flex items-center gap-2 text-xs text-muted">
+          {updated && <span>Updated {updated}</span>}
+          <Button type="button" size="sm" variant="outline" onClick={() => void drops.refetch()}>
+            <RefreshCw className="h-3.5 w-3.5" aria-hidden="true" />
+            Refresh drops
+          </Button>
+        </div>
       </div>
       {drops.isLoading ? (
         <PanelLoading>Loading drops...</PanelLoading>
@@ -157,72 +301,11 @@ export function DropsPanel() {
           <p className="text-sm text-muted">Give a product a release time to schedule a drop.</p>
         </PanelEmpty>
       ) : (
-        <PanelTable label="Drops table" caption="Upcoming and live drops" minWidth="min-w-[78rem]">
-          <thead className="border-b-2 border-ink bg-bone text-xs uppercase tracking-wide">
-            <tr>
-              <th scope="col" className="px-3 py-2.5">
-                Drop
-              </th>
-              <th scope="col" className="px-3 py-2.5">
-                Release
-              </th>
-              <th scope="col" className="px-3 py-2.5">
-                Phase
-              </th>
-              <th scope="col" className="px-3 py-2.5">
-                Waiting
-              </th>
-              <th scope="col" className="px-3 py-2.5">
-                Admitted
-              </th>
-              <th scope="col" className="px-3 py-2.5">
-                Admitted/s
-              </th>
-              <th scope="col" className="px-3 py-2.5">
-                Held / sold / left
-              </th>
-              <th scope="col" className="px-3 py-2.5">
-                Sold out in
-              </th>
-              <th scope="col" className="px-3 py-2.5">
-                Admission
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-neutral-200">
-            {list.map((d) => (
-              <tr key={d.productId} className="align-top">
-                <th scope="row" className="max-w-56 px-3 py-2.5 font-semibold">
-                  {d.name}
-                </th>
-                <td className={cell}>
-                  <time dateTime={d.releaseAt}>{format.format(new Date(d.releaseAt))}</time>
-                </td>
-                <td className={cell}>
-                  <span
-                    className={cn(
-                      'inline-block border px-2 py-0.5 text-xs font-bold uppercase tracking-wide',
-                      PHASE_STYLE[d.phase],
-                    )}
-                  >
-                    {PHASE_LABEL[d.phase]}
-                  </span>
-                  {d.paused && <span className="ml-2 text-xs font-bold text-red-700 uppercase">Paused</span>}
-                </td>
-                <td className={cell}>{d.queueLength}</td>
-                <td className={cell}>{d.admitted}</td>
-                <td className={cell}>{d.admittedPerSecond.toFixed(1)}</td>
-                <td className={cell}>
-                  {d.held} / {d.sold} / {d.left} <span className="text-muted">of {d.editionSize}</span>
-                </td>
-                <td className={cell}>{d.sellOutSeconds === null ? '—' : formatDuration(d.sellOutSeconds)}</td>
-                <td className="px-3 py-2.5">
-                  <DropControls drop={d} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </PanelTable>
+        <ul className="grid grid-cols-1 gap-4" aria-label="Drops">
+          {list.map((d) => (
+            <DropCard key={d.productId} drop={d} />
+          ))}
+        </ul>
       )}
     </div>
   );

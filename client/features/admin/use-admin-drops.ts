@@ -10,6 +10,7 @@ export function useAdminDrops() {
     queryKey: adminDropsKey,
     queryFn: () => apiJson<AdminDrop[]>('GET', '/api/admin/drops'),
     refetchInterval: 2000,
+    refetchOnWindowFocus: true,
   });
 }
 

@@ -148,6 +148,11 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
         </>
       )}
 
+      {/* The owner's word to everyone waiting (Admin → Drops), spoken when it appears or changes. */}
+      <p role="status" data-testid="drop-owner-message" className="border-l-4 border-ink bg-accent px-2 py-1 text-sm font-semibold empty:hidden">
+        {(view.kind === 'draw' || view.kind === 'line') && status.message ? status.message : ''}
+      </p>
+
       {view.kind === 'draw' && (
         <div className="flex gap-2">
           <Ticket className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
