@@ -13,6 +13,7 @@ import { gridSearch, parseGridQuery, pickFeatured, slicePage } from '../../../co
 import { upcomingDrops } from '../../../common/domain/release';
 import { DEFAULT_DROP_TIMING, dropBoundaries, listDrops, type DropTiming } from '../../../common/domain/drop-schedule';
 import { sellOutStory } from '../../../common/domain/sell-out';
+import { RETURN_POLICY } from '../../../common/domain/return-policy';
 import { PAGE_PATHS, STATIC_PAGE_PATHS, type StaticPagePath } from '../../../common/domain/site-routes';
 import { escapeHtml, escapeXml } from '../../lib/html';
 import type { CatalogService } from '../catalog/catalog.service';
@@ -83,7 +84,7 @@ const staticPages: Record<StaticPagePath, StaticPage> = {
   '/refund-policy': {
     title: 'Refund Policy',
     description: () =>
-      'Request a return by e-mail within 2 days of receipt and ship it back within 7 days, unworn and with tags. Refunds are store credit valid for 1 year.',
+      `Request a return by e-mail within ${RETURN_POLICY.requestDays} days of receipt and ship it back within ${RETURN_POLICY.shipBackDays} days, unworn and with tags. Refunds are store credit valid for 1 year.`,
   },
   '/size-guide': {
     title: 'Size Guide',
