@@ -276,8 +276,10 @@ describe('the shop process on its embedded PostgreSQL', () => {
     const sent = Date.now();
     shop.child.kill('SIGTERM');
     const bad: string[] = [];
-    // GET /% right after the signal and all through the drain: answered 400 (or refused once closed), never a crash.
-    while (Date.now() - sent < 900) {
+    // GET /% right after the signal and all through the drain (0.6 s, main.ts): answered 400, never a crash.
+    // (Not up to the instant the listener closes: a connection still queued in the kernel then is reset
+    // by the kernel, whatever the app does; docs/operations.md, bench/README.md.)
+    while (Date.now() - sent < 500) {
       const answer = await malformed();
       if (!/^HTTP\/1\.1 400/.test(answer) && answer !== 'refused') bad.push(answer);
       await new Promise((r) => setTimeout(r, 20));
