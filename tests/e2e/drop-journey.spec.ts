@@ -158,7 +158,7 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
     expect((await page.request.post('/api/admin/login', { data: { password: E2E_ADMIN_PASSWORD } })).ok()).toBe(true);
     await page.goto('/admin');
     await page.getByRole('tab', { name: 'Drops' }).click();
-    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: drop.name }) });
+    const row = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: drop.name }) });
     await expect(row.getByText('Room open (draw)')).toBeVisible();
     const rate = row.getByRole('spinbutton', { name: `Admission rate for ${drop.name} (shoppers per minute)` });
     await expect(rate).toHaveValue('300');
@@ -203,16 +203,18 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
   });
 
   await test.step('the owner pauses: the shopper is told at once; resume lets the line move again', async () => {
-    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: drop.name }) });
+    const row = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: drop.name }) });
     await expect(row.getByText('Live')).toBeVisible();
-    await row.getByRole('button', { name: 'Pause' }).click();
-    await expect(row.getByRole('button', { name: 'Resume' })).toBeVisible();
+    await row.getByRole('button', { name: 'Pause admissions' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Pause now' }).click();
+    await expect(row.getByRole('button', { name: 'Resume admissions' })).toBeVisible();
     await expect(row.getByText('Paused', { exact: true })).toBeVisible();
     await expect(room(shopper).getByText('Paused by the shop', { exact: true })).toBeVisible({ timeout: 5_000 });
     await shoot(page, testInfo, 'admin-drops');
     await shoot(shopper, testInfo, 'waiting-paused');
-    await row.getByRole('button', { name: 'Resume' }).click();
-    await expect(row.getByRole('button', { name: 'Pause' })).toBeVisible();
+    await row.getByRole('button', { name: 'Resume admissions' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Resume now' }).click();
+    await expect(row.getByRole('button', { name: 'Pause admissions' })).toBeVisible();
     await expect(room(shopper).getByText('Paused by the shop', { exact: true })).toHaveCount(0, { timeout: 5_000 });
     await expect(room(shopper).getByText(/^About \d+ min$/)).toBeVisible();
   });
