@@ -8,8 +8,9 @@ import { cn } from '../../lib/cn';
 import { useIsSaved, useToggleWishlist } from './use-wishlist';
 
 /**
- * The heart: a toggle (aria-pressed) named 'Save to wishlist' / 'Remove from wishlist'. Saving a drop
- * that is still to come offers its Notify me (on the product page).
+ * The heart: a toggle whose state is aria-pressed. On the product page it is the spec's 'Wishlist' button
+ * (the word stays, the heart fills); on a card, where many sit side by side, it is named 'Save to wishlist' /
+ * 'Remove from wishlist'. Saving a drop that is still to come offers its Notify me (on the product page).
  */
 export function WishlistButton({
   product,
@@ -61,7 +62,7 @@ export function WishlistButton({
       )}
     >
       <Heart className={cn('h-5 w-5', saved && 'fill-sale text-sale')} aria-hidden="true" />
-      {withText ? <span>{name}</span> : null}
+      {withText ? <span>Wishlist</span> : null}
     </button>
   );
 }
