@@ -1,12 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Bell } from 'lucide-react';
+import { Bell, CalendarPlus } from 'lucide-react';
 import type { AlertSignupResponse } from '../../../common/contracts/alerts';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '../../components/ui/dialog';
 import { ApiError, apiJson } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 
-type Status = { kind: 'idle' | 'checking' | 'sending' } | { kind: 'done' | 'failed'; message: string };
+type Status = { kind: 'idle' | 'checking' | 'sending' } | { kind: 'done'; message: string; alert: AlertSignupResponse['kind'] } | { kind: 'failed'; message: string };
 
 /**
  * 'Notify me' (ADR 011): a small dialog with an e-mail field. Before a release it asks to hear
@@ -44,7 +44,7 @@ export function NotifyMeButton({
       const altcha = await proveHuman();
       setStatus({ kind: 'sending' });
       const res = await apiJson<AlertSignupResponse>('POST', `/api/products/${productId}/alerts`, { email: value, altcha });
-      setStatus({ kind: 'done', message: res.message });
+      setStatus({ kind: 'done', message: res.message, alert: res.kind });
       setEmail('');
     } catch (err) {
       setStatus({
@@ -80,7 +80,7 @@ export function NotifyMeButton({
           <DialogTitle>Notify me</DialogTitle>
           <DialogDescription>
             {label === 'Notify me'
-              ? `We'll e-mail you when ${what} drops: one e-mail, at the release time.`
+              ? `We'll e-mail you when the waiting room for ${what} opens, a few minutes before the release: join then to be in the draw. One e-mail, with a calendar event.`
               : `We'll e-mail you if a piece of ${what} comes back. First come, first served: the first person told gets it kept for a few minutes.`}
           </DialogDescription>
         </DialogHeader>
@@ -109,6 +109,17 @@ export function NotifyMeButton({
           >
             {live}
           </p>
+          {status.kind === 'done' && status.alert === 'release' && (
+            // The drop's event (RFC 5545): the room's opening, with a reminder 10 minutes before.
+            <a
+              href={`/api/products/${productId}/calendar.ics`}
+              download="drop.ics"
+              className="inline-flex h-11 items-center justify-center gap-2 border-2 border-ink px-5 text-sm font-bold uppercase tracking-widest text-ink hover:bg-ink hover:text-paper focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
+            >
+              <CalendarPlus className="h-4 w-4" aria-hidden="true" />
+              Add to calendar
+            </a>
+          )}
           <p className="text-xs text-muted">Every e-mail has a one-click unsubscribe link.</p>
         </form>
       </DialogContent>

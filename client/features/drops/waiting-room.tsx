@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
 import { NotifyMeLink } from '../catalog/drop-countdown';
 import { useNow } from '../catalog/release-clock';
+import { HolderActions, useTicketHeartbeat } from './ticket-actions';
 import { useAdmissionPass, useDropStatus, useJoinQueue } from './use-drop-status';
 import {
   announcement,
@@ -96,6 +97,9 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
   // Once the pass has run out the server refuses the add, so Add to Cart goes away too.
   const now = useNow(passExpiresAt !== null ? true : null);
   const passOver = passExpiresAt !== null && Date.parse(passExpiresAt) <= now;
+  // The page tells the server whether it is seen while a place is held ("your turn" e-mail; ticket-actions.tsx).
+  useTicketHeartbeat(productId, view.kind === 'draw' || view.kind === 'line' || view.kind === 'admitted');
+  const left = status?.ticket?.status === 'left';
 
   // Until the status is known, the normal controls stay visible but inert (the pass may be needed);
   // when it cannot be read, they work as usual (the server still asks for the pass where one is needed).
@@ -112,6 +116,7 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
   return (
     <section
       aria-label="Waiting room"
+      id="waiting-room"
       data-testid="waiting-room"
       className="flex min-w-0 flex-1 flex-col gap-2 lg:w-full lg:border-2 lg:border-ink lg:bg-paper lg:p-4"
     >
@@ -119,7 +124,14 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
         {said}
       </p>
 
-      {view.kind === 'join' && (
+      {view.kind === 'join' && left && (
+        // Focus lands here when the Leave controls go away (never on <body>).
+        <p tabIndex={-1} className="text-sm font-semibold" ref={(el) => void (el && document.activeElement === document.body && el.focus())}>
+          You left the line.
+        </p>
+      )}
+
+      {view.kind === 'join' && !left && (
         <>
           <p className="hidden text-sm lg:block">
             {status.phase === 'raffle'
@@ -175,6 +187,16 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
             </p>
           </div>
         </div>
+      )}
+
+      {(view.kind === 'draw' || view.kind === 'line') && status.ticket && (
+        <HolderActions
+          productId={productId}
+          onLeft={() => {
+            setStatus({ ...status, ticket: { ...status.ticket!, status: 'left', position: null, estimatedWaitSeconds: null } });
+            reconnect();
+          }}
+        />
       )}
 
       {view.kind === 'admitted' && (
