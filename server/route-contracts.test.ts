@@ -28,12 +28,6 @@ const WITHOUT_RESPONSE_SCHEMA: Record<string, string> = {
   'GET /api/admin/notify-demand/:id/signups.csv': 'CSV text',
   // text/calendar download (alerts.calendar.ts).
   'GET /api/products/:id/calendar.ics': 'iCalendar text',
-  // TODO: being converted by the engineers who own these modules.
-  'GET /api/drops/:productId': 'TODO drops.routes.ts (DropStatus)',
-  'POST /api/drops/:productId/queue': 'TODO drops.routes.ts (DropStatus)',
-  'POST /api/drops/:productId/pass': 'TODO drops.routes.ts (AdmissionPass)',
-  'GET /api/admin/drops': 'TODO drops.routes.ts (AdminDrop[])',
-  'PATCH /api/admin/drops/:productId': 'TODO drops.routes.ts (AdminDrop)',
 };
 
 const isZod = (value: unknown): boolean => value instanceof z.ZodType;

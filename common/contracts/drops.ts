@@ -63,9 +63,37 @@ export interface DropStatus {
   queueLength: number;
   /** Pieces not yet sold or held. */
   left: number;
+  /**
+   * Pieces held in checkouts while the drop is live (absent: not known). `left` 0 with `held` above 0 is
+   * not sold out: a hold that lapses puts its piece back for the line.
+   */
+  held?: number;
   editionSize: number;
   ticket: DropTicket | null;
 }
+
+// Response contracts (the serializer encodes each answer by them; server/route-contracts.test.ts).
+export const dropTicketSchema = z.object({
+  id: z.string(),
+  status: z.enum(TICKET_STATUSES),
+  raffle: z.boolean(),
+  position: z.number().int().nullable(),
+  estimatedWaitSeconds: z.number().nullable(),
+  passExpiresAt: z.string().nullable(),
+});
+export const dropStatusSchema = z.object({
+  productId: z.string(),
+  releaseAt: z.string(),
+  roomOpensAt: z.string(),
+  phase: z.enum(DROP_PHASES),
+  paused: z.boolean(),
+  message: z.string().nullable().optional(),
+  queueLength: z.number().int(),
+  left: z.number().int(),
+  held: z.number().int().optional(),
+  editionSize: z.number().int(),
+  ticket: dropTicketSchema.nullable(),
+});
 
 export const dropProductParams = z.object({ productId: safeString().uuid({ message: 'Invalid product id' }) });
 
@@ -82,6 +110,8 @@ export interface AdmissionPass {
   expiresAt: string;
 }
 
+export const admissionPassSchema = z.object({ productId: z.string(), ticketId: z.string(), expiresAt: z.string() });
+
 export interface AdminDrop {
   productId: string;
   name: string;
@@ -89,12 +119,18 @@ export interface AdminDrop {
   phase: DropPhase;
   admitPerMinute: number;
   paused: boolean;
+  /** Shown live to everyone waiting; null: none. */
+  message?: string | null;
   /** Shoppers waiting now. */
   queueLength: number;
   /** Shoppers let in so far. */
   admitted: number;
   /** Let in over the last 10 seconds, per second. */
   admittedPerSecond: number;
+  /** Let in over the last minute: 0 while shoppers wait means admission is stuck. */
+  admittedLastMinute?: number;
+  /** When the next place is due at the current pace (ISO 8601); null while paused, empty or sold out. */
+  nextAdmissionAt?: string | null;
   held: number;
   sold: number;
   left: number;
@@ -102,6 +138,36 @@ export interface AdminDrop {
   /** Seconds from the release to the last piece sold; null until it sells out. */
   sellOutSeconds: number | null;
 }
+
+export const adminDropSchema = z.object({
+  productId: z.string(),
+  name: z.string(),
+  releaseAt: z.string(),
+  phase: z.enum(DROP_PHASES),
+  admitPerMinute: z.number().int(),
+  paused: z.boolean(),
+  message: z.string().nullable().optional(),
+  queueLength: z.number().int(),
+  admitted: z.number().int(),
+  admittedPerSecond: z.number(),
+  admittedLastMinute: z.number().int().optional(),
+  nextAdmissionAt: z.string().nullable().optional(),
+  held: z.number().int(),
+  sold: z.number().int(),
+  left: z.number().int(),
+  editionSize: z.number().int(),
+  sellOutSeconds: z.number().nullable(),
+});
+export const adminDropListSchema = z.array(adminDropSchema);
+
+// The schemas and the interfaces above say the same thing: a field added to one and not the other fails tsc.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const contractsAgree: [
+  Same<z.infer<typeof dropStatusSchema>, DropStatus>,
+  Same<z.infer<typeof admissionPassSchema>, AdmissionPass>,
+  Same<z.infer<typeof adminDropSchema>, AdminDrop>,
+] = [true, true, true];
+void contractsAgree;
 
 export const adminDropUpdate = z
   .object({
@@ -112,15 +178,6 @@ export const adminDropUpdate = z
       .max(100_000, { message: 'Admission rate must be at most 100000 per minute' })
       .optional(),
     paused: z.boolean({ message: 'Paused must be true or false' }).optional(),
-  })
-  .strict();
-export type AdminDropUpdate = z.infer<typeof adminDropUpdate>;
-  /** Shown live to everyone waiting; null: none. */
-  message?: string | null;
-  /** Let in over the last minute: 0 while shoppers wait means admission is stuck. */
-  admittedLastMinute?: number;
-  /** When the next place is due at the current pace (ISO 8601); null while paused, empty or sold out. */
-  nextAdmissionAt?: string | null;
     /** Shown live to everyone waiting; empty or null clears it. */
     message: z
       .union([z.null(), safeString().trim().max(200, { message: 'Message must be at most 200 characters' })], {
@@ -128,3 +185,6 @@ export type AdminDropUpdate = z.infer<typeof adminDropUpdate>;
       })
       .transform((v) => (v ? v : null))
       .optional(),
+  })
+  .strict();
+export type AdminDropUpdate = z.infer<typeof adminDropUpdate>;

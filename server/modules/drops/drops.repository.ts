@@ -285,3 +285,52 @@ export async function countQueues(db: DbOrTx, productIds: readonly string[]): Pr
     .where(inArray(dropQueue.productId, [...productIds]))
     .groupBy(dropQueue.productId);
 }
+
+/**
+ * "Rejoin the line" (ADR 010): a place whose pass lapsed unused (or that left the line) becomes a new
+ * first-come place at the back: the same ticket, raffle off, a fresh seq. An admitted one also lowers
+ * admitted_count by one under the drop row's lock, so places 1..admitted_count stay exactly the ones let
+ * in (the ranks behind it move up by one as the count does). Returns null when the ticket is not lapsed or
+ * left at `now` (its pass is still live, it is waiting, or it was told sold out).
+ */
+export async function requeueTicket(
+  db: Db,
+  productId: string,
+  sessionId: string,
+  opts: { now: SQL; passMs: number; releaseAt: Date },
+): Promise<TicketRow | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from drops where product_id = ${productId} for update`);
+    const lapsed = sql`${dropQueue.admittedAt} <= ${opts.now} - ${`${Math.round(opts.passMs)} milliseconds`}::interval`;
+    const [before] = await tx
+      .select({ status: dropQueue.status })
+      .from(dropQueue)
+      .where(
+        and(
+          eq(dropQueue.productId, productId),
+          eq(dropQueue.sessionId, sessionId),
+          sql`(${dropQueue.status} = 'left' or (${dropQueue.status} = 'admitted' and ${lapsed}))`,
+        ),
+      )
+      .for('update');
+    if (!before) return null;
+    const [row] = await tx
+      .update(dropQueue)
+      .set({
+        status: 'waiting',
+        raffle: sql`${opts.now} < ${opts.releaseAt.toISOString()}::timestamptz`,
+        admittedAt: null,
+        turnMailedAt: null,
+        arrivedAt: opts.now,
+        seq: sql`nextval(pg_get_serial_sequence('drop_queue', 'seq'))`,
+      })
+      .where(and(eq(dropQueue.productId, productId), eq(dropQueue.sessionId, sessionId)))
+      .returning();
+    if (before.status === 'admitted')
+      await tx
+        .update(drops)
+        .set({ admittedCount: sql`greatest(0, ${drops.admittedCount} - 1)`, updatedAt: opts.now })
+        .where(eq(drops.productId, productId));
+    return row ?? null;
+  });
+}

@@ -1,10 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { adminDropUpdate, dropProductParams, joinQueueBody, type AdmissionPass, type DropStatus } from '../../../common/contracts/drops';
+import { errorResponses } from '../../../common/contracts/api-error';
+import {
+  adminDropListSchema,
+  adminDropSchema,
+  adminDropUpdate,
+  admissionPassSchema,
+  dropProductParams,
+  dropStatusSchema,
+  joinQueueBody,
+  type AdmissionPass,
+  type DropStatus,
+} from '../../../common/contracts/drops';
 import { refusalHeaders } from '../../lib/event-stream-hub';
 import type { DropsService } from './drops.service';
 
 const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
+const statusResponse = { 200: dropStatusSchema, ...errorResponses };
+const joinedResponse = { 200: dropStatusSchema, 201: dropStatusSchema, ...errorResponses };
 
 /**
  * The waiting room (common/contracts/drops.ts; ADR 010): status, join, the live event stream and the
@@ -19,7 +32,7 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
   // of a refused stream, so limited per address, generously (rate-limits.ts, 'drop-status').
   r.get(
     '/api/drops/:productId',
-    { schema: { params: dropProductParams }, config: { rateLimited: 'drop-status' } },
+    { schema: { params: dropProductParams, response: statusResponse }, config: { rateLimited: 'drop-status' } },
     async (request, reply): Promise<DropStatus> => {
       reply.header('cache-control', 'no-store');
       return drops.status(request.params.productId, await sid(request));
@@ -28,7 +41,7 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
 
   r.post(
     '/api/drops/:productId/queue',
-    { schema: { params: dropProductParams, body: joinQueueBody }, config: { rateLimited: 'drop-join' } },
+    { schema: { params: dropProductParams, body: joinQueueBody, response: joinedResponse }, config: { rateLimited: 'drop-join' } },
     async (request, reply): Promise<DropStatus> => {
       const { status, created } = await drops.join(request.params.productId, {
         sessionId: await sid(request),
@@ -41,7 +54,23 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
     },
   );
 
-  r.post('/api/drops/:productId/pass', { schema: { params: dropProductParams } }, async (request, reply): Promise<AdmissionPass> => {
+  // "Rejoin the line" once a pass lapsed unused: a new place at the back, with a fresh proof of work.
+  r.post(
+    '/api/drops/:productId/rejoin',
+    { schema: { params: dropProductParams, body: joinQueueBody, response: joinedResponse }, config: { rateLimited: 'drop-join' } },
+    async (request, reply): Promise<DropStatus> => {
+      const { status, created } = await drops.rejoin(request.params.productId, {
+        sessionId: await sid(request),
+        ensureSession: async () => (await request.ensureSession()).sid,
+        ip: request.ip,
+        altcha: request.body.altcha,
+      });
+      reply.header('cache-control', 'no-store').status(created ? 201 : 200);
+      return status;
+    },
+  );
+
+  r.post('/api/drops/:productId/pass', { schema: { params: dropProductParams, response: { 200: admissionPassSchema, ...errorResponses } } }, async (request, reply): Promise<AdmissionPass> => {
     const { pass, cookie, maxAgeMs } = await drops.issuePass(request.params.productId, await sid(request), request.headers.cookie);
     reply.header('cache-control', 'no-store').setCookie(drops.passCookieName, cookie, {
       path: '/',
@@ -81,10 +110,10 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
 export async function adminDropsRoutes(app: FastifyInstance, opts: { drops: DropsService }): Promise<void> {
   const { drops } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get('/api/admin/drops', async () => drops.adminList());
+  r.get('/api/admin/drops', { schema: { response: { 200: adminDropListSchema, ...errorResponses } } }, async () => drops.adminList());
   r.patch(
     '/api/admin/drops/:productId',
-    { schema: { params: dropProductParams, body: adminDropUpdate } },
+    { schema: { params: dropProductParams, body: adminDropUpdate, response: { 200: adminDropSchema, ...errorResponses } } },
     async (request) => drops.adminUpdate(request.params.productId, request.body),
   );
 }

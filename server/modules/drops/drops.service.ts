@@ -34,6 +34,7 @@ import {
   lockAddress,
   markSoldOut,
   readRoom,
+  requeueTicket,
   updateDropSettings,
   type DropRow,
   type PolledTicket,
@@ -111,6 +112,8 @@ export function createDropsService(deps: {
     const lapsesInMs = o.lapseAt.map((at) => at - now).filter((ms) => ms > 0);
     return { room: Math.max(0, o.capacity - lapsesInMs.length), lapsesInMs };
   }
+  /** Per live drop, the pieces its last tick saw held in checkouts (DropStatus.held: "all pieces are in checkouts"). */
+  const heldNow = new Map<string, number>();
   const maxStreams = settings.maxStreams ?? DEFAULT_MAX_STREAMS;
   const signer = createPassSigner(deps.secret);
   const passCookieName = cookieName(PASS_COOKIE, deps.secureCookies ?? false);
@@ -176,6 +179,7 @@ export function createDropsService(deps: {
       message: poll.drop.message,
       queueLength: poll.waiting,
       left: stock,
+      ...(phase === 'open' ? { held: heldNow.get(product.id) ?? 0 } : {}),
       editionSize: product.editionSize,
       ticket: ticket ? ticketOf(ticket, phase, poll.drop, stock, now) : null,
     };
@@ -316,6 +320,7 @@ export function createDropsService(deps: {
         const room = await inventory.editionRoom(product.id);
         stock = room?.stock ?? 0;
         const held = room?.held ?? 0;
+        heldNow.set(product.id, held);
         const windowOver = now >= clock.releaseAtMs + clock.windowMs;
         if (stock === 0 && (held === 0 || windowOver)) {
           // Every piece sold (or, at the end of the window, none left to let anyone in for): all waiting are told at once.
@@ -436,6 +441,34 @@ export function createDropsService(deps: {
       if (created && !created.raffle)
         snapshots.joined(productId, { id: created.id, sessionId, status: created.status, raffle: false, admittedAt: null, position: null });
       return { status: await status(productId, sessionId), created: created !== null };
+    },
+
+    /**
+     * "Rejoin the line" (POST /api/drops/:productId/rejoin): a session whose pass lapsed unused (or that left
+     * the line) gets a new place at the back, with a fresh proof of work (400), while the drop is live (409
+     * as for join). Without a place it is a join; a waiting place or a live pass is answered as it is.
+     */
+    async rejoin(
+      productId: string,
+      req: { sessionId: string | null; ensureSession: () => Promise<string>; ip: string; altcha: string },
+    ): Promise<{ status: DropStatus; created: boolean }> {
+      const ticket = req.sessionId ? await findTicket(db, productId, req.sessionId) : null;
+      if (!req.sessionId || !ticket) return this.join(productId, req);
+      const { product, clock } = await dropProduct(productId);
+      const [drop] = await findDropRows(db, [productId]);
+      const phase = dropPhase(clock, dbClock.now(), Boolean(drop?.soldOutAt));
+      if (phase === 'not_open') throw conflict(dropMessages.roomNotOpen(product.name, iso(roomOpensAtMs(clock))));
+      if (phase === 'sold_out' || ticket.status === 'sold_out') throw conflict(dropMessages.soldOut(product.name));
+      if (phase === 'ended') throw conflict(dropMessages.over(product.name));
+      await botCheck.verify(req.altcha);
+      const moved = await requeueTicket(db, productId, req.sessionId, {
+        now: dbClock.sqlNow(),
+        passMs: settings.passMs,
+        releaseAt: new Date(clock.releaseAtMs),
+      });
+      // The snapshot still has the old place: read the room again before answering.
+      if (moved) snapshots.invalidate(productId);
+      return { status: await status(productId, req.sessionId), created: moved !== null };
     },
 
     /** POST /api/drops/:productId/pass: the signed pass of an admitted ticket, to be set as a cookie. */
