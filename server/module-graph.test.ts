@@ -19,6 +19,7 @@ test('the cycle finder finds a cycle', () => {
 
 test('modules meet only through services: no module imports another module repository or tables', () => {
   // The lint rule (eslint.config.js, import-x/no-restricted-paths) enforces it per file; here the
-  // graph's view: the inventory module is the one reader of catalog's products row past its owner.
-  expect([...(graph.get('inventory') ?? [])]).toEqual(['catalog']);
+  // graph's view: the inventory module is the one reader of catalog's products row past its owner
+  // (its other imports are lib/ files, which are no modules).
+  expect([...(graph.get('inventory') ?? [])].filter((node) => !node.includes('/'))).toEqual(['catalog']);
 });

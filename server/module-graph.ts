@@ -57,3 +57,63 @@ export function findCycles(graph: Map<string, Set<string>>): string[][] {
   for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
   return cycles;
 }
+
+/** The capabilities: one folder each under server/modules. */
+export function serverModules(serverDir: string): string[] {
+  return fs
+    .readdirSync(path.join(serverDir, 'modules'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}
+
+/** The tables each module declares in its `*.tables.ts` files (the names `pgTable` gives them). */
+export function moduleTables(serverDir: string): Map<string, string[]> {
+  const tables = new Map<string, string[]>();
+  for (const name of serverModules(serverDir)) {
+    const dir = path.join(serverDir, 'modules', name);
+    const found = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.tables.ts'))
+      .flatMap((f) => [...fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/pgTable\(\s*['"]([a-z0-9_]+)['"]/g)].map((m) => m[1]!));
+    tables.set(name, found.sort());
+  }
+  return tables;
+}
+
+/** The names of the in-process jobs a source file schedules: `jobs.every('name', …)` (server/services.ts). */
+export function scheduledJobs(source: string): string[] {
+  return [...source.matchAll(/\bjobs\.every\(\s*['"]([a-z0-9-]+)['"]/g)].map((m) => m[1]!).sort();
+}
+
+/**
+ * Who calls whom among the modules alone (plugins/ and lib/ left out): the module map's "calls" and
+ * "called by" columns in docs/architecture.md (server/architecture-doc.test.ts compares them).
+ */
+export function moduleCalls(graph: Map<string, Set<string>>, modules: string[]): Map<string, { calls: string[]; calledBy: string[] }> {
+  const result = new Map(modules.map((m) => [m, { calls: [] as string[], calledBy: [] as string[] }]));
+  for (const from of modules) {
+    for (const to of [...(graph.get(from) ?? [])].sort()) {
+      if (!result.has(to)) continue;
+      result.get(from)!.calls.push(to);
+      result.get(to)!.calledBy.push(from);
+    }
+  }
+  for (const entry of result.values()) entry.calledBy.sort();
+  return result;
+}
+
+// `npx tsx server/module-graph.ts` prints the module map's generated columns, to paste into docs/architecture.md.
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  const serverDir = path.dirname(new URL(import.meta.url).pathname);
+  const modules = serverModules(serverDir);
+  const tables = moduleTables(serverDir);
+  const calls = moduleCalls(serverImportGraph(serverDir), modules);
+  const list = (xs: string[]) => (xs.length ? xs.join(', ') : '—');
+  console.log('| module | tables | calls | called by (modules) |\n|---|---|---|---|');
+  for (const m of modules) {
+    const { calls: out, calledBy } = calls.get(m)!;
+    console.log(`| ${m} | ${list(tables.get(m)!.map((t) => `\`${t}\``))} | ${list(out)} | ${list(calledBy)} |`);
+  }
+  console.log(`\njobs (server/services.ts): ${scheduledJobs(fs.readFileSync(path.join(serverDir, 'services.ts'), 'utf8')).join(', ')}`);
+}
