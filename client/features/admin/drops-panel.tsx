@@ -267,7 +267,7 @@ function DropCard({ drop: d }: { drop: AdminDrop }) {
   );
 }
 
-/** The owner's Drops view (issue 14 item 8): upcoming and live drops, their queue and stock, admission controls. */
+/** The owner's Drops view (ADR 010): upcoming and live drops, their queue and stock, admission controls. */
 export function DropsPanel() {
   const drops = useAdminDrops();
   const list = drops.data;
