@@ -76,6 +76,9 @@ const scenario: Scenario = async () => {
     });
     if (created.status !== 201) throw new Error(`create product ${created.status}: ${JSON.stringify(created.json)}`);
     const id = created.json.id as string;
+    // Paused while the crowd gathers (nobody let in yet), resumed when the measurement starts.
+    const pause = (paused: boolean) => call('PATCH', `/api/admin/drops/${id}`, '127.0.0.1', ownerCookie, { paused });
+    if ((await pause(true)).status !== 200) throw new Error('pause the drop');
     await sleep(3500);
 
     // The crowd: join (proof of work), then keep the stream open.
@@ -148,6 +151,7 @@ const scenario: Scenario = async () => {
     const buyFailures: Record<string, number> = {};
     const buying: Array<Promise<void>> = [];
     const measureFrom = Date.now();
+    if ((await pause(false)).status !== 200) throw new Error('resume the drop');
     onAdmitted.push((n) => {
       if (Date.now() < measureFrom) return;
       buying.push(
@@ -171,14 +175,16 @@ const scenario: Scenario = async () => {
             }
             intent = r.json;
           }
-          const confirm = await call('POST', '/api/payments/offline/confirm', ip, cookie, { clientSecret: intent.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: `${String((n % 12) + 1).padStart(2, '0')}/40`, cvc: String(100 + (n % 900)) });
+          const confirm = await call('POST', '/api/payments/offline/confirm', ip, cookie, { clientSecret: intent.clientSecret, cardNumber: ['4242 4242 4242 4242', '5555 5555 5555 4444', '4000 0566 5566 5556', '6011 1111 1111 1117'][n % 4], expiry: `${String((n % 12) + 1).padStart(2, '0')}/${40 + (Math.floor(n / 12) % 50)}`, cvc: String(100 + (Math.floor(n / 600) % 900)) });
           const done = await call('POST', '/api/payment-success', ip, cookie, { paymentIntentId: intent.paymentIntentId });
           if (confirm.status !== 200 || done.status !== 200) {
             buyFailures[`pay ${confirm.status}/${done.status}`] = (buyFailures[`pay ${confirm.status}/${done.status}`] ?? 0) + 1;
             return;
           }
           buyMs.push(performance.now() - started);
-        })(),
+        })().catch((err: unknown) => {
+          buyFailures[(err as Error).message] = (buyFailures[(err as Error).message] ?? 0) + 1;
+        }),
       );
     });
     const reads: Record<number, number> = {};
