@@ -8,9 +8,11 @@ import { DevicesPanel } from './devices-panel';
 import { DiscountCodesPanel } from './discount-codes-panel';
 import { DropsPanel } from './drops-panel';
 import { NewsletterPanel } from './newsletter-panel';
+import { NotifyDemandPanel } from './notify-demand-panel';
 import { OrdersPanel } from './orders-panel';
 import { ProductsPanel } from './products-panel';
-import { useAdminOrders, useAdminProducts, useDiscountCodes, useNewsletterSignups } from './use-admin-data';
+import { isAnyDropLive, useAdminOrderCount, useAdminProducts, useDiscountCodes, useNewsletterSignups } from './use-admin-data';
+import { useAdminDrops } from './use-admin-drops';
 import { adminStatusKey, useAdminLogout } from './use-admin-session';
 
 const count = (list: unknown[] | undefined) => (list ? ` (${list.length})` : '');
@@ -18,14 +20,18 @@ const count = (list: unknown[] | undefined) => (list ? ` (${list.length})` : '')
 export function AdminDashboard() {
   const logout = useAdminLogout();
   // Mounted only for an authenticated admin, so these queries never run for anyone else.
-  const products = useAdminProducts(true);
-  const orders = useAdminOrders(true);
+  // While a drop is live, orders, products and drops refresh on their own (docs/operations.md, Running a drop);
+  // the product cards' sold counts come from this same drops list, so they never disagree with the Drops view.
+  const drops = useAdminDrops({ watch: true });
+  const live = isAnyDropLive(drops.data);
+  const products = useAdminProducts(true, live);
+  const orderCount = useAdminOrderCount(true, live);
   const signups = useNewsletterSignups(true);
   const codes = useDiscountCodes(true);
 
   // An admin session that expired while the page was open: ask the server again, which shows the login card.
   const queryClient = useQueryClient();
-  const expired = [products.error, orders.error, signups.error, codes.error].some(
+  const expired = [products.error, orderCount.error, signups.error, codes.error, drops.error].some(
     (e) => e instanceof ApiError && e.status === 401,
   );
   useEffect(() => {
@@ -51,7 +57,7 @@ export function AdminDashboard() {
             Products{count(products.data)}
           </TabsTrigger>
           <TabsTrigger value="orders" className="normal-case px-2 sm:px-6">
-            Orders{count(orders.data)}
+            Orders{orderCount.data === undefined ? '' : ` (${orderCount.data})`}
           </TabsTrigger>
           <TabsTrigger value="newsletter" className="normal-case px-2 sm:px-6">
             Newsletter{count(signups.data)}
@@ -62,15 +68,26 @@ export function AdminDashboard() {
           <TabsTrigger value="drops" className="normal-case px-2 sm:px-6">
             Drops
           </TabsTrigger>
+          <TabsTrigger value="notify" className="normal-case px-2 sm:px-6">
+            Notify me
+          </TabsTrigger>
           <TabsTrigger value="devices" className="normal-case px-2 sm:px-6">
             Devices
           </TabsTrigger>
         </TabsList>
         <TabsContent value="products">
-          <ProductsPanel products={products.data} isLoading={products.isLoading} isError={products.isError} />
+          <ProductsPanel
+            products={products.data}
+            drops={drops.data}
+            isLoading={products.isLoading}
+            isError={products.isError}
+            updatedAt={products.dataUpdatedAt}
+            refreshing={products.isFetching || drops.isFetching}
+            onRefresh={() => void Promise.all([products.refetch(), drops.refetch()])}
+          />
         </TabsContent>
         <TabsContent value="orders">
-          <OrdersPanel orders={orders.data} isLoading={orders.isLoading} isError={orders.isError} />
+          <OrdersPanel orderCount={orderCount.data} countError={orderCount.isError} live={live} />
         </TabsContent>
         <TabsContent value="newsletter">
           <NewsletterPanel signups={signups.data} isLoading={signups.isLoading} isError={signups.isError} />
@@ -80,6 +97,9 @@ export function AdminDashboard() {
         </TabsContent>
         <TabsContent value="drops">
           <DropsPanel />
+        </TabsContent>
+        <TabsContent value="notify">
+          <NotifyDemandPanel live={live} />
         </TabsContent>
         <TabsContent value="devices">
           <DevicesPanel />

@@ -1,5 +1,6 @@
 import { AlertTriangle, ImageOff, Pencil, Trash2 } from 'lucide-react';
 import { LOW_STOCK_THRESHOLD, type AdminProduct } from '../../../common/contracts/admin';
+import type { AdminDrop } from '../../../common/contracts/drops';
 import { displayPrice } from '../../../common/domain/money';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
@@ -8,6 +9,8 @@ import { thumbnailSrc } from './thumbnail-src';
 
 interface AdminProductCardProps {
   product: AdminProduct;
+  /** The product's drop, when it has one: sold and edition come from it (the Drops view's numbers). */
+  drop?: AdminDrop | undefined;
   categoryName: string;
   onEdit: () => void;
   onDelete: () => void;
@@ -16,6 +19,7 @@ interface AdminProductCardProps {
 
 export function AdminProductCard({
   product,
+  drop,
   categoryName,
   onEdit,
   onDelete,
@@ -97,7 +101,7 @@ export function AdminProductCard({
         </dd>
         <dt className="text-muted">Sold</dt>
         <dd className="text-right">
-          {product.soldCount} of {product.editionSize}
+          {drop?.sold ?? product.soldCount} of {drop?.editionSize ?? product.editionSize}
         </dd>
         <dt className="text-muted">Limit</dt>
         <dd className="text-right">{product.maxPerShopper} per shopper</dd>

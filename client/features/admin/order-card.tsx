@@ -1,42 +1,80 @@
-import type { AdminOrder } from '../../../common/contracts/admin';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { ExternalLink, Truck } from 'lucide-react';
+import { CARRIER_LABELS, CARRIERS, type AdminOrder, type Carrier } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { ORDER_STATUSES } from '../../../common/domain/order-status';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { formatOrderDate, formatShipping, orderStatusBadgeClass, orderStatusLabel } from './order-display';
-import { useUpdateOrderStatus } from './use-admin-data';
+import { useUpdateOrderStatus, type OrderStatusChange } from './use-admin-data';
 
 const usd = (amount: string) => `$${amount}`;
 
-export function OrderCard({ order }: { order: AdminOrder }) {
+interface OrderCardProps {
+  order: AdminOrder;
+  /** Row selection for the bulk status change. */
+  selected: boolean;
+  onSelectedChange: (selected: boolean) => void;
+}
+
+const SHIPPABLE: ReadonlySet<OrderStatus> = new Set(['pending', 'confirmed', 'processing']);
+
+export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps) {
   const update = useUpdateOrderStatus();
   const headingId = `order-${order.id}`;
   const hasDiscount = Number(order.discountAmount) > 0 || Boolean(order.discountCode);
+  // The shipment form's values: sent with a status change too, so choosing Shipped in the dropdown
+  // after typing a tracking number mails the link (the mail goes out once, when the order becomes shipped).
+  const [trackingNumber, setTrackingNumber] = useState(order.trackingNumber ?? '');
+  const [carrier, setCarrier] = useState<Carrier | ''>((order.carrier as Carrier | null) ?? '');
+  // A refresh that brings other saved values (another tab, a colleague) restarts the form from them.
+  useEffect(() => setTrackingNumber(order.trackingNumber ?? ''), [order.trackingNumber]);
+  useEffect(() => setCarrier((order.carrier as Carrier | null) ?? ''), [order.carrier]);
 
-  const onStatus = (status: string) => {
-    if (status === order.status) return;
+  const change = (status: OrderStatus, onDone?: () => void) => {
+    const tracking: Partial<OrderStatusChange> =
+      trackingNumber.trim() || carrier ? { trackingNumber: trackingNumber.trim() || null, carrier: carrier || null } : {};
     update.mutate(
-      { id: order.id, status: status as OrderStatus },
+      { id: order.id, status, ...tracking },
       {
-        onSuccess: () => toast({ title: 'Success', description: 'Order status updated successfully' }),
+        onSuccess: () => {
+          onDone?.();
+          toast({ title: 'Success', description: 'Order status updated successfully' });
+        },
         onError: () =>
           toast({ title: 'Error', description: 'Failed to update order status', variant: 'destructive' }),
       },
     );
   };
+  const onStatus = (status: string) => {
+    if (status === order.status) return;
+    change(status as OrderStatus);
+  };
 
   return (
     <article aria-labelledby={headingId} className="border-2 border-ink bg-white">
       <header className="flex flex-wrap items-start justify-between gap-3 border-b-2 border-ink bg-bone px-4 py-3">
-        <div className="min-w-0">
-          <h3 id={headingId} className="font-mono text-base font-bold">
+        <div className="flex min-w-0 items-start gap-3">
+          <input
+            type="checkbox"
+            id={`${headingId}-select`}
+            className="mt-0.5 h-6 w-6 shrink-0 cursor-pointer accent-ink"
+            checked={selected}
+            onChange={(e) => onSelectedChange(e.target.checked)}
+            aria-label={`Select order ${order.orderNumber}`}
+          />
+          <div className="min-w-0">
+          <h3 id={headingId} className="break-all font-mono text-base font-bold">
             {order.orderNumber}
           </h3>
           <p className="text-sm text-muted">
             <time dateTime={order.createdAt}>{formatOrderDate(order.createdAt)}</time>
           </p>
+          </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {order.isTest && (
@@ -159,7 +197,109 @@ export function OrderCard({ order }: { order: AdminOrder }) {
             })}
           </ul>
         </section>
+
+        {order.status !== 'cancelled' && (
+          <ShipmentForm
+            order={order}
+            trackingNumber={trackingNumber}
+            carrier={carrier}
+            onTrackingNumber={setTrackingNumber}
+            onCarrier={setCarrier}
+            pending={update.isPending}
+            onSubmit={(status) => change(status)}
+          />
+        )}
       </div>
     </article>
+  );
+}
+
+/**
+ * Tracking number and carrier, inline: "Mark shipped" sets the status and mails the customer the carrier's
+ * tracking link in one step; on a shipped order the button saves a corrected number (no second mail).
+ */
+function ShipmentForm({
+  order,
+  trackingNumber,
+  carrier,
+  onTrackingNumber,
+  onCarrier,
+  pending,
+  onSubmit,
+}: {
+  order: AdminOrder;
+  trackingNumber: string;
+  carrier: Carrier | '';
+  onTrackingNumber: (value: string) => void;
+  onCarrier: (value: Carrier | '') => void;
+  pending: boolean;
+  onSubmit: (status: OrderStatus) => void;
+}) {
+  const id = useId();
+  const current = order.status as OrderStatus;
+  const shipping = SHIPPABLE.has(current);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit(shipping ? 'shipped' : current);
+  };
+  return (
+    <section aria-labelledby={`${id}-h`} className="text-sm md:col-span-3">
+      <h4 id={`${id}-h`} className="mb-1 text-xs font-bold uppercase tracking-wide text-muted">
+        Shipment
+      </h4>
+      <form onSubmit={submit} className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-end">
+        <div className="grid gap-1">
+          <label htmlFor={`${id}-tn`} className="text-xs font-semibold">
+            Tracking number
+          </label>
+          <Input
+            id={`${id}-tn`}
+            value={trackingNumber}
+            maxLength={100}
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono text-sm"
+            onChange={(e) => onTrackingNumber(e.target.value)}
+            aria-describedby={`${id}-hint`}
+          />
+        </div>
+        <div className="grid gap-1">
+          <label htmlFor={`${id}-carrier`} className="text-xs font-semibold">
+            Carrier
+          </label>
+          <select
+            id={`${id}-carrier`}
+            value={carrier}
+            onChange={(e) => onCarrier(e.target.value as Carrier | '')}
+            className="h-11 w-full border-2 border-neutral-300 bg-white px-2 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-blue-600"
+          >
+            <option value="">Choose…</option>
+            {CARRIERS.map((c) => (
+              <option key={c} value={c}>
+                {CARRIER_LABELS[c]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" variant={shipping ? 'default' : 'outline'} className="min-h-11" disabled={pending}>
+          <Truck className="h-4 w-4" aria-hidden="true" />
+          {shipping ? 'Mark shipped' : 'Save tracking'}
+          <span className="sr-only"> for {order.orderNumber}</span>
+        </Button>
+      </form>
+      <p id={`${id}-hint`} className="mt-1 text-xs text-muted">
+        {shipping
+          ? 'Mark shipped e-mails the customer, with the tracking link when the carrier is known.'
+          : order.trackingUrl
+            ? ''
+            : 'Saved without a new e-mail.'}
+        {order.trackingUrl && (
+          <a href={order.trackingUrl} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 underline underline-offset-2">
+            Track package <span className="sr-only">{order.orderNumber} (opens the carrier's page)</span>
+            <ExternalLink className="h-3 w-3" aria-hidden="true" />
+          </a>
+        )}
+      </p>
+    </section>
   );
 }

@@ -1,49 +1,112 @@
-import { useId, useMemo, useState } from 'react';
-import { Inbox, Search } from 'lucide-react';
-import type { AdminOrder } from '../../../common/contracts/admin';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { ChevronLeft, ChevronRight, Inbox, Search } from 'lucide-react';
+import { ADMIN_ORDERS_PAGE_SIZE } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import { ORDER_STATUSES } from '../../../common/domain/order-status';
+import { Button } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
+import { toast } from '../../components/ui/use-toast';
+import { cn } from '../../lib/cn';
 import { OrderCard } from './order-card';
-import { matchesOrderSearch, orderStatusLabel } from './order-display';
-import { PanelEmpty, PanelError, PanelHeading } from './panel-parts';
+import { orderStatusLabel } from './order-display';
+import { PanelEmpty, PanelError, PanelHeading, UpdatedAt } from './panel-parts';
+import { ordersQueryString, useAdminOrdersPage, useBulkOrderStatus } from './use-admin-data';
 
 interface OrdersPanelProps {
-  orders: AdminOrder[] | undefined;
-  isLoading: boolean;
-  isError: boolean;
+  /** Orders in the shop, unfiltered (undefined while loading): 0 shows 'No orders yet'. */
+  orderCount: number | undefined;
+  countError: boolean;
+  /** A drop is live: the page refreshes every few seconds. */
+  live: boolean;
 }
 
 const ALL = 'all';
+/** The search is sent to the server once typing pauses this long. */
+const SEARCH_DEBOUNCE_MS = 300;
 
-export function OrdersPanel({ orders, isLoading, isError }: OrdersPanelProps) {
+/** The orders, a page at a time from the server (filtered and counted there), with a bulk status change. */
+export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) {
   const uid = useId();
   const [status, setStatus] = useState<OrderStatus | typeof ALL>(ALL);
   const [query, setQuery] = useState('');
+  const [q, setQ] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const summaryRef = useRef<HTMLParagraphElement>(null);
 
-  const shown = useMemo(
-    () =>
-      (orders ?? []).filter((o) => (status === ALL || o.status === status) && matchesOrderSearch(o, query)),
-    [orders, status, query],
-  );
-  const hasOrders = (orders?.length ?? 0) > 0;
+  useEffect(() => {
+    const timer = setTimeout(() => setQ(query.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [query]);
+  // New filters start at the first page with nothing selected.
+  useEffect(() => {
+    setOffset(0);
+    setSelected(new Set());
+  }, [status, q]);
+
+  const filters = { status: status === ALL ? undefined : status, q: q || undefined };
+  const page = useAdminOrdersPage({ ...filters, offset }, live);
+  const data = page.data;
+  const orders = data?.orders ?? [];
+  const total = data?.total ?? 0;
+
+  // A bulk change or a refresh can leave fewer pages than the one on screen: go to the last one.
+  useEffect(() => {
+    if (data && data.total > 0 && offset >= data.total)
+      setOffset(Math.floor((data.total - 1) / ADMIN_ORDERS_PAGE_SIZE) * ADMIN_ORDERS_PAGE_SIZE);
+  }, [data, offset]);
+
+  const goTo = (next: number) => {
+    setOffset(next);
+    setSelected(new Set());
+    summaryRef.current?.scrollIntoView({ block: 'start' });
+  };
+  const toggle = (id: string, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const onPage = orders.map((o) => o.id);
+  const chosen = onPage.filter((id) => selected.has(id));
+  const allChosen = onPage.length > 0 && chosen.length === onPage.length;
+
+  const from = total === 0 ? 0 : offset + 1;
+  const to = Math.min(offset + orders.length, total);
+  const hasPrevious = offset > 0;
+  const hasNext = offset + ADMIN_ORDERS_PAGE_SIZE < total;
+  const pageCount = Math.max(1, Math.ceil(total / ADMIN_ORDERS_PAGE_SIZE));
+  const pageNumber = Math.floor(offset / ADMIN_ORDERS_PAGE_SIZE) + 1;
+
+  const loading = orderCount === undefined && !countError ? true : page.isLoading;
 
   return (
     <div className="grid grid-cols-1 gap-4">
-      <PanelHeading title="Orders" csvHref="/api/admin/orders.csv" />
+      <PanelHeading title="Orders" csvHref={`/api/admin/orders.csv${ordersQueryString(filters)}`}>
+        <UpdatedAt at={page.dataUpdatedAt} what="orders" refreshing={page.isFetching} onRefresh={() => void page.refetch()} />
+      </PanelHeading>
 
-      {isLoading ? (
+      {loading ? (
         <div className="grid grid-cols-1 gap-3" aria-busy="true" aria-label="Loading orders">
           {Array.from({ length: 3 }, (_, i) => (
             <Skeleton key={i} className="h-40" />
           ))}
         </div>
-      ) : isError ? (
+      ) : page.isError && !data ? (
         <PanelError what="orders" />
-      ) : !hasOrders ? (
+      ) : orderCount === 0 && total === 0 ? (
         <PanelEmpty icon={Inbox}>
           <h3 className="font-semibold">No orders yet</h3>
           <p className="text-sm text-muted">Orders will appear here when customers make purchases.</p>
@@ -89,24 +152,201 @@ export function OrdersPanel({ orders, isLoading, isError }: OrdersPanelProps) {
               </Select>
             </div>
           </div>
-          <p className="text-sm text-muted" aria-live="polite">
-            Showing {shown.length} of {orders?.length ?? 0} orders
+
+          <p ref={summaryRef} className="scroll-mt-4 text-sm text-muted" aria-live="polite">
+            {total === 0 ? 'Showing 0 orders' : `Showing ${from}–${to} of ${total}`}
           </p>
-          {shown.length === 0 ? (
+
+          {total === 0 ? (
             <p className="border-2 border-dashed border-neutral-400 p-6 text-center text-sm">
               No orders match these filters.
             </p>
           ) : (
-            <ul className="grid grid-cols-1 gap-4" aria-label="Orders">
-              {shown.map((o) => (
-                <li key={o.id}>
-                  <OrderCard order={o} />
-                </li>
-              ))}
-            </ul>
+            <>
+              <BulkStatusBar
+                pageIds={onPage}
+                chosen={chosen}
+                allChosen={allChosen}
+                onSelectAll={(on) => setSelected(on ? new Set(onPage) : new Set())}
+                onDone={() => setSelected(new Set())}
+              />
+              <ul className={cn('grid grid-cols-1 gap-4', page.isPlaceholderData && 'opacity-60')} aria-label="Orders">
+                {orders.map((o) => (
+                  <li key={o.id}>
+                    <OrderCard
+                      order={o}
+                      selected={selected.has(o.id)}
+                      onSelectedChange={(on) => toggle(o.id, on)}
+                    />
+                  </li>
+                ))}
+              </ul>
+              <nav aria-label="Order pages" className="flex flex-wrap items-center justify-between gap-3">
+                <PagerButton
+                  label="Previous page"
+                  enabled={hasPrevious}
+                  onClick={() => goTo(Math.max(0, offset - ADMIN_ORDERS_PAGE_SIZE))}
+                >
+                  <ChevronLeft className="h-4 w-4" aria-hidden="true" />
+                  Previous
+                </PagerButton>
+                <span className="text-sm tabular-nums">
+                  Page {pageNumber} of {pageCount}
+                </span>
+                <PagerButton label="Next page" enabled={hasNext} onClick={() => goTo(offset + ADMIN_ORDERS_PAGE_SIZE)}>
+                  Next
+                  <ChevronRight className="h-4 w-4" aria-hidden="true" />
+                </PagerButton>
+              </nav>
+            </>
           )}
         </>
       )}
+    </div>
+  );
+}
+
+/** Stays focusable at the first or last page (aria-disabled), so focus never drops to the page. */
+function PagerButton({
+  label,
+  enabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  enabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      type="button"
+      variant="outline"
+      className={cn('min-h-11', !enabled && 'cursor-not-allowed opacity-50')}
+      aria-label={label}
+      aria-disabled={!enabled}
+      onClick={() => enabled && onClick()}
+    >
+      {children}
+    </Button>
+  );
+}
+
+/** Select all on this page + one status for the selection, after a confirmation. */
+function BulkStatusBar({
+  pageIds,
+  chosen,
+  allChosen,
+  onSelectAll,
+  onDone,
+}: {
+  pageIds: string[];
+  chosen: string[];
+  allChosen: boolean;
+  onSelectAll: (on: boolean) => void;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const bulk = useBulkOrderStatus();
+  const [status, setStatus] = useState<OrderStatus>('shipped');
+  const [open, setOpen] = useState(false);
+  const selectAllRef = useRef<HTMLInputElement>(null);
+  const some = chosen.length > 0 && !allChosen;
+  useEffect(() => {
+    if (selectAllRef.current) selectAllRef.current.indeterminate = some;
+  }, [some]);
+  const n = chosen.length;
+  const orders = `${n} ${n === 1 ? 'order' : 'orders'}`;
+
+  const confirm = () => {
+    bulk.mutate(
+      { orderIds: chosen, status },
+      {
+        onSuccess: () => {
+          toast({ title: 'Success', description: 'Order status updated successfully' });
+          onDone();
+        },
+        onError: () => toast({ title: 'Error', description: 'Failed to update order status', variant: 'destructive' }),
+        onSettled: () => setOpen(false),
+      },
+    );
+  };
+
+  return (
+    <div
+      role="group"
+      aria-label="Selected orders"
+      className="sticky top-0 z-10 flex flex-wrap items-center gap-x-4 gap-y-2 border-2 border-ink bg-bone p-3"
+    >
+      <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm font-semibold">
+        <input
+          ref={selectAllRef}
+          type="checkbox"
+          className="h-6 w-6 cursor-pointer accent-ink"
+          checked={allChosen}
+          disabled={pageIds.length === 0}
+          onChange={(e) => onSelectAll(e.target.checked)}
+        />
+        Select all on this page
+      </label>
+      <span className="text-sm tabular-nums" aria-live="polite">
+        {n} selected
+      </span>
+      <div className="flex flex-wrap items-center gap-2">
+        <label htmlFor={`${id}-status`} className="sr-only">
+          New status for the selected orders
+        </label>
+        <Select value={status} onValueChange={(v) => setStatus(v as OrderStatus)}>
+          <SelectTrigger id={`${id}-status`} className="h-11 w-36 text-sm">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {ORDER_STATUSES.map((s) => (
+              <SelectItem key={s} value={s}>
+                {orderStatusLabel(s)}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+        <Dialog open={open} onOpenChange={setOpen}>
+          <Button
+            type="button"
+            className={cn('min-h-11', n === 0 && 'cursor-not-allowed opacity-50')}
+            aria-disabled={n === 0}
+            onClick={() => n > 0 && setOpen(true)}
+          >
+            Set status
+          </Button>
+          <DialogContent
+            onCloseAutoFocus={(e) => {
+              // The selection is cleared after a change: focus goes back to the select-all box.
+              e.preventDefault();
+              selectAllRef.current?.focus();
+            }}
+          >
+            <DialogHeader>
+              <DialogTitle>
+                Set {orders} to {orderStatusLabel(status)}?
+              </DialogTitle>
+              <DialogDescription>
+                {status === 'shipped'
+                  ? 'Each customer whose order becomes shipped gets the shipped e-mail. To include a tracking number, mark the order shipped on its own card.'
+                  : 'All of them change, or none if one fails.'}
+              </DialogDescription>
+            </DialogHeader>
+            <div className="flex flex-wrap justify-end gap-2">
+              <DialogClose asChild>
+                <Button type="button" variant="outline">
+                  Cancel
+                </Button>
+              </DialogClose>
+              <Button type="button" onClick={confirm} disabled={bulk.isPending} aria-busy={bulk.isPending}>
+                Set {orders} to {orderStatusLabel(status)}
+              </Button>
+            </div>
+          </DialogContent>
+        </Dialog>
+      </div>
     </div>
   );
 }

@@ -1,19 +1,44 @@
 import type { ReactNode } from 'react';
-import { Download, type LucideIcon } from 'lucide-react';
-import { buttonVariants } from '../../components/ui/button';
+import { Download, RefreshCw, type LucideIcon } from 'lucide-react';
+import { Button, buttonVariants } from '../../components/ui/button';
 
-/** A tab's heading row, with the CSV export link when the tab has one. */
-export function PanelHeading({ title, csvHref }: { title: string; csvHref?: string }) {
+/** A tab's heading row, with the CSV export link when the tab has one and anything else beside it. */
+export function PanelHeading({ title, csvHref, children }: { title: string; csvHref?: string; children?: ReactNode }) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-3">
       <h2 className="font-display text-2xl uppercase tracking-wide">{title}</h2>
-      {csvHref && (
-        <a href={csvHref} download className={buttonVariants({ variant: 'outline', size: 'sm' })}>
-          <Download className="h-4 w-4" aria-hidden="true" />
-          Export CSV
-        </a>
-      )}
+      <div className="flex flex-wrap items-center gap-2">
+        {children}
+        {csvHref && (
+          <a href={csvHref} download className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+            <Download className="h-4 w-4" aria-hidden="true" />
+            Export CSV
+          </a>
+        )}
+      </div>
     </div>
+  );
+}
+
+const clockFormat = () => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/**
+ * "Updated 18:02:05" and a refresh button: when the list on screen was fetched (it refreshes on its own while
+ * a drop is live). The time is not a live region: it would speak every 5 s.
+ */
+export function UpdatedAt({ at, onRefresh, what, refreshing }: { at: number; onRefresh: () => void; what: string; refreshing: boolean }) {
+  return (
+    <span className="flex items-center gap-2 text-xs text-muted">
+      {at > 0 && (
+        <span>
+          Updated <time dateTime={new Date(at).toISOString()} className="tabular-nums">{clockFormat().format(new Date(at))}</time>
+        </span>
+      )}
+      <Button type="button" size="sm" variant="outline" onClick={onRefresh} aria-busy={refreshing}>
+        <RefreshCw className={refreshing ? 'h-3.5 w-3.5 motion-safe:animate-spin' : 'h-3.5 w-3.5'} aria-hidden="true" />
+        Refresh {what}
+      </Button>
+    </span>
   );
 }
 

@@ -1,7 +1,13 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { productPayloadSchema, type AdminProduct, type ProductPayload } from '../../../common/contracts/admin';
+import {
+  productPayloadSchema,
+  stockConflictSchema,
+  type AdminProduct,
+  type ProductPayload,
+} from '../../../common/contracts/admin';
+import { ApiError } from '../../lib/api-client';
 import { DEFAULT_MAX_PER_SHOPPER } from '../../../common/domain/purchase-limit';
 import { Button } from '../../components/ui/button';
 import {
@@ -21,6 +27,7 @@ import {
   type ProductFormSectionProps,
   type ProductFormValues,
 } from './product-form-sections';
+import { productPatchOf } from './product-patch';
 import { useSaveProduct } from './use-admin-data';
 import { adminErrorMessage } from './use-admin-session';
 
@@ -101,8 +108,28 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
     resolver: zodResolver(productPayloadSchema),
     defaultValues: toFormValues(product),
   });
-  const { handleSubmit, setValue, setError, watch, getValues } = form;
+  const { handleSubmit, setValue, setError, clearErrors, watch, getValues, setFocus } = form;
   const section: ProductFormSectionProps = { form, fieldId: (name) => `${uid}-${name}` };
+  // The stock the owner last saw: sent as expectedStock with a stock change. After a conflict it is the
+  // server's current number, so saving again writes the owner's number knowingly.
+  const seenStock = useRef(product?.stock ?? 0);
+  const [stockConflict, setStockConflict] = useState<number | null>(null);
+  const showStockConflict = (currentStock: number) => {
+    seenStock.current = currentStock;
+    setStockConflict(currentStock);
+    setError(
+      'stock',
+      { type: 'conflict', message: `Stock changed to ${currentStock} while you were editing — check and save again` },
+      { shouldFocus: true },
+    );
+  };
+  const takeCurrentStock = () => {
+    if (stockConflict === null) return;
+    setValue('stock', String(stockConflict), { shouldDirty: true });
+    clearErrors('stock');
+    setStockConflict(null);
+    setFocus('stock');
+  };
   const images = watch('images') ?? [];
   const salePrice = watch('salePrice');
   const isOnSale = watch('isOnSale');
@@ -131,8 +158,11 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
       setError('salePrice', { message: 'Enter a sale price, or untick On Sale' }, { shouldFocus: true });
       return;
     }
+    const request = product
+      ? { id: product.id, patch: productPatchOf(payload, form.formState.dirtyFields, seenStock.current) }
+      : { id: null, payload };
     save.mutate(
-      { id: product?.id ?? null, payload },
+      request,
       {
         onSuccess: () => {
           toast({
@@ -142,6 +172,11 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
           onDone();
         },
         onError: (error) => {
+          // A sale moved the stock since the form loaded: said at the Stock field, nothing was written.
+          if (error instanceof ApiError && error.status === 409) {
+            const conflict = stockConflictSchema.safeParse(safeJson(error.body));
+            if (conflict.success) return showStockConflict(conflict.data.currentStock);
+          }
           toast({
             title: 'Error',
             description: `Failed to save product: ${adminErrorMessage(error)}`,
@@ -168,7 +203,7 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
       <div className="grid gap-5 px-6 py-5 sm:grid-cols-2">
         <BasicsSection {...section} />
         <PricingSection {...section} />
-        <StockSection {...section} />
+        <StockSection {...section} stockConflict={stockConflict} onUseCurrentStock={takeCurrentStock} />
         <VariantsSection {...section} />
         <MediaSection {...section} onUploadingChange={onUploadingChange} />
       </div>
@@ -189,4 +224,12 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
       </div>
     </form>
   );
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

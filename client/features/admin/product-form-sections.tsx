@@ -159,16 +159,35 @@ export function PricingSection(section: ProductFormSectionProps) {
 }
 
 /** Stock, edition size, limit per shopper and the availability flags (In Stock, New, On Sale). */
-export function StockSection(section: ProductFormSectionProps) {
+export function StockSection({
+  stockConflict = null,
+  onUseCurrentStock,
+  ...section
+}: ProductFormSectionProps & {
+  /** The server's stock after a 409 (a sale while the form was open); its message is the Stock field's error. */
+  stockConflict?: number | null;
+  onUseCurrentStock?: () => void;
+}) {
   const { register, setValue } = section.form;
   const { fieldId } = section;
   const onSaleField = register('isOnSale');
   const whole = { type: 'number', inputMode: 'numeric', step: '1' } as const;
   return (
     <>
-      <ProductField section={section} name="stock" label="Stock">
-        {(c) => <Input {...whole} min="0" {...register('stock')} {...c} />}
-      </ProductField>
+      <div className="grid content-start gap-1.5">
+        <ProductField section={section} name="stock" label="Stock">
+          {(c) => <Input {...whole} min="0" {...register('stock')} {...c} />}
+        </ProductField>
+        {stockConflict !== null && onUseCurrentStock && (
+          <button
+            type="button"
+            onClick={onUseCurrentStock}
+            className="justify-self-start text-sm font-semibold underline underline-offset-2 hover:no-underline"
+          >
+            Use the current stock ({stockConflict})
+          </button>
+        )}
+      </div>
       <ProductField section={section} name="editionSize" label="Edition size">
         {(c) => <Input {...whole} min="1" {...register('editionSize')} {...c} />}
       </ProductField>

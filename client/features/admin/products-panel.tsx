@@ -3,26 +3,34 @@ import { useQuery } from '@tanstack/react-query';
 import { PackageOpen, Plus } from 'lucide-react';
 import type { AdminProduct } from '../../../common/contracts/admin';
 import type { Category } from '../../../common/contracts/catalog';
+import type { AdminDrop } from '../../../common/contracts/drops';
 import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
 import { AdminProductCard } from './admin-product-card';
+import { UpdatedAt } from './panel-parts';
 import { ProductFormDialog } from './product-form-dialog';
 import { useDeleteProduct } from './use-admin-data';
 
 interface ProductsPanelProps {
   products: AdminProduct[] | undefined;
+  /** The Drops view's list: a drop's sold and edition figures are shown from it, the same numbers as there. */
+  drops: AdminDrop[] | undefined;
   isLoading: boolean;
   isError: boolean;
+  updatedAt: number;
+  refreshing: boolean;
+  onRefresh: () => void;
 }
 
-export function ProductsPanel({ products, isLoading, isError }: ProductsPanelProps) {
+export function ProductsPanel({ products, drops, isLoading, isError, updatedAt, refreshing, onRefresh }: ProductsPanelProps) {
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<AdminProduct | null>(null);
   const categories = useQuery<Category[]>({ queryKey: ['/api/categories'] });
   const remove = useDeleteProduct();
 
   const categoryName = (slug: string) => categories.data?.find((c) => c.slug === slug)?.name ?? slug;
+  const dropOf = new Map((drops ?? []).map((d) => [d.productId, d]));
 
   const openAdd = () => {
     setEditing(null);
@@ -45,10 +53,13 @@ export function ProductsPanel({ products, isLoading, isError }: ProductsPanelPro
     <div className="grid grid-cols-1 gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="font-display text-2xl uppercase tracking-wide">Products</h2>
-        <Button onClick={openAdd}>
-          <Plus className="h-4 w-4" aria-hidden="true" />
-          Add Product
-        </Button>
+        <div className="flex flex-wrap items-center gap-2">
+          <UpdatedAt at={updatedAt} what="products" refreshing={refreshing} onRefresh={onRefresh} />
+          <Button onClick={openAdd}>
+            <Plus className="h-4 w-4" aria-hidden="true" />
+            Add Product
+          </Button>
+        </div>
       </div>
 
       {isLoading ? (
@@ -78,6 +89,7 @@ export function ProductsPanel({ products, isLoading, isError }: ProductsPanelPro
               <div className="flex w-full flex-col [&>article]:flex-1">
                 <AdminProductCard
                   product={p}
+                  drop={dropOf.get(p.id)}
                   categoryName={categoryName(p.category)}
                   onEdit={() => openEdit(p)}
                   onDelete={() => onDelete(p)}

@@ -4,13 +4,19 @@ import { apiJson } from '../../lib/api-client';
 
 export const adminDropsKey = ['/api/admin/drops'] as const;
 
-/** The owner's Drops view (ADR 010): refreshed every 2 s while the tab is on screen (it is mounted only then). */
-export function useAdminDrops() {
+/** Drops that are in their room or selling: the owner's lists then refresh every 5 s. */
+const isLive = (list: AdminDrop[] | undefined) => (list ?? []).some((d) => d.phase === 'open' || d.phase === 'raffle');
+
+/**
+ * The owner's drops (ADR 010). The Drops view refreshes every 2 s while on screen (it is mounted only then);
+ * the dashboard's own watch (`watch`) every 5 s while a drop is live, else every 30 s to notice one opening.
+ */
+export function useAdminDrops({ watch = false }: { watch?: boolean } = {}) {
   return useQuery<AdminDrop[]>({
     queryKey: adminDropsKey,
     queryFn: () => apiJson<AdminDrop[]>('GET', '/api/admin/drops'),
-    refetchInterval: 2000,
-    refetchOnWindowFocus: true,
+    refetchInterval: watch ? (query) => (isLive(query.state.data) ? 5000 : 30_000) : 2000,
+    refetchOnWindowFocus: 'always',
   });
 }
 
