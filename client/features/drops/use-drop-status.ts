@@ -98,7 +98,7 @@ export function refusalMessage(err: unknown, fallback: string): string {
 }
 
 /** Join: the proof of work (in a Web Worker, as the newsletter signup does), then POST queue. */
-export function useJoinQueue(productId: string, onJoined: (s: DropStatus) => void) {
+export function useJoinQueue(productId: string, onJoined: (s: DropStatus) => void, action: 'queue' | 'rejoin' = 'queue') {
   const [checking, setChecking] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -114,13 +114,14 @@ export function useJoinQueue(productId: string, onJoined: (s: DropStatus) => voi
       } finally {
         setChecking(false);
       }
-      onJoined(await apiJson<DropStatus>('POST', `/api/drops/${productId}/queue`, { altcha }));
+      // 'rejoin': a lapsed pass (or a place the shopper left) gets a new place at the back of the line.
+      onJoined(await apiJson<DropStatus>('POST', `/api/drops/${productId}/${action}`, { altcha }));
     } catch (err) {
       setError(refusalMessage(err, 'Could not join the waiting room. Please try again.'));
     } finally {
       setPending(false);
     }
-  }, [productId, onJoined]);
+  }, [productId, onJoined, action]);
   return { join, checking, pending, error };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DropStatus, DropTicket } from '../../../common/contracts/drops';
-import { announcement, describePassLeft, formatPassLeft, formatWait, roomView } from './waiting-room-copy';
+import { allHeldText, announcement, describePassLeft, drawInText, formatPassLeft, formatWait, passWarning, roomView } from './waiting-room-copy';
 
 const ticket = (t: Partial<DropTicket>): DropTicket => ({
   id: 't1',
@@ -64,5 +64,24 @@ describe('waiting room copy', () => {
     expect(announcement(roomView(status({ paused: true, ticket: ticket({}) })))).toBe(
       "You're number 37 in line. Paused by the shop.",
     );
+  });
+
+  it('warns at 60 s and 30 s left on the pass, not before and not once it has lapsed', () => {
+    expect(passWarning(61_000)).toBeNull();
+    expect(passWarning(60_000)).toBe('Less than a minute left on your turn — add it to your cart now.');
+    expect(passWarning(30_000)).toBe('30 seconds left on your turn — add it to your cart now.');
+    expect(passWarning(0)).toBeNull();
+  });
+
+  it('says the last pieces are in checkouts, and the time to the draw', () => {
+    expect(allHeldText(10)).toBe('All pieces are in checkouts — some may come back within 10 min. Stay in line.');
+    expect(drawInText(252_000)).toBe('Places are drawn in 04:12');
+    expect(drawInText(3_725_000)).toBe('Places are drawn in 1:02:05');
+  });
+
+  it('never says "you can add now" for a turn: it says when the pass ends', () => {
+    const said = announcement({ kind: 'admitted', passExpiresAt: '2026-11-27T18:10:00.000Z' });
+    expect(said).toMatch(/^It's your turn\. Your pass ends at \d\d:\d\d\.$/);
+    expect(said).not.toMatch(/add/);
   });
 });

@@ -7,6 +7,40 @@ export const DRAW_TEXT =
 export const PAUSED_TEXT = 'Paused by the shop';
 export const SOLD_OUT_TEXT = 'Sold out';
 export const CHECKING_TEXT = "Checking you're not a bot…";
+export const TURN_ENDED_TEXT = 'Your turn has ended';
+export const PASS_LAPSED_TEXT = 'Your pass has run out, so the piece went back to others in line.';
+export const REJOIN_LABEL = 'Rejoin the line';
+export const PICK_SIZE_TEXT = "Pick your size now — it's kept for your turn.";
+
+/** Pass warnings: said once each as the pass crosses 60 s and 30 s left. */
+export const PASS_WARN_AT_MS = [60_000, 30_000] as const;
+
+/** 'Less than a minute left on your turn' at 60 s, '30 seconds left on your turn' at 30 s; null before. */
+export function passWarning(msLeft: number): string | null {
+  if (msLeft <= 0) return null;
+  if (msLeft <= 30_000) return '30 seconds left on your turn — add it to your cart now.';
+  if (msLeft <= 60_000) return 'Less than a minute left on your turn — add it to your cart now.';
+  return null;
+}
+
+/** '14:05' in the shopper's own time (a hold's or a pass's end). */
+export function clockTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+}
+
+/** The last pieces are in checkouts: not sold out yet, a lapsed hold puts its piece back for the line. */
+export function allHeldText(holdMinutes: number): string {
+  return `All pieces are in checkouts — some may come back within ${Math.max(1, Math.round(holdMinutes))} min. Stay in line.`;
+}
+
+/** 'Places are drawn in 04:12' (mm:ss, hours past an hour as h:mm:ss) while the shopper is in the draw. */
+export function drawInText(msLeft: number): string {
+  const total = Math.max(0, Math.ceil(msLeft / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  return `Places are drawn in ${h > 0 ? `${h}:${two(m)}` : two(m)}:${two(sec)}`;
+}
 
 const two = (n: number) => String(n).padStart(2, '0');
 
@@ -67,7 +101,9 @@ export function announcement(view: RoomView): string {
     case 'line':
       return [positionText(view.position), view.paused ? PAUSED_TEXT : view.wait].filter(Boolean).join('. ') + '.';
     case 'admitted':
-      return "It's your turn. You can add this piece to your cart now.";
+      return view.passExpiresAt
+        ? `It's your turn. Your pass ends at ${clockTime(view.passExpiresAt)}.`
+        : "It's your turn.";
     case 'sold_out':
       return 'Sold out. Every piece has gone.';
     default:

@@ -5,18 +5,26 @@ import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
 import { NotifyMeLink } from '../catalog/drop-countdown';
 import { useNow } from '../catalog/release-clock';
+import { useShopSettings } from '../settings/use-shop-settings';
 import { HolderActions, useTicketHeartbeat } from './ticket-actions';
 import { useAdmissionPass, useDropStatus, useJoinQueue } from './use-drop-status';
 import {
+  allHeldText,
   announcement,
   CHECKING_TEXT,
   describePassLeft,
   DRAW_TEXT,
+  drawInText,
   formatPassLeft,
+  PASS_LAPSED_TEXT,
+  passWarning,
   PAUSED_TEXT,
+  PICK_SIZE_TEXT,
   positionText,
+  REJOIN_LABEL,
   roomView,
   SOLD_OUT_TEXT,
+  TURN_ENDED_TEXT,
   type RoomView,
 } from './waiting-room-copy';
 
@@ -63,7 +71,7 @@ function PassTimer({ expiresAt }: { expiresAt: string }) {
       className="flex items-center gap-1.5 text-sm font-semibold tabular-nums"
     >
       <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
-      {left > 0 ? `Your turn ends in ${formatPassLeft(left)}` : 'Your turn has ended'}
+      {left > 0 ? `Your turn ends in ${formatPassLeft(left)}` : TURN_ENDED_TEXT}
     </p>
   );
 }
@@ -81,22 +89,37 @@ interface WaitingRoomProps {
  */
 export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
   const { status, unavailable, setStatus, reconnect } = useDropStatus(productId);
+  const { holdMinutes } = useShopSettings();
+  const sectionRef = useRef<HTMLElement>(null);
+  // After joining (or rejoining) focus moves to the new state's headline, never to <body>.
+  const focusNext = useRef(false);
   const onJoined = useCallback(
     (s: DropStatus) => {
+      focusNext.current = true;
       setStatus(s);
       reconnect();
     },
     [setStatus, reconnect],
   );
   const join = useJoinQueue(productId, onJoined);
+  const rejoin = useJoinQueue(productId, onJoined, 'rejoin');
   const view: RoomView = status ? roomView(status) : { kind: 'none' };
+  useEffect(() => {
+    if (!focusNext.current || view.kind === 'join' || view.kind === 'none') return;
+    focusNext.current = false;
+    sectionRef.current?.querySelector<HTMLElement>('[data-room-focus]')?.focus();
+  }, [view.kind]);
   const admittedTicket = view.kind === 'admitted' ? (status?.ticket?.id ?? null) : null;
   const admission = useAdmissionPass(productId, admittedTicket);
   const said = useThrottledAnnouncement(view);
   const passExpiresAt = admission.pass?.expiresAt ?? (view.kind === 'admitted' ? view.passExpiresAt : null);
   // Once the pass has run out the server refuses the add, so Add to Cart goes away too.
-  const now = useNow(passExpiresAt !== null ? true : null);
+  const now = useNow(passExpiresAt !== null || view.kind === 'draw' ? true : null);
   const passOver = passExpiresAt !== null && Date.parse(passExpiresAt) <= now;
+  // Spoken and shown once each at 60 s and 30 s left; once it lapses the live region says so (never "your turn").
+  const warning = passExpiresAt !== null && view.kind === 'admitted' ? passWarning(Date.parse(passExpiresAt) - now) : null;
+  const spoken = view.kind === 'admitted' && passOver ? `${TURN_ENDED_TEXT}. ${PASS_LAPSED_TEXT}` : (warning ?? said);
+  const allHeld = status !== null && status.left === 0 && (status.held ?? 0) > 0;
   // The page tells the server whether it is seen while a place is held ("your turn" e-mail; ticket-actions.tsx).
   useTicketHeartbeat(productId, view.kind === 'draw' || view.kind === 'line' || view.kind === 'admitted');
   const left = status?.ticket?.status === 'left';
@@ -115,13 +138,14 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
 
   return (
     <section
+      ref={sectionRef}
       aria-label="Waiting room"
       id="waiting-room"
       data-testid="waiting-room"
       className="flex min-w-0 flex-1 flex-col gap-2 lg:w-full lg:border-2 lg:border-ink lg:bg-paper lg:p-4"
     >
-      <p role="status" className="sr-only">
-        {said}
+      <p role="status" className="sr-only" data-testid="waiting-room-live">
+        {spoken}
       </p>
 
       {view.kind === 'join' && left && (
@@ -138,6 +162,15 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
               ? 'The waiting room is open. Everyone who joins before the release is in a random draw.'
               : 'This drop is live. Join the line to take your turn.'}
           </p>
+          {/* Phones: the same explanation, folded, so the purchase bar stays short. */}
+          <details className="text-xs lg:hidden">
+            <summary className="cursor-pointer font-semibold underline">How the line works</summary>
+            <p className="mt-1">
+              {status.phase === 'raffle'
+                ? 'Everyone who joins before the release is in a random draw: joining early gives no edge.'
+                : 'This drop is live. Join the line to take your turn; you get a few minutes to buy when it comes.'}
+            </p>
+          </details>
           <Button
             size="lg"
             className="w-full px-3 text-sm lg:text-base"
@@ -169,8 +202,13 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
         <div className="flex gap-2">
           <Ticket className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
           <p className="text-xs sm:text-sm">
-            <strong className="block text-sm font-bold uppercase tracking-wide">{DRAW_TEXT.split('. ')[0]}.</strong>{' '}
+            <strong data-room-focus tabIndex={-1} className="block text-sm font-bold uppercase tracking-wide">
+              {DRAW_TEXT.split('. ')[0]}.
+            </strong>{' '}
             <span>{DRAW_TEXT.slice(DRAW_TEXT.indexOf('. ') + 2)}</span>
+            <span role="timer" className="mt-1 block font-semibold tabular-nums" data-testid="draw-in">
+              {drawInText(Date.parse(status.releaseAt) - now)}
+            </span>
           </p>
         </div>
       )}
@@ -179,11 +217,11 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
         <div className="flex items-start gap-2">
           <Users className="mt-1 h-5 w-5 shrink-0" aria-hidden="true" />
           <div>
-            <p className="font-display text-xl leading-none uppercase tabular-nums sm:text-2xl lg:text-3xl">
+            <p data-room-focus tabIndex={-1} className="font-display text-xl leading-none uppercase tabular-nums sm:text-2xl lg:text-3xl">
               {positionText(view.position)}
             </p>
-            <p className={cn('mt-1 text-sm', view.paused ? 'font-bold text-red-700' : 'text-muted')}>
-              {view.paused ? PAUSED_TEXT : (view.wait ?? 'Working out your wait…')}
+            <p className={cn('mt-1 text-sm', view.paused ? 'font-bold text-red-700' : allHeld ? 'font-semibold' : 'text-muted')}>
+              {view.paused ? PAUSED_TEXT : allHeld ? allHeldText(holdMinutes) : (view.wait ?? 'Working out your wait…')}
             </p>
           </div>
         </div>
@@ -199,18 +237,56 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
         />
       )}
 
+      {(view.kind === 'draw' || view.kind === 'line') && (
+        <p className="text-xs text-muted lg:text-sm">{PICK_SIZE_TEXT}</p>
+      )}
+
       {view.kind === 'admitted' && (
         <>
           <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-            <p className="font-display text-2xl leading-none uppercase">It&apos;s your turn</p>
-            {passExpiresAt && <PassTimer expiresAt={passExpiresAt} />}
+            {/* Once the pass lapses the headline is the timer's "Your turn has ended", never "It's your turn". */}
+            {!passOver && (
+              <p data-room-focus tabIndex={-1} className="font-display text-2xl leading-none uppercase">
+                It&apos;s your turn
+              </p>
+            )}
+            {passExpiresAt && (
+              <div className={cn(passOver && 'font-display text-2xl uppercase')}>
+                <PassTimer expiresAt={passExpiresAt} />
+              </div>
+            )}
           </div>
+          {warning && !passOver && (
+            <p className="border-l-4 border-red-700 pl-2 text-sm font-bold text-red-700" data-testid="pass-warning">
+              {warning}
+            </p>
+          )}
           {admission.error ? (
             <p role="alert" className="text-sm font-semibold text-red-700">
               {admission.error}
             </p>
           ) : passOver ? (
-            <p className="text-sm text-muted">Your pass has run out, so the piece went back to others in line.</p>
+            <>
+              <p className="text-sm text-muted">{PASS_LAPSED_TEXT}</p>
+              <Button
+                size="lg"
+                className="w-full px-3 text-sm lg:text-base"
+                disabled={rejoin.pending}
+                aria-describedby={rejoin.error ? 'waiting-room-rejoin-error' : undefined}
+                onClick={() => void rejoin.join()}
+              >
+                <Users className="hidden h-4 w-4 sm:block" aria-hidden="true" />
+                {rejoin.pending ? 'Joining…' : REJOIN_LABEL}
+              </Button>
+              <p aria-live="polite" className="text-xs empty:hidden lg:text-sm">
+                {rejoin.checking ? CHECKING_TEXT : ''}
+              </p>
+              {rejoin.error && (
+                <p id="waiting-room-rejoin-error" role="alert" className="text-sm font-semibold text-red-700">
+                  {rejoin.error}
+                </p>
+              )}
+            </>
           ) : admission.pass ? (
             <div className="flex gap-3 [&>*]:w-full">{children}</div>
           ) : (

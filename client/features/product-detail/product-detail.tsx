@@ -4,6 +4,7 @@ import { restockCopy, returnAssurance } from '../../../common/domain/return-poli
 import { WishlistButton } from '../wishlist/wishlist-button';
 import type { LiveStock, Product } from '../../../common/contracts/catalog';
 import { displayPrice, formatUsd } from '../../../common/domain/money';
+import { formatCountdown } from '../../../common/domain/release';
 import { sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
 import { formatThreshold } from '../../../common/domain/shipping';
 import { isAvailable } from '../../../common/domain/stock';
@@ -25,6 +26,8 @@ import { QuantityStepper } from './quantity-stepper';
 import { SizeSelect } from './size-select';
 import { ClaimNotice } from './claim-notice';
 import { useLiveStock } from './use-live-stock';
+
+const SIZE_SELECT_ID = 'product-size';
 
 export interface AddToCartRequest {
   productId: string;
@@ -113,6 +116,21 @@ export function ProductDetail({
   const stocked = { ...product, stock: live.stock.left, inStock: live.stock.inStock };
   const purchasable = isAvailable(stocked);
   const enabled = canAddToCart(stocked, size) && !adding;
+  // No size yet: Add to Cart stays tappable (aria-disabled) and takes the shopper to the size picker instead.
+  const needsSize = purchasable && product.sizes.length > 0 && !size;
+  const [sizeNudge, setSizeNudge] = useState(false);
+  const pickSize = () => {
+    setSizeNudge(true);
+    const select = document.getElementById(SIZE_SELECT_ID) as HTMLSelectElement | null;
+    if (!select) return;
+    select.scrollIntoView({ block: 'center' });
+    select.focus();
+    try {
+      select.showPicker?.();
+    } catch {
+      /* not allowed here (no user activation, or an older browser): focused is enough */
+    }
+  };
   const savings = savingsCents(product);
 
   const chooseColor = (name: string) => {
@@ -207,7 +225,17 @@ export function ProductDetail({
               <ColorSwatches colors={product.colors} value={color} onChange={chooseColor} />
             )}
             {product.sizes.length > 0 && (
-              <SizeSelect sizes={product.sizes} value={size} onChange={setSize} disabled={!purchasable} />
+              <SizeSelect
+                sizes={product.sizes}
+                value={size}
+                onChange={(next) => {
+                  setSize(next);
+                  if (next) setSizeNudge(false);
+                }}
+                disabled={!purchasable}
+                selectId={SIZE_SELECT_ID}
+                describedBy={needsSize ? 'size-hint' : undefined}
+              />
             )}
             <QuantityStepper value={quantity} onChange={setQuantity} disabled={!purchasable} product={product} />
 
@@ -222,6 +250,12 @@ export function ProductDetail({
                 <span className={cn('font-bold', product.salePrice !== null && 'text-sale')}>
                   {displayPrice(product.salePrice ?? product.price)}
                 </span>
+                {/* Phones: the countdown rides in the bar, always in view (the spoken timer is the one above). */}
+                {!release.released && product.releaseAt && (
+                  <span className="block text-xs font-bold tabular-nums" data-testid="bar-countdown">
+                    {formatCountdown(release.msLeft)}
+                  </span>
+                )}
               </p>
               {/* A drop's waiting room takes the controls' place while its room is open (ADR 010). */}
               <DropGate productId={product.id} releaseAt={product.releaseAt}>
@@ -230,18 +264,20 @@ export function ProductDetail({
                     className="h-12 min-w-0 flex-1 px-3 lg:w-full"
                     describedBy="release-note"
                     product={product}
+                    label="Notify me when it drops"
                   />
                 ) : (
                   <Button
                     size="lg"
                     variant="default"
                     className="min-w-0 flex-1 px-3 lg:w-full"
-                    disabled={!enabled}
-                    aria-describedby={
-                      purchasable && product.sizes.length > 0 && !size ? 'size-hint' : undefined
-                    }
+                    disabled={!enabled && !needsSize}
+                    aria-disabled={needsSize || undefined}
+                    aria-describedby={needsSize ? 'size-hint' : undefined}
                     onClick={() =>
-                      onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
+                      needsSize
+                        ? pickSize()
+                        : onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
                     }
                   >
                     {addToCartLabel(stocked, quantity)}
@@ -249,8 +285,12 @@ export function ProductDetail({
                 )}
               </DropGate>
             </div>
-            {release.released && purchasable && product.sizes.length > 0 && !size && (
-              <p id="size-hint" className="text-sm text-muted lg:-mt-3">
+            {release.released && needsSize && (
+              <p
+                id="size-hint"
+                role={sizeNudge ? 'alert' : undefined}
+                className={cn('text-sm lg:-mt-3', sizeNudge ? 'font-semibold text-red-700' : 'text-muted')}
+              >
                 Choose a size to add this piece to your cart.
               </p>
             )}

@@ -8,13 +8,19 @@ export function SizeSelect({
   value,
   onChange,
   disabled = false,
+  selectId,
+  describedBy,
 }: {
   sizes: readonly string[];
   value: string | null;
   onChange: (size: string | null) => void;
   disabled?: boolean;
+  /** The select's id, so Add to Cart can focus (and open) it when no size is chosen. */
+  selectId?: string;
+  describedBy?: string;
 }) {
-  const id = useId();
+  const generated = useId();
+  const id = selectId ?? generated;
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-baseline justify-between gap-3">
@@ -33,6 +39,7 @@ export function SizeSelect({
           id={id}
           value={value ?? ''}
           disabled={disabled}
+          aria-describedby={describedBy}
           onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
           className="h-12 w-full cursor-pointer appearance-none border-2 disabled:cursor-not-allowed disabled:opacity-50 border-ink bg-paper pr-10 pl-4 text-base font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
