@@ -112,7 +112,7 @@ export function TurnEmailForm({ productId }: { productId: string }) {
   );
 }
 
-/** "Leave the line": gives this session's place up for good (DELETE …/queue), after a confirmation. */
+/** "Leave the line": gives this session's place up (DELETE …/queue), after a confirmation. */
 export function LeaveLineButton({ productId, onLeft }: { productId: string; onLeft: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -150,7 +150,7 @@ export function LeaveLineButton({ productId, onLeft }: { productId: string; onLe
     );
   return (
     <div role="group" aria-label="Leave the line?" className="flex flex-col gap-2 border-2 border-ink p-2">
-      <p className="text-sm">Leave the line? Your place goes to the next person and you can&apos;t join this drop again from this browser.</p>
+      <p className="text-sm">Leave the line? Your place goes to the next person; if you join again, you start at the back.</p>
       <div className="flex gap-2">
         <Button ref={confirmRef} type="button" size="sm" disabled={busy} onClick={() => void leave()}>
           {busy ? 'Leaving…' : 'Yes, leave the line'}
