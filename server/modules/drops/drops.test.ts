@@ -24,6 +24,18 @@ async function ticketIds(t: TestApp, productId: string): Promise<Array<{ id: str
     .where(eq(dropQueue.productId, productId));
 }
 
+/**
+ * Releases a drop with its admission paused, so positions read next are those of the draw: nobody can be
+ * let in meanwhile, whatever ticks. The release goes 5 s into the past (SQL now()): this instance decides
+ * the phase on its own estimate of the database's clock (server/lib/db-clock.ts, off by up to half a
+ * measured round trip), which a loaded machine can put more than 100 ms behind, still in the raffle,
+ * where no position is shown.
+ */
+async function releaseWithAdmissionPaused(t: TestApp, productId: string): Promise<void> {
+  await t.services.drops.adminUpdate(productId, { paused: true });
+  await moveRelease(t, productId, -5000);
+}
+
 describeEachDb('waiting room: joining', (t) => {
   test('a product without a release time has no drop (404); an unknown one neither', async () => {
     const plain = await createProduct(t().database.db, { stock: 3 });
@@ -121,7 +133,7 @@ describeEachDb('waiting room: joining', (t) => {
       expect((await joinDrop(c, id, { ip: freshIp() })).statusCode).toBe(201);
       raffle.push(c);
     }
-    await moveRelease(t(), id, -100);
+    await releaseWithAdmissionPaused(t(), id);
     const late: TestClient[] = [];
     for (let i = 0; i < 4; i++) {
       const c = t().client();
@@ -138,7 +150,7 @@ describeEachDb('waiting room: joining', (t) => {
     expect(await positions(late)).toEqual([13, 14, 15, 16]);
 
     // Admission follows the positions: at every tick the admitted ones are a prefix of the order.
-    await t().services.drops.adminUpdate(id, { admitPerMinute: 600 });
+    await t().services.drops.adminUpdate(id, { admitPerMinute: 600, paused: false });
     await restartPacing(t(), id);
     const order = [...raffle.map((c, i) => ({ c, pos: rafflePositions[i]! })), ...late.map((c, i) => ({ c, pos: 13 + i }))].sort(
       (a, b) => a.pos - b.pos,
@@ -170,7 +182,7 @@ describeEachDb('waiting room: joining', (t) => {
       expect((await joinDrop(person, id, { ip: freshIp() })).statusCode).toBe(201);
       people.push(person);
     }
-    await moveRelease(t(), id, -100);
+    await releaseWithAdmissionPaused(t(), id);
     const positionOf = async (c: TestClient) => (await dropStatus(c, id)).ticket!.position!;
     const farmPositions = (await Promise.all(farm.map(positionOf))).sort((a, b) => a - b);
     const peoplePositions = (await Promise.all(people.map(positionOf))).sort((a, b) => a - b);
