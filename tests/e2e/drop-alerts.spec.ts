@@ -139,5 +139,28 @@ test('Notify me → Add to calendar (.ics of the room opening) → the room-open
     await expect(page.getByRole('button', { name: 'Join the waiting room' })).toBeVisible();
     await shootAtBothWidths(page, testInfo, 'room-open-from-mail');
   });
+
+  await test.step("in the draw: E-mail me when it's my turn, then Leave the line", async () => {
+    const room = page.getByRole('region', { name: 'Waiting room' });
+    await room.getByRole('button', { name: 'Join the waiting room' }).click();
+    const ask = room.getByRole('button', { name: "E-mail me when it's my turn" });
+    await expect(ask).toBeVisible({ timeout: 30_000 });
+    await ask.click();
+    const field = room.getByRole('textbox', { name: "E-mail me when it's my turn" });
+    await expect(field).toBeFocused();
+    await field.fill(who);
+    await room.getByRole('button', { name: 'Save' }).click();
+    await expect(room.getByRole('status').filter({ hasText: "We'll e-mail you when it's your turn." })).toBeVisible();
+    await shootAtBothWidths(page, testInfo, 'room-turn-email-saved');
+
+    await room.getByRole('button', { name: 'Leave the line' }).click();
+    const confirm = room.getByRole('button', { name: 'Yes, leave the line' });
+    await expect(confirm).toBeFocused();
+    await shootAtBothWidths(page, testInfo, 'room-leave-confirm');
+    await confirm.click();
+    const left = room.getByText('You left the line.');
+    await expect(left).toBeVisible();
+    await expect(left).toBeFocused();
+  });
   await page.context().close();
 });

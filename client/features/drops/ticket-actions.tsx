@@ -81,7 +81,7 @@ export function TurnEmailForm({ productId }: { productId: string }) {
           {said?.ok ? 'Change my e-mail' : "E-mail me when it's my turn"}
         </Button>
       ) : (
-        <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-2" aria-label="E-mail me when it's my turn">
+        <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-2">
           <label htmlFor={inputId} className="text-xs font-bold uppercase tracking-widest">
             E-mail me when it&apos;s my turn
           </label>
