@@ -9,6 +9,10 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../server/db/client';
 import { buyOnePiece, spawnShop, waitHealthy, type ShopProcess } from '../tests/support/shop-process';
 
+// A hang detector, not a speed goal: the stop takes about 1 s on a quiet box, and the 3 s target is measured by
+// bench/faults/sigterm.scenario.ts (bench/README.md). A loaded CI box may take longer without anything being wrong.
+const STOP_BOUND_MS = 10_000;
+
 const dirs: string[] = [];
 const shops: ShopProcess[] = [];
 function tempDataDir() {
@@ -145,10 +149,10 @@ describe('the shop process on its embedded PostgreSQL', () => {
     // …within a few seconds, having stopped its database.
     for (let i = 0; i < 50 && postmasterPid(dataDir); i++) await new Promise((r) => setTimeout(r, 100));
     expect(postmasterPid(dataDir)).toBeNull();
-    expect(Date.now() - sent).toBeLessThan(3000);
+    expect(Date.now() - sent).toBeLessThan(STOP_BOUND_MS);
   });
 
-  test('SIGTERM with 100 keep-alive clients: every request in flight is answered, exit 0 within 3 s', async () => {
+  test('SIGTERM with 100 keep-alive clients: every request in flight is answered, exit 0 within the stop bound', async () => {
     const dataDir = tempDataDir();
     const shop = await start(dataDir);
     await waitHealthy(shop);
@@ -177,11 +181,11 @@ describe('the shop process on its embedded PostgreSQL', () => {
     const answers = await Promise.all(inFlight);
     expect(answers.filter((a) => typeof a !== 'number')).toEqual([]);
     expect(await shop.exited).toEqual({ code: 0, signal: null });
-    expect(Date.now() - sent).toBeLessThan(3000);
+    expect(Date.now() - sent).toBeLessThan(STOP_BOUND_MS);
     agent.destroy();
   });
 
-  test('SIGTERM with open live-stock event streams (ADR 011): the streams end, exit 0 within 3 s', async () => {
+  test('SIGTERM with open live-stock event streams (ADR 011): the streams end, exit 0 within the stop bound', async () => {
     const dataDir = tempDataDir();
     const shop = await start(dataDir);
     await waitHealthy(shop);
@@ -211,10 +215,10 @@ describe('the shop process on its embedded PostgreSQL', () => {
     shop.child.kill('SIGTERM');
     for (const body of await Promise.all(streams.map((s) => s.ended))) expect(body).toContain('event: stock');
     expect(await shop.exited).toEqual({ code: 0, signal: null });
-    expect(Date.now() - sent).toBeLessThan(3000);
+    expect(Date.now() - sent).toBeLessThan(STOP_BOUND_MS);
   });
 
-  test('SIGTERM under streaming load, with GET /% in the drain: every request answered, none reset, exit 0, PostgreSQL stopped within 3 s', async () => {
+  test('SIGTERM under streaming load, with GET /% in the drain: every request answered, none reset, exit 0, PostgreSQL stopped within the stop bound', async () => {
     const dataDir = tempDataDir();
     const shop = await start(dataDir);
     await waitHealthy(shop);
@@ -293,7 +297,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
     expect(outcomes.filter((o) => o.startsWith('reset'))).toEqual([]);
     expect(outcomes.filter((o) => !['200', '503 retry-after', 'refused'].includes(o))).toEqual([]);
     expect(exit).toEqual({ code: 0, signal: null });
-    expect(Date.now() - sent).toBeLessThan(3000);
+    expect(Date.now() - sent).toBeLessThan(STOP_BOUND_MS);
     expect(postmasterPid(dataDir)).toBeNull();
     expect(shop.output()).not.toMatch(/ERR_HTTP_HEADERS_SENT|uncaught/i);
   });
