@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Pause, Play, RefreshCw, Timer } from 'lucide-react';
+import { Pause, Play, Timer } from 'lucide-react';
 import type { AdminDrop, AdminDropUpdate, DropPhase } from '../../../common/contracts/drops';
 import { Button } from '../../components/ui/button';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/cn';
-import { PanelEmpty, PanelError, PanelLoading } from './panel-parts';
+import { PanelEmpty, PanelError, PanelLoading, UpdatedAt } from './panel-parts';
 import { useAdminDrops, useUpdateDrop } from './use-admin-drops';
 import { adminErrorMessage } from './use-admin-session';
 
@@ -271,7 +271,6 @@ function DropCard({ drop: d }: { drop: AdminDrop }) {
 export function DropsPanel() {
   const drops = useAdminDrops();
   const list = drops.data;
-  const updated = drops.dataUpdatedAt ? timeFormat().format(new Date(drops.dataUpdatedAt)) : null;
 
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -283,13 +282,7 @@ export function DropsPanel() {
             per minute.
           </p>
         </div>
-        <div className="flex items-center gap-2 text-xs text-muted">
-          {updated && <span>Updated {updated}</span>}
-          <Button type="button" size="sm" variant="outline" onClick={() => void drops.refetch()}>
-            <RefreshCw className="h-3.5 w-3.5" aria-hidden="true" />
-            Refresh drops
-          </Button>
-        </div>
+        <UpdatedAt at={drops.dataUpdatedAt} what="drops" refreshing={drops.isFetching} onRefresh={() => void drops.refetch()} />
       </div>
       {drops.isLoading ? (
         <PanelLoading>Loading drops...</PanelLoading>

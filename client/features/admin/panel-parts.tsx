@@ -24,7 +24,8 @@ const clockFormat = () => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', mi
 
 /**
  * "Updated 18:02:05" and a refresh button: when the list on screen was fetched (it refreshes on its own while
- * a drop is live). The time is not a live region: it would speak every 5 s.
+ * a drop is live). The time is not a live region: it would speak every 5 s; the icon does not spin for the
+ * background refreshes either (motion every few seconds), only the button is busy while one runs.
  */
 export function UpdatedAt({ at, onRefresh, what, refreshing }: { at: number; onRefresh: () => void; what: string; refreshing: boolean }) {
   return (
@@ -35,7 +36,7 @@ export function UpdatedAt({ at, onRefresh, what, refreshing }: { at: number; onR
         </span>
       )}
       <Button type="button" size="sm" variant="outline" onClick={onRefresh} aria-busy={refreshing}>
-        <RefreshCw className={refreshing ? 'h-3.5 w-3.5 motion-safe:animate-spin' : 'h-3.5 w-3.5'} aria-hidden="true" />
+        <RefreshCw className="h-3.5 w-3.5" aria-hidden="true" />
         Refresh {what}
       </Button>
     </span>

@@ -109,6 +109,8 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
     defaultValues: toFormValues(product),
   });
   const { handleSubmit, setValue, setError, clearErrors, watch, getValues, setFocus } = form;
+  // Read during render: react-hook-form tracks only the form state a render subscribed to.
+  const { dirtyFields } = form.formState;
   const section: ProductFormSectionProps = { form, fieldId: (name) => `${uid}-${name}` };
   // The stock the owner last saw: sent as expectedStock with a stock change. After a conflict it is the
   // server's current number, so saving again writes the owner's number knowingly.
@@ -159,7 +161,7 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
       return;
     }
     const request = product
-      ? { id: product.id, patch: productPatchOf(payload, form.formState.dirtyFields, seenStock.current) }
+      ? { id: product.id, patch: productPatchOf(payload, dirtyFields, seenStock.current) }
       : { id: null, payload };
     save.mutate(
       request,
