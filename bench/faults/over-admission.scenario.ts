@@ -4,7 +4,8 @@
 // pieces × (1 + DROP_OVERBOOKING) = 60 at every moment. Passes and holds last 30 s here
 // (DROP_PASS_MINUTES / HOLD_MINUTES 0.5), so the line turns over inside the run: of the shoppers let in,
 // 6 in 10 buy one piece, 2 walk away without taking their pass, 2 take a hold and leave it.
-// Every 300 ms (the admission tick) the bench counts the live passes in the database, in one statement.
+// Admission runs at 3,000 a minute, so the cap, not the pace, holds the line back. Every 300 ms (the
+// admission tick) the bench counts the live passes in the database, in one statement.
 // Usage: npx tsx bench/faults-more.bench.ts over-admission
 import { sql } from 'drizzle-orm';
 import type { Scenario } from '../scenario-runner';
@@ -15,7 +16,8 @@ const PIECES = 50;
 const OVERBOOKING = 0.2;
 const PASS_MINUTES = 0.5;
 const SAMPLE_MS = 300;
-const RELEASE_IN_S = 15;
+const ADMIT_PER_MINUTE = 3000;
+const RELEASE_IN_S = 30;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Kind = 'buyer' | 'walks away' | 'leaves a hold';
@@ -35,14 +37,19 @@ const scenario: Scenario = async () => {
     const bases = env.shops.map((s) => s.base);
     const on = (n: number) => bases[n % bases.length]!;
     const id = await env.createDrop(PIECES, RELEASE_IN_S, 'Over Admission Tee');
+    // Let in up to 50 a second (the owner's fastest setting in practice): the cap, not the pace, decides.
+    await env.q(sql`insert into drops (product_id, admit_per_minute) values (${id}, ${ADMIT_PER_MINUTE})
+      on conflict (product_id) do update set admit_per_minute = excluded.admit_per_minute`);
     const statuses = new Map<number, number>();
     const count = (s: number) => statuses.set(s, (statuses.get(s) ?? 0) + 1);
     const outcome: Record<string, number> = {};
     const tally = (r: string) => (outcome[r] = (outcome[r] ?? 0) + 1);
 
     async function shopper(n: number): Promise<void> {
-      await sleep(Math.random() * 8000);
-      const b = new Browser(`10.${40 + Math.floor(n / 250)}.${Math.floor(n / 250)}.${(n % 250) + 1}`, count);
+      // Arrivals spread over the 25 s before the release (the raffle).
+      await sleep(Math.random() * 25_000);
+      // A browser tries a 503 (the shop shedding load, with Retry-After) again, up to 3 times.
+      const b = new Browser(`10.${40 + Math.floor(n / 250)}.${Math.floor(n / 250)}.${(n % 250) + 1}`, count, 3);
       const joined = await b.join(on(n), id);
       if (joined.status !== 201) return void tally(`join ${joined.status}`);
       const last = await b.follow(on(n + 1), id, (st) => {
@@ -54,12 +61,15 @@ const scenario: Scenario = async () => {
       const kind = kindOf(n);
       if (kind === 'walks away') return void tally('walked away');
       await sleep(Math.random() * 3000);
-      if ((await b.call(on(n + 2), 'POST', `/api/drops/${id}/pass`)).status !== 200) return void tally('pass refused');
+      const pass = await b.call(on(n + 2), 'POST', `/api/drops/${id}/pass`);
+      if (pass.status !== 200) return void tally(`pass ${pass.status}`);
       const add = await b.call(on(n), 'POST', '/api/cart', { productId: id, quantity: 1 });
-      if (add.status !== 200) return void tally(add.status === 409 ? 'let in, nothing left to add' : `cart ${add.status}`);
-      if ((await b.call(on(n + 1), 'POST', '/api/customer-info', infoOf(n))).status !== 200) return void tally('info refused');
+      if (add.status !== 200) return void tally(add.status === 409 ? 'let in, nothing left to add' : `cart ${add.status}: ${String(add.json.message)}`);
+      const info = await b.call(on(n + 1), 'POST', '/api/customer-info', infoOf(n));
+      if (info.status !== 200) return void tally(`info ${info.status}`);
       const intent = await b.call(on(n + 2), 'POST', '/api/create-payment-intent', {});
-      if (intent.status !== 200) return void tally(intent.status === 409 ? 'let in, nothing left to hold' : `intent ${intent.status}`);
+      if (intent.status !== 200)
+        return void tally(intent.status === 409 ? 'let in, nothing left to hold' : `intent ${intent.status}: ${String(intent.json.message)}`);
       if (kind === 'leaves a hold') return void tally('left a hold');
       const confirm = await b.call(on(n), 'POST', '/api/payments/offline/confirm', { clientSecret: intent.json.clientSecret, ...cardOf(n) });
       if (confirm.status !== 200) return void tally(`confirm ${confirm.status}`);
@@ -107,6 +117,9 @@ const scenario: Scenario = async () => {
         (select count(distinct oi.order_id)::int from order_items oi where oi.product_id = ${id}) as orders,
         (select coalesce(sum(oi.quantity), 0)::int from order_items oi where oi.product_id = ${id}) as units
       from products p where p.id = ${id}`);
+    const untold = Object.entries(outcome)
+      .filter(([k]) => k.startsWith('join') || k === 'no answer')
+      .reduce((a, [, c]) => a + c, 0);
     const fiveXx = [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
     console.log('outcomes:', outcome, 'statuses:', Object.fromEntries(statuses), `all done in ${tookS.toFixed(1)} s`, `${samples.length} samples`);
     return {
@@ -137,12 +150,18 @@ const scenario: Scenario = async () => {
           ok: true,
         },
         {
-          what: 'every shopper told an outcome',
+          what: 'every shopper got a place and was told an outcome',
           target: `${SHOPPERS}`,
-          measured: `${SHOPPERS - (outcome['no answer'] ?? 0)}`,
-          ok: (outcome['no answer'] ?? 0) === 0,
+          measured: `${SHOPPERS - untold}`,
+          ok: untold === 0,
         },
-        { what: '5xx answers', target: '0', measured: `${fiveXx}`, ok: fiveXx === 0 },
+        {
+          what: '503 + Retry-After answers (load shed; the shopper tries again, up to 3 times)',
+          target: 'information',
+          measured: `${statuses.get(503) ?? 0} of ${[...statuses.values()].reduce((a, c) => a + c, 0)} answers`,
+          ok: true,
+        },
+        { what: 'other 5xx answers', target: '0', measured: `${fiveXx - (statuses.get(503) ?? 0)}`, ok: fiveXx - (statuses.get(503) ?? 0) === 0 },
       ],
     };
   } finally {

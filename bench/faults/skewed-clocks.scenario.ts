@@ -35,7 +35,20 @@ export class Browser {
   constructor(
     readonly ip: string,
     private readonly onStatus: (status: number) => void = () => undefined,
+    /** Times a 503 (the shop shedding load, with Retry-After) is tried again after the wait it names. */
+    private readonly retries503 = 0,
   ) {}
+
+  /** fetch, trying a 503 again after its Retry-After (at most 5 s) up to `retries503` times; each answer counted. */
+  private async send(url: string, init: RequestInit): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await fetch(url, init);
+      this.onStatus(res.status);
+      if (res.status !== 503 || attempt >= this.retries503) return res;
+      await res.text().catch(() => undefined);
+      await sleep(Math.min(5, Number(res.headers.get('retry-after')) || 1) * 1000);
+    }
+  }
 
   private headers(json: boolean): Record<string, string> {
     return {
@@ -55,13 +68,12 @@ export class Browser {
 
   /** One request to the instance at `base` (any instance: the session and the pass live in the database). */
   async call(base: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-    const res = await fetch(`${base}${url}`, {
+    const res = await this.send(`${base}${url}`, {
       method,
       headers: this.headers(body !== undefined),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     this.keep(res);
-    this.onStatus(res.status);
     const text = await res.text();
     let json: Record<string, unknown>;
     try {
@@ -87,8 +99,7 @@ export class Browser {
   ): Promise<Record<string, unknown> | null> {
     const ac = new AbortController();
     const timer = setTimeout(() => ac.abort(), timeoutMs);
-    const res = await fetch(`${base}/api/drops/${productId}/events`, { headers: { ...this.headers(false), accept: 'text/event-stream' }, signal: ac.signal });
-    this.onStatus(res.status);
+    const res = await this.send(`${base}/api/drops/${productId}/events`, { headers: { ...this.headers(false), accept: 'text/event-stream' }, signal: ac.signal });
     if (res.status !== 200 || !res.body) {
       clearTimeout(timer);
       await res.text().catch(() => undefined);
