@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
+import { isDatabaseUnavailable, isStorageFailure } from '../../db/db-errors';
 import type { CreatePaymentIntentResult } from '../../../common/contracts/checkout';
 import type { ShippingMethod } from '../../../common/contracts/settings';
 import { canFulfilCheckout, checkoutHoldsStock } from '../../../common/domain/checkout-lifecycle';
@@ -377,6 +378,9 @@ export function createPurchaseService(deps: PurchaseDeps) {
     } catch (err) {
       log.error({ err, checkoutId: checkout.id }, 'payment gateway: creating the intent failed');
       await releaseOne(checkout.id, 'cancelled');
+      // The offline gateway keeps its intents in our own database: a database that is busy or gone is ours,
+      // not the gateway's, and answers 503 + Retry-After (error handler) rather than 502.
+      if (isDatabaseUnavailable(err) || isStorageFailure(err)) throw err;
       throw new HttpError(502, CHECKOUT_MESSAGES.paymentInitFailed);
     }
     await setCheckoutIntent(db, checkout.id, intent.id);
