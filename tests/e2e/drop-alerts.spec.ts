@@ -161,6 +161,9 @@ test('Notify me → Add to calendar (.ics of the room opening) → the room-open
     const left = room.getByText('You left the line.');
     await expect(left).toBeVisible();
     await expect(left).toBeFocused();
+    // A left place can be taken again, at the back (the proof of work again).
+    await room.getByRole('button', { name: 'Rejoin the line' }).click();
+    await expect(room.getByRole('button', { name: "E-mail me when it's my turn" })).toBeVisible({ timeout: 30_000 });
   });
   await page.context().close();
 });

@@ -79,7 +79,7 @@ export function NotifyMeButton({
         <DialogHeader>
           <DialogTitle>Notify me</DialogTitle>
           <DialogDescription>
-            {label === 'Notify me'
+            {!/comes back/i.test(label)
               ? `We'll e-mail you when the waiting room for ${what} opens, a few minutes before the release: join then to be in the draw. One e-mail, with a calendar event.`
               : `We'll e-mail you if a piece of ${what} comes back. First come, first served: the first person told gets it kept for a few minutes.`}
           </DialogDescription>

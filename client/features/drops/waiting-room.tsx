@@ -149,10 +149,21 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
       </p>
 
       {view.kind === 'join' && left && (
-        // Focus lands here when the Leave controls go away (never on <body>).
-        <p tabIndex={-1} className="text-sm font-semibold" ref={(el) => void (el && document.activeElement === document.body && el.focus())}>
-          You left the line.
-        </p>
+        <>
+          {/* Focus lands here when the Leave controls go away (never on <body>). */}
+          <p tabIndex={-1} className="text-sm font-semibold" ref={(el) => void (el && document.activeElement === document.body && el.focus())}>
+            You left the line.
+          </p>
+          {/* A left place comes back only at the back of the line (POST rejoin, like a lapsed turn). */}
+          <Button variant="outline" size="sm" className="w-full" disabled={rejoin.pending} onClick={() => void rejoin.join()}>
+            {rejoin.pending ? 'Joining…' : REJOIN_LABEL}
+          </Button>
+          {rejoin.error && (
+            <p role="alert" className="text-sm font-semibold text-red-700">
+              {rejoin.error}
+            </p>
+          )}
+        </>
       )}
 
       {view.kind === 'join' && !left && (
