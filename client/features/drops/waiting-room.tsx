@@ -68,7 +68,7 @@ function PassTimer({ expiresAt }: { expiresAt: string }) {
     <p
       role="timer"
       aria-label={describePassLeft(left)}
-      className="flex items-center gap-1.5 text-sm font-semibold tabular-nums"
+      className={cn('flex items-center gap-1.5 font-semibold tabular-nums', left > 0 ? 'text-sm' : 'font-display text-2xl uppercase')}
     >
       <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
       {left > 0 ? `Your turn ends in ${formatPassLeft(left)}` : TURN_ENDED_TEXT}
@@ -104,11 +104,6 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
   const join = useJoinQueue(productId, onJoined);
   const rejoin = useJoinQueue(productId, onJoined, 'rejoin');
   const view: RoomView = status ? roomView(status) : { kind: 'none' };
-  useEffect(() => {
-    if (!focusNext.current || view.kind === 'join' || view.kind === 'none') return;
-    focusNext.current = false;
-    sectionRef.current?.querySelector<HTMLElement>('[data-room-focus]')?.focus();
-  }, [view.kind]);
   const admittedTicket = view.kind === 'admitted' ? (status?.ticket?.id ?? null) : null;
   const admission = useAdmissionPass(productId, admittedTicket);
   const said = useThrottledAnnouncement(view);
@@ -120,6 +115,18 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
   const warning = passExpiresAt !== null && view.kind === 'admitted' ? passWarning(Date.parse(passExpiresAt) - now) : null;
   const spoken = view.kind === 'admitted' && passOver ? `${TURN_ENDED_TEXT}. ${PASS_LAPSED_TEXT}` : (warning ?? said);
   const allHeld = status !== null && status.left === 0 && (status.held ?? 0) > 0;
+  // Also when the room moves on (in line → your turn) and the element that had focus went with it.
+  const ownsFocus = useRef(false);
+  useEffect(() => {
+    if (view.kind === 'join' || view.kind === 'none') return;
+    const lost = ownsFocus.current && (document.activeElement === document.body || document.activeElement === null);
+    if (!focusNext.current && !lost) return;
+    const target = sectionRef.current?.querySelector<HTMLElement>('[data-room-focus]');
+    if (!target) return;
+    focusNext.current = false;
+    ownsFocus.current = true;
+    target.focus();
+  }, [view.kind, passOver]);
   // The page tells the server whether it is seen while a place is held ("your turn" e-mail; ticket-actions.tsx).
   useTicketHeartbeat(productId, view.kind === 'draw' || view.kind === 'line' || view.kind === 'admitted');
   const left = status?.ticket?.status === 'left';
@@ -262,7 +269,9 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
               </p>
             )}
             {passExpiresAt && (
-              <div className={cn(passOver && 'font-display text-2xl uppercase')}>
+              <div
+                {...(passOver ? { 'data-room-focus': true, tabIndex: -1 } : {})}
+              >
                 <PassTimer expiresAt={passExpiresAt} />
               </div>
             )}

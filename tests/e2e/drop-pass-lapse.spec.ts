@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
+import { freePort, spawnShop, waitHealthy, type ShopProcess } from '../support/shop-process';
+
+// No dead ends after admission (ADR 010): admitted with no size, Add to Cart opens the size picker; the
+// pass warns at 60 s (shown and spoken), lapses plainly, and "Rejoin the line" puts the shopper back in
+// line. The page's clock is Playwright's; the server's is real, so this spec runs a shop of its own whose
+// pass lasts 63 s (DROP_PASS_MINUTES 1.05) and waits for the server's pass to lapse before rejoining.
+
+const PASS_MS = 63_000;
+let shop: ShopProcess;
+let owner: OwnerApi;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-pass-lapse-'));
+  const port = await freePort();
+  shop = await spawnShop({
+    dataDir,
+    port,
+    env: {
+      PUBLIC_URL: `http://localhost:${port}`,
+      NODE_ENV: 'production',
+      CLIENT_DIR: process.env.E2E_CLIENT_DIR!,
+      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      PAYMENTS: 'offline',
+      DEMO_DATA: 'true',
+      DROP_PASS_MINUTES: String(PASS_MS / 60_000),
+    },
+  });
+  shop = { ...shop, base: `http://localhost:${shop.port}` };
+  await waitHealthy(shop, 90_000);
+  owner = await loginOwner(shop.base);
+});
+
+test.afterAll(async () => {
+  await owner?.dispose();
+  shop?.child.kill('SIGTERM');
+  await shop?.exited;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test.beforeEach(async ({ page }) => {
+  await markNewsletterSeen(page);
+});
+
+test('admitted with no size → the picker; 60 s warning → lapse → Rejoin the line → back in line', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  const releaseAt = Date.now() - 1000;
+  const name = `Lapse Tee ${releaseAt.toString(36)}`;
+  const id = await owner.createProduct({
+    name,
+    description: 'A drop-day tee. Numbered inside.',
+    price: '40.00',
+    category: 'tshirts',
+    materials: 'Organic cotton',
+    sustainabilityInfo: 'Made to order.',
+    stock: 5,
+    editionSize: 50,
+    images: [owner.image],
+    sizes: ['S', 'M', 'L'],
+    colors: [{ name: 'Black', value: '#111111' }],
+    releaseAt: new Date(releaseAt).toISOString(),
+  });
+
+  let admittedBy = 0;
+  await page.clock.install({ time: Date.now() });
+  await page.goto(`${shop.base}/product/${id}`);
+  const live = page.getByTestId('waiting-room-live');
+
+  await test.step('join; once admitted focus is on the turn, not on <body>', async () => {
+    await page.getByRole('button', { name: 'Join the waiting room' }).click();
+    await expect(page.getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 20_000 });
+    admittedBy = Date.now();
+    await expect(live).toHaveText(/^It's your turn\. Your pass ends at \d\d:\d\d\.$/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+  });
+
+  await test.step('Add to Cart with no size opens the size picker with a hint', async () => {
+    const add = page.getByRole('button', { name: /^Add to Cart/ });
+    await expect(add).toHaveAttribute('aria-disabled', 'true');
+    // aria-disabled (Playwright won't click it unforced) but still answers a tap: it leads to the size picker.
+    await add.click({ force: true });
+    await expect(page.getByLabel('Size')).toBeFocused();
+    await expect(page.getByRole('alert').filter({ hasText: 'Choose a size to add this piece to your cart.' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Size').selectOption('M');
+    await expect(add).not.toHaveAttribute('aria-disabled', 'true');
+  });
+
+  await test.step('60 s before the pass ends: a visible warning, said in the live region', async () => {
+    await page.clock.fastForward(PASS_MS - 59_000);
+    const warning = 'Less than a minute left on your turn — add it to your cart now.';
+    await expect(page.getByTestId('pass-warning')).toHaveText(warning);
+    await expect(live).toHaveText(warning);
+    await shootAtBothWidths(page, testInfo, 'pass-warning');
+  });
+
+  await test.step('the pass lapses: said plainly, no "your turn", a Rejoin button', async () => {
+    await page.clock.fastForward(60_000);
+    await expect(page.getByRole('timer')).toHaveText('Your turn has ended');
+    await expect(page.getByText("It's your turn", { exact: true })).toHaveCount(0);
+    await expect(live).toHaveText(/^Your turn has ended\. Your pass has run out/);
+    await expect(page.getByRole('button', { name: /^Add to Cart/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Rejoin the line' })).toBeVisible();
+    await shootAtBothWidths(page, testInfo, 'pass-lapsed');
+  });
+
+  await test.step('Rejoin the line: back in line (admissions paused, so the place holds still)', async () => {
+    // The server's clock is real: wait until its pass has lapsed too, then bring the page back to real time.
+    await expect.poll(() => Date.now(), { timeout: PASS_MS + 10_000, intervals: [1000] }).toBeGreaterThan(admittedBy + PASS_MS + 2000);
+    await page.clock.setSystemTime(Date.now());
+    const pause = await owner.request.patch(`${shop.base}/api/admin/drops/${id}`, { data: { paused: true } });
+    expect(pause.status(), await pause.text()).toBe(200);
+    const rejoined = page.waitForResponse((r) => r.url().endsWith(`/api/drops/${id}/rejoin`));
+    await page.getByRole('button', { name: 'Rejoin the line' }).click();
+    expect((await rejoined).status()).toBe(201);
+    await expect(page.getByText(/^You're (number 1 )?in line$/)).toBeVisible({ timeout: 15_000 });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toMatch(/in line/);
+    // The size chosen before is kept for the next turn.
+    await expect(page.getByLabel('Size')).toHaveValue('M');
+    await shootAtBothWidths(page, testInfo, 'rejoined');
+  });
+});
