@@ -158,6 +158,7 @@ export async function createServices(config: Config, database: Database, log: Fa
       placesPerAddress: config.DROP_PLACES_PER_ADDRESS,
       ipv6Prefix: config.IPV6_PREFIX,
       passMs: config.DROP_PASS_MINUTES * 60_000,
+      streamsPerAddress: config.STREAMS_PER_ADDRESS,
       overbooking: config.DROP_OVERBOOKING,
     },
     clock,
@@ -166,7 +167,6 @@ export async function createServices(config: Config, database: Database, log: Fa
     log,
   });
   jobs.every('drop-admissions', DROP_TICK_MS, () => drops.tick());
-
   // "E-mail me when it's my turn": admitted shoppers whose page is hidden or gone are mailed (ADR 011).
   const turnMail = createTurnMail({
     db,
@@ -178,9 +178,9 @@ export async function createServices(config: Config, database: Database, log: Fa
     passMs: config.DROP_PASS_MINUTES * 60_000,
   });
   jobs.every('drop-turn-mails', 5_000, () => turnMail.sendTurnMails());
+
   const images = createImagesService(
     overrides.objectStore ?? (await createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'))),
-      streamsPerAddress: config.STREAMS_PER_ADDRESS,
     log,
   );
   const admin = createAdminService({
@@ -195,6 +195,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     newsletter,
     images,
     orders,
+    alerts,
   });
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
@@ -203,4 +204,3 @@ export async function createServices(config: Config, database: Database, log: Fa
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
-    alerts,
