@@ -1,7 +1,11 @@
 // Ten thousand waiting (docs/security.md, "Streams"): one drop, one box, the embedded database and default
 // settings (POW_TRIES and RATE_LIMIT_ADDRESS_FACTOR lowered/raised only to make the crowd quickly, as
-// bench/drop-bots.bench.ts does). WAITING shoppers, each from its own address, join after the release
-// (first come, first served) and each keeps the waiting room's event stream open. Then, for MEASURE_S
+// bench/drop-bots.bench.ts does). WAITING shoppers, each from its own address, take a place after the
+// release (first come, first served) while the drop is paused: the first HTTP_JOINS through the real join
+// (proof of work, POST /queue), the rest written straight into the shop's database (a session and a
+// place each, as the join writes them: the join is not what is measured here, and 10,000 proofs of work
+// through one loaded box took 441 s). Every one then opens the waiting room's event stream, a real HTTP
+// connection from this process, 1,000 at a time, the shop's RSS read after each 1,000. Then, for MEASURE_S
 // seconds, admission runs at the default 300 a minute, the admitted shoppers buy (pass, cart, details,
 // payment), and one address sends 100 status reads a second.
 // Measured: the delay from a position change (the admission ahead of a shopper, its admitted_at in the
@@ -13,9 +17,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import crypto from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { openDatabase } from '../../server/db/client';
 import { dropQueue } from '../../server/modules/drops/drops.tables';
+import { sessions } from '../../server/modules/session/session.tables';
+import { createCookieSigners, SESSION_COOKIE } from '../../server/plugins/session';
 import { solvePow } from '../../tests/support/pow';
 import type { Scenario } from '../scenario-runner';
 import { rssMb, stop } from '../support/server-process';
@@ -24,9 +31,12 @@ import { benchEnv, migrateBenchDatabase, startShopInstances } from '../support/s
 
 const WAITING = Number(process.env.TEN_K_WAITING ?? 10_000);
 const MEASURE_S = Number(process.env.TEN_K_MEASURE_S ?? 60);
-const JOIN_CONCURRENCY = 40;
+const JOIN_CONCURRENCY = 20;
 const SAMPLE_EVERY = 50;
 const BUYERS = 300;
+/** Places taken through the real join; the rest are written into the database (see above). */
+const HTTP_JOINS = Math.min(WAITING, BUYERS + 50);
+const STREAM_BATCH = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
@@ -43,7 +53,9 @@ const scenario: Scenario = async () => {
   try {
     const env = benchEnv(dataDir, undefined, { POW_TRIES: '20', RATE_LIMIT_ADDRESS_FACTOR: '100' });
     migrateBenchDatabase(env);
-    const [base] = await startShopInstances(env, 1, servers);
+    // TEN_K_HEAP_SNAPSHOT=<dir>: the shop writes a heap snapshot there once the streams are open (where the memory goes).
+    const snapshotDir = process.env.TEN_K_HEAP_SNAPSHOT;
+    const [base] = await startShopInstances(env, 1, servers, snapshotDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${snapshotDir}`] : []);
     const pid = servers[0]!.pid!;
     const host = new URL(base!);
 
@@ -87,11 +99,15 @@ const scenario: Scenario = async () => {
     const cookies = new Map<number, string>();
     const admittedAt = new Map<number, number>();
     const onAdmitted: Array<(n: number) => void> = [];
-    function follow(n: number, cookie: string) {
+    const streamStatus: Record<string, number> = {};
+    const follow = (n: number, cookie: string) =>
+      new Promise<void>((started) => {
       const parse = n < BUYERS + 50 || n % SAMPLE_EVERY === 0;
       const req = http.get(
         { host: host.hostname, port: host.port, path: `/api/drops/${id}/events`, headers: { cookie, 'x-forwarded-for': addressOf(n) }, agent: false },
         (res) => {
+          streamStatus[res.statusCode ?? 0] = (streamStatus[res.statusCode ?? 0] ?? 0) + 1;
+          started();
           if (!parse) return void res.resume();
           let buffer = '';
           res.setEncoding('utf8');
@@ -116,9 +132,12 @@ const scenario: Scenario = async () => {
           res.on('error', () => undefined);
         },
       );
-      req.on('error', () => undefined);
+      req.on('error', () => {
+        streamStatus.error = (streamStatus.error ?? 0) + 1;
+        started();
+      });
       sockets.push(req);
-    }
+      });
 
     let joined = 0;
     let refused = 0;
@@ -126,7 +145,7 @@ const scenario: Scenario = async () => {
     let next = 0;
     await Promise.all(
       Array.from({ length: JOIN_CONCURRENCY }, async () => {
-        while (next < WAITING) {
+        while (next < HTTP_JOINS) {
           const n = next++;
           const ip = addressOf(n);
           const challenge = await call('GET', '/api/pow-challenge', ip, '');
@@ -140,11 +159,58 @@ const scenario: Scenario = async () => {
           const cookie = res.set.join('; ');
           cookies.set(n, cookie);
           ticketOf.set(n, (res.json.ticket as { id: string }).id);
-          follow(n, cookie);
         }
       }),
     );
+    // The rest of the crowd, in arrival order, written as the join writes it: a session (its signed
+    // cookie made with the shop's secret) and a first-come place.
+    const signers = createCookieSigners(env.SESSION_SECRET!);
+    const seed = await openDatabase({ dataDir, poolSize: 2, embeddedMode: 'shared' });
+    try {
+      for (let from = HTTP_JOINS; from < WAITING; from += STREAM_BATCH) {
+        const batch = Array.from({ length: Math.min(STREAM_BATCH, WAITING - from) }, (_, i) => ({ n: from + i, sid: crypto.randomBytes(24).toString('base64url') }));
+        await seed.db.insert(sessions).values(batch.map((b) => ({ sid: b.sid, sess: {}, expire: new Date(Date.now() + 86_400_000) })));
+        const rows = await seed.db
+          .insert(dropQueue)
+          .values(batch.map((b) => ({ productId: id, sessionId: b.sid, addressKey: `bench-${b.n}`, raffle: false, lotteryKey: Math.random() })))
+          .returning({ id: dropQueue.id, sessionId: dropQueue.sessionId });
+        const ticketBySid = new Map(rows.map((r) => [r.sessionId, r.id]));
+        for (const b of batch) {
+          cookies.set(b.n, `${SESSION_COOKIE}=${encodeURIComponent(signers.sign(SESSION_COOKIE, b.sid))}`);
+          ticketOf.set(b.n, ticketBySid.get(b.sid)!);
+          joined++;
+        }
+      }
+    } finally {
+      await seed.close();
+    }
     const joinS = (performance.now() - joinStarted) / 1000;
+    const rssJoined = rssMb(pid);
+
+    // The streams, 1,000 at a time: the shop's RSS after each 1,000 (settled a moment).
+    const streamsStarted = performance.now();
+    const rssSteps: number[] = [];
+    const order = [...cookies.keys()].sort((a, b) => a - b);
+    for (let from = 0; from < order.length; from += STREAM_BATCH) {
+      await Promise.all(order.slice(from, from + STREAM_BATCH).map((n) => follow(n, cookies.get(n)!)));
+      await sleep(1500);
+      rssSteps.push(rssMb(pid));
+    }
+    const streamS = (performance.now() - streamsStarted) / 1000;
+    if (snapshotDir) {
+      const before = new Set(fs.readdirSync(snapshotDir));
+      process.kill(pid, 'SIGUSR2');
+      // Written when its size stops changing.
+      let size = -1;
+      for (;;) {
+        await sleep(2000);
+        const file = fs.readdirSync(snapshotDir).find((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+        const now = file ? fs.statSync(path.join(snapshotDir, file)).size : -1;
+        if (file && now === size && now > 0) break;
+        size = now;
+      }
+    }
+    const perThousand = rssSteps.length > 1 ? (rssSteps.at(-1)! - rssSteps[0]!) / (rssSteps.length - 1) : 0;
 
     // Measure: buyers buy when let in; one address reads the status 100 times a second; RSS sampled.
     const buyMs: number[] = [];
@@ -247,7 +313,9 @@ const scenario: Scenario = async () => {
     const p99Buy = percentile(buyMs, 99);
     return {
       rows: [
-        { what: `shoppers waiting (joined in ${joinS.toFixed(0)} s; refused ${refused})`, target: `${WAITING.toLocaleString('en')}`, measured: `${joined.toLocaleString('en')}`, ok: joined >= WAITING * 0.99 },
+        { what: `shoppers waiting (${HTTP_JOINS} joined through HTTP, the rest written, in ${joinS.toFixed(0)} s; refused ${refused})`, target: `${WAITING.toLocaleString('en')}`, measured: `${joined.toLocaleString('en')}`, ok: joined >= WAITING * 0.99 },
+        { what: `event streams opened (in ${streamS.toFixed(0)} s)`, target: `${WAITING.toLocaleString('en')} × 200`, measured: JSON.stringify(streamStatus), ok: (streamStatus['200'] ?? 0) >= WAITING * 0.99 },
+        { what: `shop RSS: crowd in the database ${rssJoined} MB; after each ${STREAM_BATCH.toLocaleString('en')} streams`, target: 'grows little per stream', measured: `${rssSteps.join(' → ')} MB (${perThousand.toFixed(0)} MB per 1,000 streams)`, ok: true },
         { what: `position change → event, sample of ${[...seen.keys()].filter((n) => n % SAMPLE_EVERY === 0).length} streams (${delays.length} changes)`, target: 'p99 ≤ 1,000 ms', measured: `p50 ${percentile(delays, 50)} / p99 ${p99Delay} / max ${delays.at(-1) ?? 0} ms`, ok: delays.length > 0 && p99Delay <= 1000 },
         { what: `admitted shoppers' buy flow (${buyMs.length} orders; failures ${JSON.stringify(buyFailures)})`, target: 'p99 ≤ 500 ms', measured: `p50 ${percentile(buyMs, 50)} / p99 ${p99Buy} ms`, ok: buyMs.length > 0 && p99Buy <= 500 },
         { what: '100 status reads/s from one address', target: 'answered (200 or 429)', measured: JSON.stringify(reads), ok: Object.keys(reads).every((s) => s === '200' || s === '429') },

@@ -18,7 +18,9 @@ async function serve(opts: { maxStreams: number; perAddress: number; heartbeatMs
     retryAfterSeconds: { full: 5, perAddress: 30 },
   });
   let started = 0;
+  const responses: http.ServerResponse[] = [];
   const server = http.createServer((req, res) => {
+    responses.push(res);
     const ip = String(req.headers['x-ip'] ?? '192.0.2.1');
     const slot = hub.reserve(req, res, ip);
     if (slot.refused) {
@@ -33,7 +35,7 @@ async function serve(opts: { maxStreams: number; perAddress: number; heartbeatMs
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { hub, server, base };
+  return { hub, server, base, responses };
 }
 
 interface Opened {
@@ -139,5 +141,42 @@ describe('event-stream hub', () => {
     s.hub.closeAll();
     await expect.poll(() => s.hub.size).toBe(0);
     expect((await open(s.base, '192.0.2.13')).status).toBe(503);
+  });
+
+  test('a stream is one unchunked body (Connection: close); a client that stops reading keeps one waiting frame, the newest, sent when it reads again', async () => {
+    const s = await serve({ maxStreams: 10, perAddress: 10 });
+    current = s;
+    let body = '';
+    let response: http.IncomingMessage | null = null;
+    const req = http.get(s.base, { headers: { 'x-ip': '192.0.2.20' }, agent: false }, (res) => {
+      response = res;
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+    });
+    req.on('error', () => undefined);
+    await expect.poll(() => body).toContain('event: hello');
+    expect(response!.headers['transfer-encoding']).toBeUndefined();
+    expect(response!.headers.connection).toBe('close');
+    expect(body).toBe('event: hello\ndata: {}\n\n');
+
+    // The client stops reading; frames are written until the socket is full (kernel buffers included).
+    response!.pause();
+    const res = s.responses[0]!;
+    const [stream] = s.hub.streamsOf('topic');
+    const filler = `event: fill\ndata: ${'x'.repeat(8 * 1024)}\n\n`;
+    let filled = 0;
+    while (!res.writableNeedDrain) {
+      stream!.send(filler);
+      filled++;
+      await new Promise((r) => setImmediate(r));
+    }
+    for (const n of [1, 2, 3]) stream!.send(`event: state\ndata: ${n}\n\n`);
+    expect(res.writableLength).toBeLessThan(64 * 1024);
+    response!.resume();
+    await expect.poll(() => body.split('event: fill').length - 1, { timeout: 10_000 }).toBe(filled);
+    await expect.poll(() => body).toContain('event: state\ndata: 3\n\n');
+    expect(body).not.toContain('data: 1\n');
+    expect(body).not.toContain('data: 2\n');
+    req.destroy();
   });
 });
