@@ -178,7 +178,7 @@ function DropControls({ drop }: { drop: AdminDrop }) {
         <PauseDialog
           drop={drop}
           pending={update.isPending}
-          onConfirm={(change) => send(change, change.paused ? 'Paused' : 'Resumed')}
+          onConfirm={(change) => send(change, change.paused ? 'Admissions paused' : 'Admissions resumed')}
         />
       </div>
       {drop.message && (

@@ -247,7 +247,7 @@ function ShipmentForm({
       <h4 id={`${id}-h`} className="mb-1 text-xs font-bold uppercase tracking-wide text-muted">
         Shipment
       </h4>
-      <form onSubmit={submit} className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_10rem_auto] sm:items-end">
+      <form onSubmit={submit} className="grid gap-2 sm:grid-cols-[minmax(0,20rem)_10rem_auto] sm:items-end">
         <div className="grid gap-1">
           <label htmlFor={`${id}-tn`} className="text-xs font-semibold">
             Tracking number

@@ -181,7 +181,7 @@ export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) 
                   </li>
                 ))}
               </ul>
-              <nav aria-label="Order pages" className="flex flex-wrap items-center justify-between gap-3">
+              <nav aria-label="Order pages" className="grid grid-cols-[auto_1fr_auto] items-center gap-2">
                 <PagerButton
                   label="Previous page"
                   enabled={hasPrevious}
@@ -190,7 +190,7 @@ export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) 
                   <ChevronLeft className="h-4 w-4" aria-hidden="true" />
                   Previous
                 </PagerButton>
-                <span className="text-sm tabular-nums">
+                <span className="text-center text-sm tabular-nums">
                   Page {pageNumber} of {pageCount}
                 </span>
                 <PagerButton label="Next page" enabled={hasNext} onClick={() => goTo(offset + ADMIN_ORDERS_PAGE_SIZE)}>
@@ -222,7 +222,7 @@ function PagerButton({
     <Button
       type="button"
       variant="outline"
-      className={cn('min-h-11', !enabled && 'cursor-not-allowed opacity-50')}
+      className={cn('min-h-11 px-3', !enabled && 'cursor-not-allowed opacity-50')}
       aria-label={label}
       aria-disabled={!enabled}
       onClick={() => enabled && onClick()}

@@ -182,7 +182,7 @@ export function StockSection({
           <button
             type="button"
             onClick={onUseCurrentStock}
-            className="justify-self-start text-sm font-semibold underline underline-offset-2 hover:no-underline"
+            className="min-h-11 justify-self-start text-sm font-semibold underline underline-offset-2 hover:no-underline"
           >
             Use the current stock ({stockConflict})
           </button>
