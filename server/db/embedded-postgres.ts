@@ -4,7 +4,9 @@
 //
 // - It listens only on a Unix socket (listen_addresses = ''), with a generated password (scram).
 // - PostgreSQL refuses to run as root: then it runs as the unprivileged system user `fifty-postgres`,
-//   created on first start (useradd/adduser), which owns DATA_DIR/postgres.
+//   created on first start (useradd/adduser), which owns DATA_DIR/postgres. When DATA_DIR sits in a
+//   folder that user cannot enter (/root, a mkdtemp folder), the cluster is kept in
+//   /var/lib/fifty/<hash of the path> instead, recorded in DATA_DIR/postgres.location (placeCluster).
 // - It is started through pg_ctl in its own process group, so a Ctrl-C in the terminal reaches the
 //   app (which drains its requests first) and not the database under it.
 // - A postmaster left running by an app killed with -9 is found by connecting to it and reused.
@@ -34,6 +36,26 @@ const OWNER_LOCK_KEY = 505051;
 
 export class DataDirInUseError extends Error {}
 
+/** As root: where clusters go whose DATA_DIR sits in a folder `fifty-postgres` cannot enter. */
+export const RELOCATED_CLUSTERS_ROOT = '/var/lib/fifty';
+
+/** The pointer file beside a cluster folder kept elsewhere (DATA_DIR/postgres.location): its absolute path. */
+export function clusterPointerFile(dir: string): string {
+  return `${path.resolve(dir)}.location`;
+}
+
+/** The folder a cluster really lives in: where its pointer file says, else `dir` itself. */
+export function resolveClusterDir(dir: string): string {
+  let target: string;
+  try {
+    target = fs.readFileSync(clusterPointerFile(dir), 'utf8').trim();
+  } catch {
+    return path.resolve(dir);
+  }
+  if (!path.isAbsolute(target)) throw new Error(`${clusterPointerFile(dir)} must hold an absolute path, not '${target}'.`);
+  return target;
+}
+
 export interface EmbeddedPostgresOptions {
   /** DATA_DIR/postgres (or a test cluster's folder). */
   dir: string;
@@ -60,7 +82,7 @@ export interface EmbeddedPostgres {
   socketDir: string;
   /** Whether this process started or adopted the server, and so stops it on close. */
   owner: boolean;
-  /** Gid that must be able to traverse DATA_DIR (root case), else undefined. */
+  /** Gid that must be able to traverse DATA_DIR (root case, cluster inside DATA_DIR), else undefined. */
   traverseGid?: number;
   /** Resolves once the server answers and the lock is held again (at once when nothing is wrong). */
   healthy(): Promise<void>;
@@ -229,6 +251,49 @@ function socketDirFor(dir: string): string {
   return path.join(os.tmpdir(), `fifty-pg-${hash}`);
 }
 
+/**
+ * As root, where the cluster asked for in `dir` (DATA_DIR/postgres) is kept. Normally `dir` itself (its
+ * parent, DATA_DIR, is then opened to the database's group, 0710). When `fifty-postgres` cannot even
+ * reach DATA_DIR because a folder above it is private (/root is 0700, so is every mkdtemp folder), it
+ * goes to RELOCATED_CLUSTERS_ROOT/<hash of the resolved path>, recorded in the pointer file so restarts,
+ * scripts, backup and restore find it. Only the cluster (and its passwords) moves; DATA_DIR keeps the rest.
+ */
+function placeCluster(dir: string, ids: Required<RunAs>, log: (msg: string) => void): { dir: string; relocated: boolean } {
+  const pointer = clusterPointerFile(dir);
+  if (fs.existsSync(pointer)) return { dir: resolveClusterDir(dir), relocated: true };
+  const dataDir = path.dirname(dir);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // `test -x` as the user fails when any folder on the way is closed to it. A cluster already made in
+  // place (reachable once) stays where it is.
+  const reachable = spawnSync('test', ['-x', path.dirname(dataDir)], { ...ids }).status === 0;
+  if (reachable || fs.existsSync(path.join(dir, 'data', 'PG_VERSION'))) return { dir, relocated: false };
+
+  const resolved = path.join(fs.realpathSync(dataDir), path.basename(dir));
+  const hash = crypto.createHash('sha256').update(resolved).digest('hex').slice(0, 16);
+  const target = path.join(RELOCATED_CLUSTERS_ROOT, hash);
+  fs.mkdirSync(RELOCATED_CLUSTERS_ROOT, { recursive: true, mode: 0o755 });
+  const top = fs.lstatSync(RELOCATED_CLUSTERS_ROOT);
+  if (!top.isDirectory() || top.uid !== 0 || (top.mode & 0o022) !== 0) {
+    throw new Error(`${RELOCATED_CLUSTERS_ROOT} must be a folder owned by root and writable by root alone; fix it, or set DATABASE_URL.`);
+  }
+  // The shop's umask (077) made it 0700: the database's user must pass through it to its own folder.
+  if ((top.mode & 0o011) !== 0o011) fs.chmodSync(RELOCATED_CLUSTERS_ROOT, (top.mode & 0o7777) | 0o011);
+  if (fs.existsSync(path.join(target, 'data', 'PG_VERSION'))) {
+    log(`Reusing the embedded PostgreSQL database in ${target}, left by an earlier DATA_DIR at ${dataDir} (delete that folder for a new one).`);
+  }
+  fs.mkdirSync(target, { recursive: true, mode: 0o700 });
+  // For the operator looking at /var/lib/fifty: which DATA_DIR each folder belongs to.
+  fs.writeFileSync(path.join(target, 'DATA_DIR'), `${dataDir}\n`, { mode: 0o644 });
+  const scratch = `${pointer}.${process.pid}`;
+  fs.writeFileSync(scratch, `${target}\n`, { mode: 0o600 });
+  fs.renameSync(scratch, pointer);
+  log(
+    `The embedded PostgreSQL keeps its database in ${target} ('${EMBEDDED_OS_USER}' cannot enter a private folder above ${dataDir}); ` +
+      `${pointer} points there, everything else stays in DATA_DIR.`,
+  );
+  return { dir: target, relocated: true };
+}
+
 function chownTree(target: string, ids: Required<RunAs>) {
   fs.chownSync(target, ids.uid, ids.gid);
 }
@@ -324,8 +389,9 @@ function serverFlags(socketDir: string, durable: boolean): string {
 
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const log = opts.log ?? (() => undefined);
-  const dir = path.resolve(opts.dir);
-  const pgdata = path.join(dir, 'data');
+  const requested = path.resolve(opts.dir);
+  /** DATA_DIR (the folder the cluster was asked for in), for messages. */
+  const home = path.dirname(requested);
   const durable = opts.durable ?? true;
   const mode = opts.mode ?? 'exclusive';
   let bins = await loadBinaries();
@@ -333,14 +399,20 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const isRoot = process.getuid?.() === 0;
   const runAs: RunAs = isRoot ? ensureOsUser(log) : {};
   if (isRoot) bins = binariesRunnableBy(bins, runAs as Required<RunAs>, log);
+  const { dir, relocated } = isRoot
+    ? placeCluster(requested, runAs as Required<RunAs>, log)
+    : { dir: resolveClusterDir(requested), relocated: false };
+  const pgdata = path.join(dir, 'data');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const socketDir = socketDirFor(dir);
   fs.mkdirSync(socketDir, { recursive: true, mode: 0o700 });
   if (isRoot) {
-    // DATA_DIR stays private to the app, except that the database's group may pass through it (0710).
-    const parent = fs.statSync(path.dirname(dir));
-    fs.chownSync(path.dirname(dir), parent.uid, runAs.gid!);
-    fs.chmodSync(path.dirname(dir), (parent.mode & 0o7777) | 0o010);
+    if (!relocated) {
+      // DATA_DIR stays private to the app, except that the database's group may pass through it (0710).
+      const parent = fs.statSync(path.dirname(dir));
+      fs.chownSync(path.dirname(dir), parent.uid, runAs.gid!);
+      fs.chmodSync(path.dirname(dir), (parent.mode & 0o7777) | 0o010);
+    }
     chownTree(dir, runAs as Required<RunAs>);
     chownTree(socketDir, runAs as Required<RunAs>);
     const probe = spawnSync('test', ['-w', dir], { ...runAs });
@@ -386,7 +458,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   if (!owner && mode === 'exclusive') {
     await lockClient.end().catch(() => undefined);
     throw new DataDirInUseError(
-      `Another Fifty process is already running on ${path.dirname(dir)} (it holds its database). ` +
+      `Another Fifty process is already running on ${home} (it holds its database). ` +
         'Stop it first, or give this one its own DATA_DIR.',
     );
   }
@@ -459,7 +531,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
             stopped = true;
             clearInterval(heartbeat);
             const err = new DataDirInUseError(
-              `Another process took the embedded PostgreSQL of ${path.dirname(dir)} while it restarted: this shop stops.`,
+              `Another process took the embedded PostgreSQL of ${home} while it restarted: this shop stops.`,
             );
             log(err.message);
             opts.onLost?.(err);
@@ -497,7 +569,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     urlFor,
     socketDir,
     owner,
-    traverseGid: runAs.gid,
+    // A relocated cluster needs no way through DATA_DIR: it stays 0700.
+    traverseGid: relocated ? undefined : runAs.gid,
     get recoveries() {
       return recoveries;
     },
