@@ -5,6 +5,7 @@ import { createDrop, dropStatus, joinDrop, restartPacing } from '../../../tests/
 import { solvePow } from '../../../tests/support/pow';
 import { customer } from '../../../tests/support/shop-fixtures';
 import type { DropStatus } from '../../../common/contracts/drops';
+import { advanceAdmissions, requeueTicket } from './drops.repository';
 import { dropQueue, drops } from './drops.tables';
 
 // "Rejoin the line" after a pass lapsed unused, and the held pieces in the status (ADR 010), on the real database.
@@ -109,5 +110,106 @@ describe('held pieces in the status', () => {
       return st.left === 0 && st.held === 1;
     });
     expect((await dropStatus(other, id)).phase).toBe('open');
+  });
+});
+
+describe('rejoin, leave and admission under the drop row lock', () => {
+  const PASS_MS = 10 * 60_000;
+  /** Backends of this test database waiting for a lock. */
+  const lockWaiters = async () =>
+    Number(
+      (
+        await t.database.pool.query(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+      ).rows[0].n,
+    );
+  const tickets = async (id: string) =>
+    t.database.db.select().from(dropQueue).where(eq(dropQueue.productId, id)).orderBy(dropQueue.seq);
+  const admittedCount = async (id: string) =>
+    (await t.database.db.select().from(drops).where(eq(drops.productId, id)))[0]!.admittedCount;
+
+  /** A, B admitted (2 pieces, so 2 promises), C waiting; A's pass lapsed unused. */
+  async function twoInOneWaiting() {
+    const id = await createDrop(t, -1000, { stock: 2 });
+    const [a, b, c] = [t.client(), t.client(), t.client()];
+    for (const [i, s] of [a, b, c].entries()) expect((await joinDrop(s, id, { ip: `192.0.2.${i + 10}` })).statusCode).toBe(201);
+    await restartPacing(t, id);
+    await tickUntil(async () => (await dropStatus(b, id)).ticket?.status === 'admitted');
+    expect((await dropStatus(a, id)).ticket?.status).toBe('admitted');
+    expect((await dropStatus(c, id)).ticket?.status).toBe('waiting');
+    await lapse(id, await dropStatus(a, id));
+    return { id, a, b, c };
+  }
+
+  test('a rejoin committing while an admission step waits for the drop row: the old place is not let in again', async () => {
+    const { id, a, c } = await twoInOneWaiting();
+    const aId = (await dropStatus(a, id)).ticket!.id;
+    const aRow = (await tickets(id)).find((r) => r.id === aId)!;
+    // Two places' worth of pacing credit at once, so a stale ranking would let in two.
+    await t.database.db
+      .update(drops)
+      .set({ admitPerMinute: 60, admittedAt: sql`now() - interval '1 hour'` })
+      .where(eq(drops.productId, id));
+
+    // Order the race: the rejoin takes the drop row and then waits for A's ticket (held here); the
+    // admission step starts while the rejoin's changes are not committed; then both are let go.
+    const holder = await t.database.pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from drop_queue where id = $1 for update', [aId]);
+      const releaseAt = new Date(Date.now() - 60_000);
+      const rejoined = requeueTicket(t.database.db, id, aRow.sessionId, { now: sql`now()`, passMs: PASS_MS, releaseAt });
+      await expect.poll(lockWaiters).toBe(1);
+      const admitted = advanceAdmissions(t.database.db, id, {
+        releaseAt,
+        now: sql`now()`,
+        stock: 2,
+        overbooking: 0.2,
+        passMs: PASS_MS,
+        engagedSessions: [],
+      });
+      await expect.poll(lockWaiters).toBe(2);
+      await holder.query('commit');
+      expect(await rejoined).not.toBeNull();
+      // One place is free (A's lapsed one): C, next in line, gets it; A waits at the back.
+      expect(await admitted).toBe(1);
+    } finally {
+      holder.release();
+    }
+    const rows = await tickets(id);
+    const cId = (await dropStatus(c, id)).ticket!.id;
+    expect(rows.find((r) => r.id === aId)?.status).toBe('waiting');
+    expect(rows.find((r) => r.id === cId)?.status).toBe('admitted');
+    // The count and the places let in agree: 1..admitted_count are exactly the admitted ones.
+    expect(await admittedCount(id)).toBe(rows.filter((r) => r.status === 'admitted').length);
+    expect(await admittedCount(id)).toBe(2);
+  });
+
+  test('Leave the line on an admitted place gives the place back: the next shopper is let in, the count matches', async () => {
+    const id = await createDrop(t, -1000, { stock: 2 });
+    const [a, b, c] = [t.client(), t.client(), t.client()];
+    for (const [i, s] of [a, b, c].entries()) expect((await joinDrop(s, id, { ip: `192.0.2.${i + 20}` })).statusCode).toBe(201);
+    await restartPacing(t, id);
+    await tickUntil(async () => (await dropStatus(b, id)).ticket?.status === 'admitted');
+    expect((await dropStatus(a, id)).ticket?.status).toBe('admitted');
+    expect((await dropStatus(c, id)).ticket?.status).toBe('waiting');
+    expect(await admittedCount(id)).toBe(2);
+
+    // A leaves with a live pass: not a live promise any more, so C (next) is let in without waiting for
+    // A's pass to run out.
+    const left = await a.request({ method: 'DELETE', url: `/api/drops/${id}/queue` });
+    expect(left.statusCode, left.body).toBe(200);
+    expect(await admittedCount(id)).toBe(1);
+    await restartPacing(t, id);
+    await tickUntil(async () => (await dropStatus(c, id)).ticket?.status === 'admitted');
+    const rows = await tickets(id);
+    expect(rows.map((r) => r.status).sort()).toEqual(['admitted', 'admitted', 'left']);
+    expect(await admittedCount(id)).toBe(2);
+
+    // And A can come back, at the back of the line, without lowering the count a second time.
+    expect((await rejoin(a, id)).statusCode).toBe(201);
+    expect(await admittedCount(id)).toBe(2);
+    expect((await dropStatus(a, id)).ticket).toMatchObject({ status: 'waiting', position: 1 });
   });
 });

@@ -113,27 +113,33 @@ export async function advanceAdmissions(
   const capacity = Math.floor(Math.max(0, opts.stock) * (1 + opts.overbooking) + 1e-9);
   const room = sql`(${capacity} - (d.admitted_count - ${settled}))`;
   const n = sql`least(${paced}, ${room}, ${total} - d.admitted_count)`;
-  const result = await db.execute<{ id: string }>(sql`
-    with adv as (
-      update drops d set
-        admitted_count = d.admitted_count + ${n},
-        admitted_at = case
-          when d.admitted_count + ${n} >= ${total} then ${now}
-          else ${base} + (${n} * ${placeSeconds}) * interval '1 second'
-        end,
-        updated_at = ${now}
-      where d.product_id = ${productId} and not d.paused and d.sold_out_at is null
-        and d.admitted_count < ${total} and ${n} >= 1
-      returning d.admitted_count
-    ), ranked as (
-      select q.id, row_number() over (${QUEUE_ORDER}) as place
-      from drop_queue q where q.product_id = ${productId} and q.status <> 'left'
-    )
-    update drop_queue q set status = 'admitted', admitted_at = ${now}
-    from ranked r, adv
-    where q.id = r.id and q.status = 'waiting' and r.place <= adv.admitted_count
-    returning q.id`);
-  return result.rowCount ?? 0;
+  // The drop row is locked by a statement of its own first: the ranking below then reads a snapshot taken
+  // after any rejoin or leave that held the lock (requeueTicket, leaveTicket) has committed. In one statement
+  // the snapshot would predate the wait, rank a rejoined place at its old spot and let it in a second time.
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from drops where product_id = ${productId} for update`);
+    const result = await tx.execute<{ id: string }>(sql`
+      with adv as (
+        update drops d set
+          admitted_count = d.admitted_count + ${n},
+          admitted_at = case
+            when d.admitted_count + ${n} >= ${total} then ${now}
+            else ${base} + (${n} * ${placeSeconds}) * interval '1 second'
+          end,
+          updated_at = ${now}
+        where d.product_id = ${productId} and not d.paused and d.sold_out_at is null
+          and d.admitted_count < ${total} and ${n} >= 1
+        returning d.admitted_count
+      ), ranked as (
+        select q.id, row_number() over (${QUEUE_ORDER}) as place
+        from drop_queue q where q.product_id = ${productId} and q.status <> 'left'
+      )
+      update drop_queue q set status = 'admitted', admitted_at = ${now}
+      from ranked r, adv
+      where q.id = r.id and q.status = 'waiting' and r.place <= adv.admitted_count
+      returning q.id`);
+    return result.rowCount ?? 0;
+  });
 }
 
 /** The admitted places of a drop whose pass is still live at `now`, earliest admission first. */
@@ -332,5 +338,37 @@ export async function requeueTicket(
         .set({ admittedCount: sql`greatest(0, ${drops.admittedCount} - 1)`, updatedAt: opts.now })
         .where(eq(drops.productId, productId));
     return row ?? null;
+  });
+}
+
+/**
+ * "Leave the line" (ADR 010): the session's waiting or admitted place becomes 'left', under the drop row's
+ * lock as requeueTicket. A left place is out of the queue order, so an admitted one also lowers
+ * admitted_count by one: places 1..admitted_count stay exactly the ones let in, and the place stops
+ * counting as a live promise at once (the next shopper in line gets it at the next admission). Without
+ * this, a left admitted place would hold a promise for ever: it is neither live nor lapsed. Returns false
+ * when the session has no waiting or admitted place.
+ */
+export async function leaveTicket(db: Db, productId: string, sessionId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select 1 from drops where product_id = ${productId} for update`);
+    const [before] = await tx
+      .select({ status: dropQueue.status })
+      .from(dropQueue)
+      .where(
+        and(eq(dropQueue.productId, productId), eq(dropQueue.sessionId, sessionId), inArray(dropQueue.status, ['waiting', 'admitted'])),
+      )
+      .for('update');
+    if (!before) return false;
+    await tx
+      .update(dropQueue)
+      .set({ status: 'left' })
+      .where(and(eq(dropQueue.productId, productId), eq(dropQueue.sessionId, sessionId)));
+    if (before.status === 'admitted')
+      await tx
+        .update(drops)
+        .set({ admittedCount: sql`greatest(0, ${drops.admittedCount} - 1)`, updatedAt: sql`now()` })
+        .where(eq(drops.productId, productId));
+    return true;
   });
 }

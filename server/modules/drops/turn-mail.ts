@@ -6,6 +6,7 @@ import { escapeHtml } from '../../lib/html';
 import { notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { Mailer, MailMessage } from '../mail/mail.service';
+import { leaveTicket } from './drops.repository';
 import { dropQueue } from './drops.tables';
 
 /** A page that has not been seen visible for this long when its holder is admitted gets the mail. */
@@ -93,13 +94,13 @@ export function createTurnMail(deps: TurnMailDeps) {
     },
 
     /**
-     * "Leave the line": the ticket is 'left' (a waiting place is skipped by the queue order, an admitted one
-     * frees its promise at the next admission tick: only 'admitted' rows count).
+     * "Leave the line": the ticket is 'left' (leaveTicket). A waiting place is skipped by the queue order; an
+     * admitted one gives its place back at once (admitted_count lowered under the drop row's lock), so the
+     * next shopper in line is let in at the next admission instead of the place holding a promise for ever.
      */
     async leave(productId: string, sessionId: string | null): Promise<{ message: string }> {
       if (!sessionId) throw notFound(ticketMessages.noTicket);
-      const rows = await db.update(dropQueue).set({ status: 'left' }).where(ownTicket(productId, sessionId)).returning({ id: dropQueue.id });
-      if (rows.length === 0) throw notFound(ticketMessages.noTicket);
+      if (!(await leaveTicket(db, productId, sessionId))) throw notFound(ticketMessages.noTicket);
       return { message: ticketMessages.left };
     },
 
