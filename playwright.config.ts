@@ -2,9 +2,15 @@ import { defineConfig, devices } from '@playwright/test';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
+import { cleanUpShopOnExit } from './tests/support/e2e-cleanup';
 
 const port = Number(process.env.E2E_PORT ?? 3199);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-e2e-'));
+// Workers load this file again: they reuse the runner's data folder, which only the runner cleans up
+// (its shop's PostgreSQL stopped, the folder removed: tests/support/e2e-cleanup.ts).
+const isRunner = !process.env.FIFTY_E2E_DATA_DIR;
+const dataDir = process.env.FIFTY_E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-e2e-'));
+process.env.FIFTY_E2E_DATA_DIR = dataDir;
+if (isRunner) cleanUpShopOnExit(dataDir);
 // Each run builds into its own folder so parallel runs never clobber each other's assets.
 const clientDir = process.env.E2E_CLIENT_DIR ?? path.join(dataDir, 'client');
 // Workers load this file again: they must find the same build (a spec may start a server of its own on it).
@@ -30,10 +36,14 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: `node scripts/build-client.mjs ${clientDir} && node scripts/start.mjs`,
+    // `exec`: the shop is the process Playwright signals, not a shell in front of it.
+    command: `node scripts/build-client.mjs ${clientDir} && exec node scripts/start.mjs`,
     url: `http://localhost:${port}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,
+    // Without this Playwright SIGKILLs the shop, which then cannot stop its embedded PostgreSQL (it would
+    // run on for good). SIGTERM: the shop drains, stops its database and exits 0 (ADR 007).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 30_000 },
     stdout: 'pipe',
     env: {
       PORT: String(port),
