@@ -8,6 +8,7 @@ import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
 import { Sheet, SheetContent, SheetTitle } from '../../components/ui/sheet';
 import { Skeleton } from '../../components/ui/skeleton';
+import { DropPassNotice, DropRefusal } from '../drops/pass-countdown';
 import { useShopSettings } from '../settings/use-shop-settings';
 import { cartDrawer, useCartDrawerOpen } from './cart-drawer-store';
 import {
@@ -52,6 +53,8 @@ export function CartSidebar() {
           <EmptyCart />
         ) : (
           <>
+            {/* A drop's admission pass keeps running while the shopper checks out (ADR 010). */}
+            <DropPassNotice lines={lines} className="mx-5 mt-4" />
             <ul className="flex-1 divide-y divide-black/10 overflow-y-auto px-5" aria-label="Cart items">
               {lines.map((line) => (
                 <CartLine key={line.id} line={line} />
@@ -137,6 +140,10 @@ function CartLine({ line }: { line: CartItem }) {
             Remove
           </Button>
         </div>
+        {/* A refused change said beside it, with the way forward (a drop's pass, the current stock). */}
+        {update.isError && (
+          <DropRefusal error={update.error} lines={[line]} fallback="Could not change the quantity. Please try again." className="mt-2 p-3" />
+        )}
       </div>
     </li>
   );

@@ -9,6 +9,7 @@ import type { ShippingMethod } from '../../../common/contracts/settings';
 import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
+import { DropPassNotice, DropRefusal, useCartPasses, waitingRoomHref } from '../drops/pass-countdown';
 import { useShopSettings } from '../settings/use-shop-settings';
 import {
   shopperMessage,
@@ -103,6 +104,12 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
       <div className="mt-6 mb-8">
         <CheckoutProgress step={step} />
       </div>
+      {/* A drop's pass on both steps; once the payment step holds the pieces, the hold covers them. */}
+      <DropPassNotice
+        lines={items}
+        holdEndsAt={step === 'payment' && intent.data && !intent.isError ? intent.data.holdEndsAt : null}
+        className="mb-6"
+      />
       {step === 'info' ? (
         // On phones the summary comes first, folded to one line with the total.
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-12">
@@ -146,7 +153,9 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
           </div>
           <div className="space-y-6 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-2">
             <PaymentSection
+              items={items}
               intent={intent.data}
+              error={intent.error}
               failed={intent.isError && !intent.isFetching}
               free={settledTotals !== undefined && Number(settledTotals.total) <= 0}
               stale={intent.isFetching || intent.isPlaceholderData || totals.isFetching}
@@ -202,7 +211,9 @@ function CollapsibleSummary({ total, children }: { total: string | undefined; ch
 }
 
 function PaymentSection({
+  items,
   intent,
+  error,
   failed,
   free,
   stale,
@@ -210,7 +221,9 @@ function PaymentSection({
   onRetry,
   onPaid,
 }: {
+  items: CartItem[];
   intent: PaymentIntent | undefined;
+  error: unknown;
   failed: boolean;
   free: boolean;
   stale: boolean;
@@ -218,15 +231,26 @@ function PaymentSection({
   onRetry: () => void;
   onPaid: () => Promise<void>;
 }) {
+  // A lapsed hold on a drop piece whose pass has also run out cannot be reserved again: the way on is
+  // the waiting room's "Rejoin the line" (a live pass still reserves again).
+  const passes = useCartPasses(items);
+  const lapsedPass = passes.find((p) => Date.parse(p.expiresAt) <= Date.now());
   return (
     <div className="space-y-4">
       <h2 className="font-display text-2xl uppercase tracking-wide">Card Details</h2>
-      {intent && !failed && !free && <HoldCountdown endsAt={intent.holdEndsAt} onRenew={onRetry} />}
+      {intent && !failed && !free && (
+        <HoldCountdown
+          endsAt={intent.holdEndsAt}
+          onRenew={onRetry}
+          rejoinHref={lapsedPass ? waitingRoomHref(lapsedPass.productId) : null}
+        />
+      )}
       {free ? (
         <p className="text-sm text-muted">Nothing to pay.</p>
       ) : failed ? (
-        <div className="space-y-3 border-2 border-red-700 bg-red-50 p-4 text-sm">
-          <p className="font-semibold text-red-800">We couldn't set up your payment.</p>
+        <div className="space-y-3">
+          {/* The reason in place, with the way forward (Rejoin the line; the current stock). */}
+          <DropRefusal error={error} lines={items} fallback="We couldn't set up your payment." />
           <Button type="button" variant="outline" size="sm" onClick={onRetry}>
             Try again
           </Button>

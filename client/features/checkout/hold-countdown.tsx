@@ -1,10 +1,23 @@
 import { useEffect, useState } from 'react';
 import { Clock } from 'lucide-react';
+import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { formatCountdown } from './countdown';
 
-/** Live countdown of the stock hold made with the payment intent. */
-export function HoldCountdown({ endsAt, onRenew }: { endsAt: number; onRenew: () => void }) {
+/**
+ * Live countdown of the stock hold made with the payment intent. When it lapses: "Reserve again", or for a
+ * drop piece whose turn has also ended (`rejoinHref`), "Rejoin the line" in its waiting room, since a new
+ * hold would be refused without a pass.
+ */
+export function HoldCountdown({
+  endsAt,
+  onRenew,
+  rejoinHref = null,
+}: {
+  endsAt: number;
+  onRenew: () => void;
+  rejoinHref?: string | null;
+}) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     setNow(Date.now());
@@ -20,9 +33,15 @@ export function HoldCountdown({ endsAt, onRenew }: { endsAt: number; onRenew: ()
           <Clock className="h-4 w-4" aria-hidden="true" />
           Your reservation has expired.
         </p>
-        <Button type="button" variant="outline" size="sm" onClick={onRenew}>
-          Reserve again
-        </Button>
+        {rejoinHref ? (
+          <Button asChild variant="outline" size="sm">
+            <Link href={rejoinHref}>Rejoin the line</Link>
+          </Button>
+        ) : (
+          <Button type="button" variant="outline" size="sm" onClick={onRenew}>
+            Reserve again
+          </Button>
+        )}
       </div>
     );
   }

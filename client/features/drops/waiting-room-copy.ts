@@ -15,11 +15,14 @@ export const PICK_SIZE_TEXT = "Pick your size now — it's kept for your turn.";
 /** Pass warnings: said once each as the pass crosses 60 s and 30 s left. */
 export const PASS_WARN_AT_MS = [60_000, 30_000] as const;
 
-/** 'Less than a minute left on your turn' at 60 s, '30 seconds left on your turn' at 30 s; null before. */
-export function passWarning(msLeft: number): string | null {
+/**
+ * 'Less than a minute left on your turn' at 60 s, '30 seconds left on your turn' at 30 s; null before.
+ * `act`: what to do now (the product page: add it to the cart; the cart and checkout: check out).
+ */
+export function passWarning(msLeft: number, act = 'add it to your cart now'): string | null {
   if (msLeft <= 0) return null;
-  if (msLeft <= 30_000) return '30 seconds left on your turn — add it to your cart now.';
-  if (msLeft <= 60_000) return 'Less than a minute left on your turn — add it to your cart now.';
+  if (msLeft <= 30_000) return `30 seconds left on your turn — ${act}.`;
+  if (msLeft <= 60_000) return `Less than a minute left on your turn — ${act}.`;
   return null;
 }
 

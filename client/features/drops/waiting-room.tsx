@@ -1,21 +1,20 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Clock, Ticket, Users } from 'lucide-react';
+import { Ticket, Users } from 'lucide-react';
 import type { DropStatus } from '../../../common/contracts/drops';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
 import { NotifyMeLink } from '../catalog/drop-countdown';
 import { useNow } from '../catalog/release-clock';
 import { useShopSettings } from '../settings/use-shop-settings';
+import { PassTimer } from './pass-countdown';
 import { HolderActions, useTicketHeartbeat } from './ticket-actions';
 import { useAdmissionPass, useDropStatus, useJoinQueue } from './use-drop-status';
 import {
   allHeldText,
   announcement,
   CHECKING_TEXT,
-  describePassLeft,
   DRAW_TEXT,
   drawInText,
-  formatPassLeft,
   PASS_LAPSED_TEXT,
   passWarning,
   PAUSED_TEXT,
@@ -59,21 +58,6 @@ function useThrottledAnnouncement(view: RoomView): string {
     return () => clearTimeout(t);
   }, [text, key]);
   return said;
-}
-
-function PassTimer({ expiresAt }: { expiresAt: string }) {
-  const now = useNow(true);
-  const left = Date.parse(expiresAt) - now;
-  return (
-    <p
-      role="timer"
-      aria-label={describePassLeft(left)}
-      className={cn('flex items-center gap-1.5 font-semibold tabular-nums', left > 0 ? 'text-sm' : 'font-display text-2xl uppercase')}
-    >
-      <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
-      {left > 0 ? `Your turn ends in ${formatPassLeft(left)}` : TURN_ENDED_TEXT}
-    </p>
-  );
 }
 
 interface WaitingRoomProps {
