@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
+import { cartDrawer, E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
 import { freePort, spawnShop, waitHealthy, type ShopProcess } from '../support/shop-process';
 
 // No dead ends after admission (ADR 010): admitted with no size, Add to Cart opens the size picker; the
@@ -124,5 +124,74 @@ test('admitted with no size → the picker; 60 s warning → lapse → Rejoin th
     // The size chosen before is kept for the next turn.
     await expect(page.getByLabel('Size')).toHaveValue('M');
     await shootAtBothWidths(page, testInfo, 'rejoined');
+  });
+});
+
+test('the pass timer follows the shopper into the cart drawer and checkout; the hold covers them at payment', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  const releaseAt = Date.now() - 1000;
+  const id = await owner.createProduct({
+    name: `Timer Tee ${releaseAt.toString(36)}`,
+    description: 'A drop-day tee. Numbered inside.',
+    price: '40.00',
+    category: 'tshirts',
+    materials: 'Organic cotton',
+    sustainabilityInfo: 'Made to order.',
+    stock: 5,
+    editionSize: 50,
+    images: [owner.image],
+    sizes: ['S', 'M', 'L'],
+    colors: [{ name: 'Black', value: '#111111' }],
+    releaseAt: new Date(releaseAt).toISOString(),
+  });
+  await page.clock.install({ time: Date.now() });
+  await page.goto(`${shop.base}/product/${id}`);
+  const drawer = cartDrawer(page);
+
+  await test.step('admitted, added: the drawer shows the time left on the turn', async () => {
+    await page.getByLabel('Size').selectOption('M');
+    await page.getByRole('button', { name: 'Join the waiting room' }).click();
+    await expect(page.getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+    await expect(drawer).toBeVisible();
+    await expect(drawer.getByTestId('drop-pass').getByRole('timer')).toHaveText(/^Your turn ends in 0[01]:\d\d$/);
+    await expect(drawer.getByTestId('drop-pass-warning')).toHaveCount(0);
+  });
+
+  await test.step('60 s before the end: the drawer warns, shown and spoken', async () => {
+    await page.clock.fastForward(PASS_MS - 59_000);
+    const warning = 'Less than a minute left on your turn — check out now.';
+    await expect(drawer.getByTestId('drop-pass-warning')).toHaveText(warning);
+    await expect(drawer.getByTestId('drop-pass-live')).toHaveText(warning);
+    await shootAtBothWidths(page, testInfo, 'drawer-pass-warning');
+  });
+
+  await test.step('checkout, customer info: the timer and the warning are there too', async () => {
+    await drawer.getByRole('button', { name: 'Checkout' }).click();
+    await expect(page).toHaveURL(/\/checkout$/);
+    const pass = page.getByTestId('drop-pass');
+    await expect(pass.getByRole('timer')).toHaveText(/^Your turn ends in 00:\d\d$/);
+    await expect(page.getByTestId('drop-pass-warning')).toHaveText('Less than a minute left on your turn — check out now.');
+    await shootAtBothWidths(page, testInfo, 'checkout-info-pass');
+  });
+
+  await test.step('payment: the pieces are held, the pass warnings stop', async () => {
+    const values: Record<string, string> = {
+      Email: 'ada@example.com',
+      'First Name': 'Ada',
+      'Last Name': 'Lovelace',
+      Address: '12 Difference Engine Row',
+      City: 'Brooklyn',
+      State: 'NY',
+      'ZIP Code': '11201',
+    };
+    for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
+    const intent = page.waitForResponse((r) => r.url().endsWith('/api/create-payment-intent'));
+    await page.getByRole('button', { name: 'Continue to Payment' }).click();
+    expect((await intent).status()).toBe(200);
+    await expect(page.getByTestId('drop-pass')).toHaveText(/^Your pieces are held until \d\d:\d\d$/);
+    await expect(page.getByTestId('drop-pass-warning')).toHaveCount(0);
+    await expect(page.getByRole('timer').filter({ hasText: 'Your turn ends' })).toHaveCount(0);
+    await shootAtBothWidths(page, testInfo, 'checkout-payment-held');
   });
 });
