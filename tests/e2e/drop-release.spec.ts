@@ -56,8 +56,9 @@ test('countdown on the home card and the product page, the waiting room, then Ad
     const card = upcoming.getByRole('article', { name });
     await expect(card.getByRole('timer')).toHaveText(/^Drops in 00:00:0[789]$/);
     await expect(card.getByRole('timer')).toHaveAccessibleName(/^Drops in \d seconds$/);
-    // Notify me opens the product's own signup dialog (ADR 011; live-stock.spec.ts signs up).
-    await expect(card.getByRole('button', { name: 'Notify me' })).toBeVisible();
+    // The room is already open (it opens DROP_RAFFLE_MINUTES before the release): the card leads to the
+    // line, not to Notify me (drop cards say 'Join the line' inside the drop's room window).
+    await expect(card.getByRole('link', { name: /^Join the line/ })).toBeVisible();
     await expect(card.getByRole('button', { name: 'Add to Cart' })).toHaveCount(0);
   });
 
@@ -101,7 +102,8 @@ test('countdown on the home card and the product page, the waiting room, then Ad
     // The pass lasts DROP_PASS_MINUTES (10): when it runs out, Add to Cart goes away and the page says so.
     await page.clock.fastForward('10:01');
     await expect(page.getByRole('timer')).toHaveText('Your turn has ended');
-    await expect(page.getByText('Your pass has run out, so the piece went back to others in line.')).toBeVisible();
+    // exact: the live region says it too, after 'Your turn has ended.'
+    await expect(page.getByText('Your pass has run out, so the piece went back to others in line.', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: /^Add to Cart/ })).toHaveCount(0);
   });
 });
