@@ -22,6 +22,7 @@ import type { InventoryService } from '../inventory/inventory.service';
 import { createEventStreamHub, PER_ADDRESS_MESSAGE, type StreamSlot } from '../../lib/event-stream-hub';
 import { createPassSigner, PASS_COOKIE } from './admission-pass';
 import { createRoomSnapshots, type RoomSnapshot } from './room-snapshot';
+import { createStatusPusher, type StatusStreamMeta } from './status-push';
 import {
   advanceAdmissions,
   countAddressPlaces,
@@ -60,10 +61,8 @@ export interface DropSettings {
   overbooking?: number;
 }
 
-/** What the waiting room keeps of each open GET /api/drops/:productId/events. */
-interface DropStreamMeta {
-  sessionId: string | null;
-}
+/** What the waiting room keeps of each open GET /api/drops/:productId/events (./status-push.ts). */
+type DropStreamMeta = StatusStreamMeta;
 
 /** After the window, a drop is still looked at this long (the end-of-window sell-out check). */
 const WINDOW_GRACE_MS = 60_000;
@@ -153,7 +152,14 @@ export function createDropsService(deps: {
     return { product, clock };
   }
 
-  function ticketOf(t: PolledTicket, phase: DropStatus['phase'], drop: DropRow, stock: number, now = dbClock.now()): DropTicket {
+  function ticketOf(
+    t: PolledTicket,
+    phase: DropStatus['phase'],
+    drop: DropRow,
+    stock: number,
+    now = dbClock.now(),
+    room = roomAt(drop.productId, now),
+  ): DropTicket {
     const position = t.status === 'waiting' && phase === 'open' ? t.position : null;
     return {
       id: t.id,
@@ -163,13 +169,18 @@ export function createDropsService(deps: {
       estimatedWaitSeconds:
         position === null
           ? null
-          : estimateWaitSeconds(position, drop.admitPerMinute, !drop.paused && stock > 0, roomAt(drop.productId, now)),
+          : estimateWaitSeconds(position, drop.admitPerMinute, !drop.paused && stock > 0, room),
       passExpiresAt: t.status === 'admitted' && t.admittedAt ? iso(t.admittedAt.getTime() + settings.passMs) : null,
     };
   }
 
   function statusOf(product: Product, clock: DropClock, poll: RoomRead, stock: number, ticket: PolledTicket | null, now: number): DropStatus {
     const phase = dropPhase(clock, now, poll.drop.soldOutAt !== null);
+    return { ...dropWideOf(product, clock, poll, stock, phase), ticket: ticket ? ticketOf(ticket, phase, poll.drop, stock, now) : null };
+  }
+
+  /** The status without its ticket, keys in the contract's order (the ticket is last: ./status-push.ts relies on it). */
+  function dropWideOf(product: Product, clock: DropClock, poll: RoomRead, stock: number, phase: DropStatus['phase']): Omit<DropStatus, 'ticket'> {
     return {
       productId: product.id,
       releaseAt: iso(clock.releaseAtMs),
@@ -181,7 +192,6 @@ export function createDropsService(deps: {
       left: stock,
       ...(phase === 'open' ? { held: heldNow.get(product.id) ?? 0 } : {}),
       editionSize: product.editionSize,
-      ticket: ticket ? ticketOf(ticket, phase, poll.drop, stock, now) : null,
     };
   }
 
@@ -241,19 +251,22 @@ export function createDropsService(deps: {
     retryAfterSeconds: { full: 5, perAddress: 30 },
   });
 
-  /** Sends each stream of a drop its session's status when it changed (one JSON per session per push). */
-  function push(productId: string, build: (sessionId: string | null) => DropStatus) {
-    const bySession = new Map<string | null, string>();
-    for (const s of streams.streamsOf(productId)) {
-      let frame = bySession.get(s.meta.sessionId);
-      if (frame === undefined) {
-        frame = sseEvent(build(s.meta.sessionId));
-        bySession.set(s.meta.sessionId, frame);
-      }
-      if (frame === s.last) continue;
-      s.last = frame;
-      s.send(frame);
-    }
+  const pusher = createStatusPusher();
+
+  /**
+   * Sends each stream of a drop its session's status from this tick's read (./status-push.ts): the drop-wide
+   * part serialised once, per stream only its ticket; position-only changes paced per stream (within 1 s),
+   * changes of state at once, unchanged frames not written.
+   */
+  function push(product: Product, clock: DropClock, snapshot: RoomSnapshot, stock: number, now: number) {
+    const phase = dropPhase(clock, now, snapshot.drop.soldOutAt !== null);
+    const room = roomAt(product.id, now);
+    const visible = phase === 'open';
+    pusher.push(product.id, streams.streamsOf(product.id), dropWideOf(product, clock, snapshot, stock, phase), {
+      of: (sessionId) => snapshot.tickets.get(sessionId),
+      state: (t) => `${t.id}|${t.status}|${t.raffle}|${t.admittedAt?.getTime() ?? ''}|${visible && t.status === 'waiting'}`,
+      render: (t) => ticketOf(t, phase, snapshot.drop, stock, now, room),
+    });
   }
 
   // ---- admission (ADR 010: pacing at any rate, admission that matches what can be bought) ----------
@@ -336,8 +349,7 @@ export function createDropsService(deps: {
       // The one ranking read of this drop this tick: status reads and streams are answered from it.
       const snapshot = await snapshots.refresh(product.id, dropPhase(clock, dbClock.now(), false), stock);
       if (!snapshot || !streams.has(product.id)) continue;
-      const at = dbClock.now();
-      push(product.id, (sid) => statusOf(product, clock, snapshot, stock, sid ? (snapshot.tickets.get(sid) ?? null) : null, at));
+      push(product, clock, snapshot, stock, dbClock.now());
     }
     snapshots.evict(60_000);
   }
@@ -526,7 +538,7 @@ export function createDropsService(deps: {
     streams,
     /** Starts a reserved stream with its first status; false when the client already left. */
     startStream(slot: StreamSlot<DropStreamMeta>, productId: string, sessionId: string | null, first: DropStatus, headers?: Record<string, string>): boolean {
-      return slot.start(productId, { sessionId }, sseEvent(first), headers) !== null;
+      return slot.start(productId, pusher.meta(sessionId), sseEvent(first), headers) !== null;
     },
     /** Streams (slots) in use on this instance. */
     get streamCount() {
