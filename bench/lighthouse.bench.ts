@@ -114,6 +114,9 @@ try {
     pages.drop = `/product/${drop.id}`;
     console.log(`live drop: ${drop.name}; home shows '${LIVE_HERO_TEXT}'`);
   }
+  // LH_PAGES=home,drop: only these pages (e.g. a quick comparison with and without the live drop).
+  const only = process.env.LH_PAGES?.split(',');
+  if (only) for (const name of Object.keys(pages)) if (!only.includes(name)) delete pages[name];
   const label = (name: string, p: string) => (name === 'product' || name === 'drop' ? '/product/{id}' : p);
   const chrome = await chromeLauncher.launch({
     chromePath: '/usr/bin/chromium',
