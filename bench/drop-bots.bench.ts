@@ -37,6 +37,7 @@ import { stop } from './support/server-process';
 import { percentile } from './support/stats';
 import { createPgDatabase } from './support/pg-database';
 import { benchEnv, migrateBenchDatabase, startShopInstances } from './support/shop-instances';
+import { readUntilStatus } from './support/shop-scenario';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 2000);
@@ -105,33 +106,13 @@ class Shopper {
     const res = await fetch(this.base + pathname, { headers: { ...this.headers(false), accept: 'text/event-stream' }, signal: ac.signal });
     this.onStatus(res.status);
     if (res.status !== 200 || !res.body) return null;
-    const decoder = new TextDecoder();
-    let buffer = '';
     let final: Record<string, unknown> | null = null;
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = block
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .map((l) => l.slice(5).trim())
-            .join('\n');
-          if (!data) continue;
-          const status = JSON.parse(data) as Record<string, unknown>;
-          if (done(status)) {
-            final = status;
-            ac.abort();
-            break;
-          }
-        }
-        if (final) break;
-      }
+      final = await readUntilStatus(res.body, done);
     } catch (err) {
       if ((err as Error).name !== 'AbortError') throw err;
+    } finally {
+      ac.abort();
     }
     return final;
   }

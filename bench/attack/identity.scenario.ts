@@ -5,56 +5,14 @@
 // 2. sixty /64s of one IPv6 /48 join a drop's raffle: one address, one place per round;
 // 3. junk from one address (cookieless joins with a bad proof of work, empty payment intents) leaves a real
 //    shopper behind that address unblocked, and writes (almost) no rate-limit rows.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Scenario } from '../scenario-runner';
-import { spawnShop, waitHealthy, type ShopProcess } from '../../tests/support/shop-process';
-import { openDatabase, type Database } from '../../server/db/client';
 import { CATALOG_CHANNEL } from '../../server/modules/catalog/catalog-changes';
-import { solvePow } from '../../tests/support/pow';
+import { ShopBrowser as Browser, withSpawnedShop } from '../support/shop-scenario';
 
 const LIMIT = 2;
 const JUNK = 300;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One browser: its own cookies and network address (the bench stands in for the trusted proxy). */
-class Browser {
-  cookies = new Map<string, string>();
-  constructor(
-    private readonly base: string,
-    readonly ip: string,
-  ) {}
-  async call(method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-    const res = await fetch(`${this.base}${url}`, {
-      method,
-      headers: {
-        'x-forwarded-for': this.ip,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(';')[0]!;
-      const eq = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    const text = await res.text();
-    let json: Record<string, unknown>;
-    try {
-      json = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      json = { text };
-    }
-    return { status: res.status, json };
-  }
-  async altcha(): Promise<string> {
-    const challenge = await this.call('GET', '/api/pow-challenge');
-    return solvePow(challenge.json as never);
-  }
-}
 
 const VARIANTS = [
   { email: 'buyer@gmail.com', shippingAddress: '1 Main St', shippingZip: '62701' },
@@ -96,17 +54,9 @@ async function buy(b: Browser, productId: string, v: (typeof VARIANTS)[number], 
   return done.status === 200 ? { units: 1, refusedAt: null } : { units: 0, refusedAt: `order ${done.status}` };
 }
 
-const scenario: Scenario = async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-identity-'));
-  let shop: ShopProcess | null = null;
-  let db: Database | null = null;
-  try {
-    // A small proof of work keeps the sixty joins quick; its cost does not change what is counted.
-    shop = await spawnShop({ dataDir, env: { POW_TRIES: '50', IPV6_PREFIX: '48' } });
-    await waitHealthy(shop, 120_000);
-    const base = shop.base;
-    db = await openDatabase({ dataDir, poolSize: 2, embeddedMode: 'shared' });
-    const q = async <T extends Record<string, unknown>>(query: ReturnType<typeof sql>) => (await db!.db.execute<T>(query)).rows;
+// A small proof of work keeps the sixty joins quick; its cost does not change what is counted.
+const scenario: Scenario = () =>
+  withSpawnedShop('identity', { POW_TRIES: '50', IPV6_PREFIX: '48' }, async ({ base, q }) => {
 
     const [plain] = await q<{ id: string }>(sql`
       insert into products (name, price, category, stock, edition_size, sizes, colors, images, max_per_shopper)
@@ -187,15 +137,6 @@ const scenario: Scenario = async () => {
         },
       ],
     };
-  } finally {
-    await db?.close().catch(() => undefined);
-    if (shop) {
-      shop.child.kill('SIGTERM');
-      await Promise.race([shop.exited, sleep(15_000)]);
-      if (shop.child.exitCode === null) shop.child.kill('SIGKILL');
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-};
+  });
 
 export default scenario;

@@ -6,57 +6,17 @@
 // first subscriber as before (a reservation, a claim link mailed), and the claim link only in the browser
 // that opened it first.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Scenario } from '../scenario-runner';
-import { spawnShop, waitHealthy, type ShopProcess } from '../../tests/support/shop-process';
-import { openDatabase, type Database } from '../../server/db/client';
 import { CATALOG_CHANNEL } from '../../server/modules/catalog/catalog-changes';
-import { solvePow } from '../../tests/support/pow';
+import { ShopBrowser as Browser, withSpawnedShop } from '../support/shop-scenario';
 
 const PIECES = 2;
 const SUBSCRIBERS = 4;
 const WINDOW_MINUTES = 1;
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One browser: its own cookies and network address (the bench stands in for the trusted proxy). */
-class Browser {
-  cookies = new Map<string, string>();
-  constructor(
-    private readonly base: string,
-    readonly ip: string,
-  ) {}
-  async call(method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-    const res = await fetch(`${this.base}${url}`, {
-      method,
-      headers: {
-        'x-forwarded-for': this.ip,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(';')[0]!;
-      const eq = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-    const text = await res.text();
-    let json: Record<string, unknown>;
-    try {
-      json = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      json = { text };
-    }
-    return { status: res.status, json };
-  }
-  async altcha(): Promise<string> {
-    const challenge = await this.call('GET', '/api/pow-challenge');
-    return solvePow(challenge.json as never);
-  }
-}
 
 /** Restock mails in the outbox (quoted-printable soft breaks undone): recipient and claim token. */
 function claimMails(outbox: string): Array<{ to: string; token: string }> {
@@ -69,17 +29,9 @@ function claimMails(outbox: string): Array<{ to: string; token: string }> {
   });
 }
 
-const scenario: Scenario = async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-returned-piece-'));
-  let shop: ShopProcess | null = null;
-  let db: Database | null = null;
-  try {
-    // The shop from source (server/main.ts through tsx), as tests/support/shop-process.ts starts it.
-    shop = await spawnShop({ dataDir, env: { DROP_WINDOW_MINUTES: String(WINDOW_MINUTES), RATE_LIMIT_ADDRESS_FACTOR: '100' } });
-    await waitHealthy(shop, 120_000);
-    const base = shop.base;
-    db = await openDatabase({ dataDir, poolSize: 2, embeddedMode: 'shared' });
-    const q = async <T extends Record<string, unknown>>(query: ReturnType<typeof sql>) => (await db!.db.execute<T>(query)).rows;
+// The shop from source (server/main.ts through tsx), as tests/support/shop-process.ts starts it.
+const scenario: Scenario = () =>
+  withSpawnedShop('returned-piece', { DROP_WINDOW_MINUTES: String(WINDOW_MINUTES), RATE_LIMIT_ADDRESS_FACTOR: '100' }, async ({ base, dataDir, q }) => {
     const notifyCatalog = () => q(sql`select pg_notify(${CATALOG_CHANNEL}, 'bench')`);
 
     // The drop opens now (the database's clock): PIECES pieces, no sizes.
@@ -199,15 +151,6 @@ const scenario: Scenario = async () => {
         { what: 'returned pieces nobody could buy', target: '0', measured: `${unbuyable} (sold ${state!.sold}, left ${state!.stock})`, ok: unbuyable === 0 },
       ],
     };
-  } finally {
-    await db?.close().catch(() => undefined);
-    if (shop) {
-      shop.child.kill('SIGTERM');
-      await Promise.race([shop.exited, sleep(15_000)]);
-      if (shop.child.exitCode === null) shop.child.kill('SIGKILL');
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-};
+  });
 
 export default scenario;

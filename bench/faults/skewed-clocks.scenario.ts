@@ -19,7 +19,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../server/db/em
 import { migrateDatabase } from '../../server/db/migrate';
 import { seedCatalogue } from '../../server/db/seed/seed';
 import { CATALOG_CHANNEL } from '../../server/modules/catalog/catalog-changes';
-import { solvePow } from '../../tests/support/pow';
+import { Browser } from '../support/shop-scenario';
 import { spawnShop, waitHealthy, type ShopProcess } from '../../tests/support/shop-process';
 
 const SHOPPERS = Number(process.env.SKEW_SHOPPERS ?? 45);
@@ -29,113 +29,8 @@ const HOLD_MINUTES = 0.5;
 const RELEASE_IN_S = 20;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One browser: its own cookies and network address (the bench stands in for the trusted proxy). */
-export class Browser {
-  cookies = new Map<string, string>();
-  constructor(
-    readonly ip: string,
-    private readonly onStatus: (status: number) => void = () => undefined,
-    /** Times a 503 (the shop shedding load, with Retry-After) is tried again after the wait it names. */
-    private readonly retries503 = 0,
-  ) {}
-
-  /** fetch, trying a 503 again after its Retry-After (at most 5 s) up to `retries503` times; each answer counted. */
-  private async send(url: string, init: RequestInit): Promise<Response> {
-    for (let attempt = 0; ; attempt++) {
-      const res = await fetch(url, init);
-      this.onStatus(res.status);
-      if (res.status !== 503 || attempt >= this.retries503) return res;
-      await res.text().catch(() => undefined);
-      await sleep(Math.min(5, Number(res.headers.get('retry-after')) || 1) * 1000);
-    }
-  }
-
-  private headers(json: boolean): Record<string, string> {
-    return {
-      'x-forwarded-for': this.ip,
-      ...(json ? { 'content-type': 'application/json' } : {}),
-      ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-    };
-  }
-
-  private keep(res: Response) {
-    for (const line of res.headers.getSetCookie()) {
-      const pair = line.split(';')[0]!;
-      const eq = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  }
-
-  /** One request to the instance at `base` (any instance: the session and the pass live in the database). */
-  async call(base: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-    const res = await this.send(`${base}${url}`, {
-      method,
-      headers: this.headers(body !== undefined),
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    this.keep(res);
-    const text = await res.text();
-    let json: Record<string, unknown>;
-    try {
-      json = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      json = { text };
-    }
-    return { status: res.status, json };
-  }
-
-  async join(base: string, productId: string): Promise<{ status: number; json: Record<string, unknown> }> {
-    const challenge = await this.call(base, 'GET', '/api/pow-challenge');
-    const altcha = await solvePow(challenge.json as never);
-    return this.call(base, 'POST', `/api/drops/${productId}/queue`, { altcha });
-  }
-
-  /** Follows the waiting room's event stream until `done` says so; the last status, or null if it ended first. */
-  async follow(
-    base: string,
-    productId: string,
-    done: (status: Record<string, unknown>) => boolean,
-    timeoutMs = 10 * 60_000,
-  ): Promise<Record<string, unknown> | null> {
-    const ac = new AbortController();
-    const timer = setTimeout(() => ac.abort(), timeoutMs);
-    const res = await this.send(`${base}/api/drops/${productId}/events`, { headers: { ...this.headers(false), accept: 'text/event-stream' }, signal: ac.signal });
-    if (res.status !== 200 || !res.body) {
-      clearTimeout(timer);
-      await res.text().catch(() => undefined);
-      return null;
-    }
-    const decoder = new TextDecoder();
-    let buffer = '';
-    let final: Record<string, unknown> | null = null;
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while (!final && (end = buffer.indexOf('\n\n')) >= 0) {
-          const data = buffer
-            .slice(0, end)
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .map((l) => l.slice(5).trim())
-            .join('\n');
-          buffer = buffer.slice(end + 2);
-          if (!data) continue;
-          const status = JSON.parse(data) as Record<string, unknown>;
-          if (done(status)) final = status;
-        }
-        if (final) break;
-      }
-    } catch (err) {
-      if ((err as Error).name !== 'AbortError') throw err;
-    } finally {
-      clearTimeout(timer);
-      // Leaving the loop early aborts the body (its iterator's return throws AbortError, caught above).
-      ac.abort();
-    }
-    return final;
-  }
-}
+// The browser lives in bench/support/shop-scenario.ts; over-admission.scenario.ts imports it from here.
+export { Browser };
 
 /** Shipping details of shopper `n` (their own e-mail and address: each within the per-shopper limit). */
 export const infoOf = (n: number) => ({
