@@ -23,6 +23,15 @@ interface OrderCardProps {
 
 const SHIPPABLE: ReadonlySet<OrderStatus> = new Set(['pending', 'confirmed', 'processing']);
 
+/** One option per order status, labelled for people (the card's dropdown, the panel's filter and bulk change). */
+export function OrderStatusItems() {
+  return ORDER_STATUSES.map((s) => (
+    <SelectItem key={s} value={s}>
+      {orderStatusLabel(s)}
+    </SelectItem>
+  ));
+}
+
 export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps) {
   const update = useUpdateOrderStatus();
   const headingId = `order-${order.id}`;
@@ -102,11 +111,7 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
-              {ORDER_STATUSES.map((s) => (
-                <SelectItem key={s} value={s}>
-                  {orderStatusLabel(s)}
-                </SelectItem>
-              ))}
+              <OrderStatusItems />
             </SelectContent>
           </Select>
         </div>

@@ -2,7 +2,6 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ChevronLeft, ChevronRight, Inbox, Search } from 'lucide-react';
 import { ADMIN_ORDERS_PAGE_SIZE } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
-import { ORDER_STATUSES } from '../../../common/domain/order-status';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -18,7 +17,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
-import { OrderCard } from './order-card';
+import { OrderCard, OrderStatusItems } from './order-card';
 import { orderStatusLabel } from './order-display';
 import { PanelEmpty, PanelError, PanelHeading, UpdatedAt } from './panel-parts';
 import { ordersQueryString, useAdminOrdersPage, useBulkOrderStatus } from './use-admin-data';
@@ -143,11 +142,7 @@ export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) 
                 </SelectTrigger>
                 <SelectContent>
                   <SelectItem value={ALL}>All statuses</SelectItem>
-                  {ORDER_STATUSES.map((s) => (
-                    <SelectItem key={s} value={s}>
-                      {orderStatusLabel(s)}
-                    </SelectItem>
-                  ))}
+                  <OrderStatusItems />
                 </SelectContent>
               </Select>
             </div>
@@ -301,11 +296,7 @@ function BulkStatusBar({
             <SelectValue />
           </SelectTrigger>
           <SelectContent>
-            {ORDER_STATUSES.map((s) => (
-              <SelectItem key={s} value={s}>
-                {orderStatusLabel(s)}
-              </SelectItem>
-            ))}
+            <OrderStatusItems />
           </SelectContent>
         </Select>
         <Dialog open={open} onOpenChange={setOpen}>
