@@ -39,36 +39,27 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
     },
   );
 
-  r.post(
-    '/api/drops/:productId/queue',
-    { schema: { params: dropProductParams, body: joinQueueBody, response: joinedResponse }, config: { rateLimited: 'drop-join' } },
-    async (request, reply): Promise<DropStatus> => {
-      const { status, created } = await drops.join(request.params.productId, {
-        sessionId: await sid(request),
-        ensureSession: async () => (await request.ensureSession()).sid,
-        ip: request.ip,
-        altcha: request.body.altcha,
-      });
-      reply.header('cache-control', 'no-store').status(created ? 201 : 200);
-      return status;
-    },
-  );
-
-  // "Rejoin the line" once a pass lapsed unused: a new place at the back, with a fresh proof of work.
-  r.post(
-    '/api/drops/:productId/rejoin',
-    { schema: { params: dropProductParams, body: joinQueueBody, response: joinedResponse }, config: { rateLimited: 'drop-join' } },
-    async (request, reply): Promise<DropStatus> => {
-      const { status, created } = await drops.rejoin(request.params.productId, {
-        sessionId: await sid(request),
-        ensureSession: async () => (await request.ensureSession()).sid,
-        ip: request.ip,
-        altcha: request.body.altcha,
-      });
-      reply.header('cache-control', 'no-store').status(created ? 201 : 200);
-      return status;
-    },
-  );
+  // Join (POST …/queue), and "Rejoin the line" (POST …/rejoin) once a pass lapsed unused: a new place at the
+  // back, with a fresh proof of work. Both answer 201 when a place was made, 200 when the session had one.
+  for (const [path, action] of [
+    ['queue', 'join'],
+    ['rejoin', 'rejoin'],
+  ] as const) {
+    r.post(
+      `/api/drops/:productId/${path}`,
+      { schema: { params: dropProductParams, body: joinQueueBody, response: joinedResponse }, config: { rateLimited: 'drop-join' } },
+      async (request, reply): Promise<DropStatus> => {
+        const { status, created } = await drops[action](request.params.productId, {
+          sessionId: await sid(request),
+          ensureSession: async () => (await request.ensureSession()).sid,
+          ip: request.ip,
+          altcha: request.body.altcha,
+        });
+        reply.header('cache-control', 'no-store').status(created ? 201 : 200);
+        return status;
+      },
+    );
+  }
 
   r.post('/api/drops/:productId/pass', { schema: { params: dropProductParams, response: { 200: admissionPassSchema, ...errorResponses } } }, async (request, reply): Promise<AdmissionPass> => {
     const { pass, cookie, maxAgeMs } = await drops.issuePass(request.params.productId, await sid(request), request.headers.cookie);
