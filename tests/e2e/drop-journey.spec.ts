@@ -226,6 +226,8 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
     expect(res.status(), await res.text()).toBe(200);
     await expect(room(shopper).getByText('Sold out', { exact: true })).toBeVisible({ timeout: 10_000 });
     await expect(room(shopper).getByRole('button', { name: 'Notify me if one comes back' })).toBeVisible();
+    // Missing out is not a dead end: the next drop (or every drop) is one tap away.
+    await expect(room(shopper).getByRole('link', { name: /See every drop|Next drop/ }).or(room(shopper).getByText(/^Next drop:/))).toBeVisible();
     await expect(room(shopper).getByRole('status')).toHaveText(/^Sold out\./);
     await shoot(shopper, testInfo, 'sold-out');
     expect(streamsRefused).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import { cn } from '../../lib/cn';
 import { NotifyMeLink } from '../catalog/drop-countdown';
 import { useNow } from '../catalog/release-clock';
 import { useShopSettings } from '../settings/use-shop-settings';
+import { NextDrop } from './next-drop';
 import { PassTimer } from './pass-countdown';
 import { HolderActions, useTicketHeartbeat } from './ticket-actions';
 import { useAdmissionPass, useDropStatus, useJoinQueue } from './use-drop-status';
@@ -304,6 +305,7 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
           <p className="font-display text-2xl leading-none uppercase">{SOLD_OUT_TEXT}</p>
           <p className="text-sm text-muted">Every piece has gone. We can tell you if one comes back.</p>
           <NotifyMeLink className="h-12 w-full px-3" product={{ id: productId }} label="Notify me if one comes back" />
+          <NextDrop excludeId={productId} />
         </>
       )}
     </section>
