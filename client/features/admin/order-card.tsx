@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { ExternalLink, Truck } from 'lucide-react';
 import { CARRIER_LABELS, CARRIERS, type AdminOrder, type Carrier } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
@@ -23,13 +23,38 @@ interface OrderCardProps {
 
 const SHIPPABLE: ReadonlySet<OrderStatus> = new Set(['pending', 'confirmed', 'processing']);
 
-/** One option per order status, labelled for people (the card's dropdown, the panel's filter and bulk change). */
-export function OrderStatusItems() {
-  return ORDER_STATUSES.map((s) => (
-    <SelectItem key={s} value={s}>
-      {orderStatusLabel(s)}
-    </SelectItem>
-  ));
+/**
+ * A dropdown of the order statuses, labelled for people (the card's status, the panel's filter and bulk
+ * change): `trigger` names and styles the button; `children` are options put before the statuses.
+ */
+export function OrderStatusSelect({
+  value,
+  onValueChange,
+  disabled,
+  trigger,
+  children,
+}: {
+  value: string;
+  onValueChange: (value: string) => void;
+  disabled?: boolean;
+  trigger: ComponentProps<typeof SelectTrigger>;
+  children?: ReactNode;
+}) {
+  return (
+    <Select value={value} onValueChange={onValueChange} disabled={disabled}>
+      <SelectTrigger {...trigger}>
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent>
+        {children}
+        {ORDER_STATUSES.map((s) => (
+          <SelectItem key={s} value={s}>
+            {orderStatusLabel(s)}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
 }
 
 export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps) {
@@ -103,17 +128,15 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
           <span className="text-xs font-bold uppercase tracking-wide text-muted" aria-hidden="true">
             Fulfilment
           </span>
-          <Select value={order.status} onValueChange={onStatus} disabled={update.isPending}>
-            <SelectTrigger
-              aria-label={`Order status for ${order.orderNumber}`}
-              className={cn('h-9 w-40 text-sm font-bold', orderStatusBadgeClass(order.status))}
-            >
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <OrderStatusItems />
-            </SelectContent>
-          </Select>
+          <OrderStatusSelect
+            value={order.status}
+            onValueChange={onStatus}
+            disabled={update.isPending}
+            trigger={{
+              'aria-label': `Order status for ${order.orderNumber}`,
+              className: cn('h-9 w-40 text-sm font-bold', orderStatusBadgeClass(order.status)),
+            }}
+          />
         </div>
       </header>
 

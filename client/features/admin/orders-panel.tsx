@@ -13,11 +13,11 @@ import {
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
+import { SelectItem } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
-import { OrderCard, OrderStatusItems } from './order-card';
+import { OrderCard, OrderStatusSelect } from './order-card';
 import { orderStatusLabel } from './order-display';
 import { PanelEmpty, PanelError, PanelHeading, UpdatedAt } from './panel-parts';
 import { ordersQueryString, useAdminOrdersPage, useBulkOrderStatus } from './use-admin-data';
@@ -136,15 +136,13 @@ export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) 
             </div>
             <div className="grid gap-1.5">
               <Label htmlFor={`${uid}-status`}>Filter by status</Label>
-              <Select value={status} onValueChange={(v) => setStatus(v as OrderStatus | typeof ALL)}>
-                <SelectTrigger id={`${uid}-status`}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL}>All statuses</SelectItem>
-                  <OrderStatusItems />
-                </SelectContent>
-              </Select>
+              <OrderStatusSelect
+                value={status}
+                onValueChange={(v) => setStatus(v as OrderStatus | typeof ALL)}
+                trigger={{ id: `${uid}-status` }}
+              >
+                <SelectItem value={ALL}>All statuses</SelectItem>
+              </OrderStatusSelect>
             </div>
           </div>
 
@@ -291,14 +289,11 @@ function BulkStatusBar({
         <label htmlFor={`${id}-status`} className="sr-only">
           New status for the selected orders
         </label>
-        <Select value={status} onValueChange={(v) => setStatus(v as OrderStatus)}>
-          <SelectTrigger id={`${id}-status`} className="h-11 w-36 text-sm">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <OrderStatusItems />
-          </SelectContent>
-        </Select>
+        <OrderStatusSelect
+          value={status}
+          onValueChange={(v) => setStatus(v as OrderStatus)}
+          trigger={{ id: `${id}-status`, className: 'h-11 w-36 text-sm' }}
+        />
         <Dialog open={open} onOpenChange={setOpen}>
           <Button
             type="button"
