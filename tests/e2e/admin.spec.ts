@@ -227,6 +227,8 @@ test('the owner runs a drop from /admin', async ({ page }) => {
   await test.step("change the order's status", async () => {
     await openTab(page, 'Orders');
     const order = page.getByRole('article', { name: orderNumber });
+    // Newest first, 20 a page: another journey's orders made meanwhile could push this one to page 2.
+    await page.getByLabel('Search orders').fill(orderNumber);
     await expect(order).toContainText('Grace Hopper');
     await expect(order).toContainText('owner-test@example.com');
     await expect(order).toContainText('1 Compiler Court');
@@ -282,8 +284,9 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     await page.getByRole('button', { name: `Delete ${PRODUCT}` }).click();
     await expect(toastText(page, 'Product deleted successfully')).toBeVisible();
     await expect(page.getByRole('article', { name: PRODUCT })).toHaveCount(0);
-    // The order keeps its own snapshot.
+    // The order keeps its own snapshot. (Found by its number: other journeys' newer orders may fill page 1.)
     await openTab(page, 'Orders');
+    await page.getByLabel('Search orders').fill(orderNumber);
     await expect(page.getByRole('article', { name: orderNumber })).toContainText(PRODUCT);
   });
 
