@@ -176,6 +176,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     shopName: config.SHOP_NAME,
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     passMs: config.DROP_PASS_MINUTES * 60_000,
+    onLeft: (productId, sessionId) => drops.ticketLeft(productId, sessionId),
   });
   jobs.every('drop-turn-mails', 5_000, () => turnMail.sendTurnMails());
 

@@ -561,6 +561,11 @@ export function createDropsService(deps: {
       return adminDrops(products);
     },
 
+    /** A session left the line on this instance (turn-mail.ts `leave`): its next status read says so. */
+    ticketLeft(productId: string, sessionId: string): void {
+      snapshots.left(productId, sessionId);
+    },
+
     /** PATCH /api/admin/drops/:productId: the owner's admission rate and pause. */
     async adminUpdate(productId: string, change: AdminDropUpdate): Promise<AdminDrop> {
       const { product } = await dropProduct(productId, true);

@@ -68,6 +68,13 @@ export function createRoomSnapshots(opts: {
       hit.waiting += 1;
       hit.tickets.set(ticket.sessionId, { ...ticket, position: hit.waiting });
     },
+    /**
+     * This session gave its place up here ("Leave the line"): its own reads fall back to the point read of
+     * its ticket (now 'left') at once, instead of showing the old place until the next ranking read.
+     */
+    left(productId: string, sessionId: string): void {
+      cache.get(productId)?.tickets.delete(sessionId);
+    },
     /** The owner changed the drop here: the next read is fresh. */
     invalidate(productId: string): void {
       cache.delete(productId);

@@ -114,6 +114,8 @@ describeEachDb("Waiting-room ticket: \"E-mail me when it's my turn\", the page's
     const left = await a.request({ method: 'DELETE', url: `/api/drops/${id}/queue` });
     expect(left.statusCode).toBe(200);
     expect(left.json()).toEqual({ message: 'You left the line.' });
+    // At once, before any new ranking read: the leaver's own status says 'left', not the old place.
+    expect((await dropStatus(a, id)).ticket?.status).toBe('left');
     const rows = await t().database.db.select().from(dropQueue).where(eq(dropQueue.productId, id));
     expect(rows.map((r) => r.status).sort()).toEqual(['left', 'waiting']);
     await expect

@@ -29,6 +29,8 @@ export interface TurnMailDeps {
   graceMs?: number;
   /** The shop's time zone for the time the mail names (IANA name); default UTC. */
   timeZone?: string;
+  /** Told after a session left the line, so the room's cached read stops showing its old place. */
+  onLeft?: (productId: string, sessionId: string) => void;
 }
 
 function buildTurnMail(input: { to: string; productName: string; shopName: string; url: string; passEndsAt: Date; timeZone?: string }): MailMessage {
@@ -101,6 +103,7 @@ export function createTurnMail(deps: TurnMailDeps) {
     async leave(productId: string, sessionId: string | null): Promise<{ message: string }> {
       if (!sessionId) throw notFound(ticketMessages.noTicket);
       if (!(await leaveTicket(db, productId, sessionId))) throw notFound(ticketMessages.noTicket);
+      deps.onLeft?.(productId, sessionId);
       return { message: ticketMessages.left };
     },
 
