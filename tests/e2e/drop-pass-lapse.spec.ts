@@ -74,7 +74,7 @@ test('admitted with no size → the picker; 60 s warning → lapse → Rejoin th
 
   await test.step('join; once admitted focus is on the turn, not on <body>', async () => {
     await page.getByRole('button', { name: 'Join the waiting room' }).click();
-    await expect(page.getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 60_000 }); // let in within a second when idle; a loaded CI box running its own shop is slower
     admittedBy = Date.now();
     await expect(live).toHaveText(/^It's your turn\. Your pass ends at \d\d:\d\d\.$/);
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
@@ -151,7 +151,7 @@ test('the pass timer follows the shopper into the cart drawer and checkout; the 
   await test.step('admitted, added: the drawer shows the time left on the turn', async () => {
     await page.getByLabel('Size').selectOption('M');
     await page.getByRole('button', { name: 'Join the waiting room' }).click();
-    await expect(page.getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 60_000 }); // let in within a second when idle; a loaded CI box running its own shop is slower
     await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
     await expect(drawer).toBeVisible();
     await expect(drawer.getByTestId('drop-pass').getByRole('timer')).toHaveText(/^Your turn ends in 0[01]:\d\d$/);
