@@ -216,7 +216,7 @@ export async function readRoom(db: DbOrTx, productId: string): Promise<RoomRead 
       (select json_agg(json_build_array(q.session_id, q.id, q.raffle) ${QUEUE_ORDER})
          from drop_queue q where q.product_id = d.product_id and q.status = 'waiting') as waiting,
       (select json_agg(json_build_array(q.session_id, q.id, q.status, q.raffle, q.admitted_at))
-         from drop_queue q where q.product_id = d.product_id and q.status in ('admitted', 'sold_out')) as others
+         from drop_queue q where q.product_id = d.product_id and q.status in ('admitted', 'sold_out', 'left')) as others
     from drops d
     where d.product_id = ${productId}`);
   const row = result.rows[0];

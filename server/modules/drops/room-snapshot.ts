@@ -64,7 +64,7 @@ export function createRoomSnapshots(opts: {
      */
     joined(productId: string, ticket: PolledTicket): void {
       const hit = cache.get(productId);
-      if (!hit || hit.tickets.has(ticket.sessionId)) return;
+      if (!hit || (hit.tickets.get(ticket.sessionId)?.status ?? 'left') !== 'left') return;
       hit.waiting += 1;
       hit.tickets.set(ticket.sessionId, { ...ticket, position: hit.waiting });
     },

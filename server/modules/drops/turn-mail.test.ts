@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { describeEachDb, type TestApp, type TestClient } from '../../../tests/support/build-test-app';
 import { createDrop, dropStatus, joinDrop, restartPacing } from '../../../tests/support/drops';
+import { readRoom } from './drops.repository';
 import { dropQueue } from './drops.tables';
 
 const MINUTE = 60_000;
@@ -118,6 +119,10 @@ describeEachDb("Waiting-room ticket: \"E-mail me when it's my turn\", the page's
     expect((await dropStatus(a, id)).ticket?.status).toBe('left');
     const rows = await t().database.db.select().from(dropQueue).where(eq(dropQueue.productId, id));
     expect(rows.map((r) => r.status).sort()).toEqual(['left', 'waiting']);
+    // The ranking read every stream is pushed from knows the place was left (else the leaver's stream would
+    // be told "no place" and the page would offer Join instead of Rejoin).
+    const leaver = rows.find((r) => r.status === 'left')!.sessionId;
+    expect((await readRoom(t().database.db, id))?.tickets.get(leaver)?.status).toBe('left');
     await expect
       .poll(async () => {
         await t().services.drops.tick();
