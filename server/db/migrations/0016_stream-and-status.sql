@@ -1,2 +1,3 @@
--- Reserved migration slot; replaced by its real statements (hand-written SQL).
+-- Intentionally empty: reserved while the event-stream work was planned; the in-memory room snapshot
+-- needed no schema change.
 SELECT 1;
