@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '../../components/ui/dialog';
 import { ApiError, apiJson } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
+import { EmailInput } from '../../components/ui/email-input';
 
 type Status = { kind: 'idle' | 'checking' | 'sending' } | { kind: 'done'; message: string; alert: AlertSignupResponse['kind'] } | { kind: 'failed'; message: string };
 
@@ -88,17 +89,7 @@ export function NotifyMeButton({
           <label htmlFor={inputId} className="text-sm font-bold uppercase tracking-widest">
             Email address
           </label>
-          <input
-            id={inputId}
-            type="email"
-            name="email"
-            required
-            autoComplete="email"
-            placeholder="you@example.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            className="h-12 min-w-0 border-2 border-ink bg-white px-4 text-base text-ink placeholder:text-neutral-500 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
-          />
+          <EmailInput id={inputId} value={email} onValueChange={setEmail} className="h-12 px-4" />
           <Button type="submit" size="lg" disabled={busy}>
             {busy ? 'Signing up…' : 'Notify me'}
           </Button>

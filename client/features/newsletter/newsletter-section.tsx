@@ -4,6 +4,7 @@ import { toast } from '../../components/ui/use-toast';
 import { HumanCheckStatus } from './human-check-status';
 import { markNewsletterSeen } from './seen-flag';
 import { knownSubscribeFailure, useSubscribe } from './use-subscribe';
+import { EmailInput } from '../../components/ui/email-input';
 
 /** Home 'Join the Community' signup (docs/product.md §2, §4, §8). */
 export function NewsletterSection() {
@@ -50,17 +51,7 @@ export function NewsletterSection() {
             Email address
           </label>
           <div className="flex flex-col gap-3 sm:flex-row">
-            <input
-              id={inputId}
-              type="email"
-              name="email"
-              required
-              autoComplete="email"
-              placeholder="you@example.com"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              className="h-14 min-w-0 border-2 border-ink bg-white px-4 sm:flex-1 text-base text-ink placeholder:text-neutral-500 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
-            />
+            <EmailInput id={inputId} value={email} onValueChange={setEmail} className="h-14 px-4 sm:flex-1" />
             <Button type="submit" size="lg" disabled={subscribe.isPending} className="h-14">
               {subscribe.isPending ? 'Subscribing...' : 'Subscribe'}
             </Button>
