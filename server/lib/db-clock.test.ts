@@ -1,0 +1,79 @@
+import { sql } from 'drizzle-orm';
+import { expect, test } from 'vitest';
+import { describeEachDb } from '../../tests/support/build-test-app';
+import { createDbClock, createManualClock, type Clock } from './db-clock';
+
+// The clock a test drives (docs/decisions/010-fair-waiting-room.md "One clock"): the app's `now()` and the
+// statements' `sqlNow()` read the same instant, so a test moves both at once and no drop test has to sleep.
+
+const DAY = 24 * 60 * 60_000;
+
+describeEachDb(
+  'clocks on the real database',
+  (t) => {
+    /** What PostgreSQL makes of `clock.sqlNow()`, in ms since the epoch. */
+    async function sqlMs(clock: Clock): Promise<number> {
+      const { rows } = await t().database.db.execute<{ ms: number | string }>(
+        sql`select (extract(epoch from ${clock.sqlNow()}) * 1000)::float8 as ms`,
+      );
+      return Number(rows[0]!.ms);
+    }
+
+    test('a manual clock: now() and sqlNow() are the same instant, far from the real one, moved by set() and advance()', async () => {
+      const start = Date.UTC(2031, 4, 17, 9, 30, 12, 345);
+      const clock = createManualClock(start);
+      expect(clock.now()).toBe(start);
+      expect(await sqlMs(clock)).toBe(start);
+
+      clock.advance(1_500);
+      expect(clock.now()).toBe(start + 1_500);
+      expect(await sqlMs(clock)).toBe(start + 1_500);
+
+      clock.advance(-3 * DAY);
+      expect(await sqlMs(clock)).toBe(start + 1_500 - 3 * DAY);
+
+      clock.set(start - 7);
+      expect(clock.now()).toBe(start - 7);
+      expect(await sqlMs(clock)).toBe(start - 7);
+    });
+
+    test('a manual clock decides in SQL: comparisons and intervals see its instant, not the database time', async () => {
+      const clock = createManualClock(Date.now() + 10 * DAY);
+      const releaseAt = new Date(Date.now() + DAY).toISOString();
+      const released = async () => {
+        const { rows } = await t().database.db.execute<{ released: boolean }>(
+          sql`select ${releaseAt}::timestamptz <= ${clock.sqlNow()} as released`,
+        );
+        return rows[0]!.released;
+      };
+      expect(await released()).toBe(true);
+      clock.set(Date.now());
+      expect(await released()).toBe(false);
+      clock.advance(DAY);
+      expect(await released()).toBe(true);
+
+      const { rows } = await t().database.db.execute<{ ms: number | string }>(
+        sql`select (extract(epoch from ${clock.sqlNow()} + interval '90 seconds') * 1000)::float8 as ms`,
+      );
+      expect(Number(rows[0]!.ms)).toBe(clock.now() + 90_000);
+    });
+
+    test("the database clock: now() is the app's clock corrected to PostgreSQL's, sqlNow() is PostgreSQL's now()", async () => {
+      const skew = -5 * 60_000;
+      const clock = createDbClock(t().database.db, { localNow: () => Date.now() + skew });
+      await clock.sync();
+      // Measured with a round trip on a local server: within a few hundred ms of the true offset.
+      expect(Math.abs(clock.offsetMs + skew)).toBeLessThan(Math.max(250, clock.roundTripMs));
+      const { rows } = await t().database.db.execute<{ ms: number | string }>(
+        sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`,
+      );
+      expect(Math.abs(clock.now() - Number(rows[0]!.ms))).toBeLessThan(500);
+      // The statement's now() is its transaction's start: no later than the server's clock after it.
+      const before = Date.now();
+      const db = await sqlMs(clock);
+      expect(db).toBeGreaterThanOrEqual(before - 250);
+      expect(db).toBeLessThanOrEqual(Date.now() + 250);
+    });
+  },
+  { seed: false },
+);
