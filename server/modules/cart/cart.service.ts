@@ -5,6 +5,7 @@ import { unitPriceCents } from '../../../common/domain/pricing';
 import { isReleased, releaseMessages } from '../../../common/domain/release';
 import { systemClock, type Clock } from '../../lib/db-clock';
 import { checkCartQuantity, isAvailable, stockMessages } from '../../../common/domain/stock';
+import { resolveVariant } from '../../../common/domain/variant';
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { InventoryService } from '../inventory/inventory.service';
@@ -68,44 +69,6 @@ export interface PricedCartLine {
   maxPerShopper: number;
 }
 
-const blankToNull = (v: string | null | undefined) => (v && v.trim() ? v.trim() : null);
-
-/**
- * The size must be one the product offers, and is required when it has several;
- * a product with one size ('One Size') gets it without asking.
- */
-function resolveSize(product: Product, requested: string | null): string | null {
-  if (product.sizes.length === 0) {
-    if (requested) throw badRequest(`Size ${requested} is not available for ${product.name}`);
-    return null;
-  }
-  if (!requested) {
-    if (product.sizes.length === 1) return product.sizes[0]!;
-    throw badRequest('Please select a size');
-  }
-  const size = product.sizes.find((s) => s.toLowerCase() === requested.toLowerCase());
-  if (!size) throw badRequest(`Size ${requested} is not available for ${product.name}`);
-  return size;
-}
-
-/**
- * An order line must say what to make: a colour is required when the product has several,
- * chosen for the shopper when it has one. Given by name or by value, stored by name.
- */
-function resolveColor(product: Product, requested: string | null): string | null {
-  if (!requested) {
-    if (product.colors.length === 0) return null;
-    if (product.colors.length === 1) return product.colors[0]!.name;
-    throw badRequest('Please select a colour');
-  }
-  const wanted = requested.toLowerCase();
-  const color = product.colors.find(
-    (c) => c.name.toLowerCase() === wanted || c.value.toLowerCase() === wanted,
-  );
-  if (!color) throw badRequest(`Colour ${requested} is not available for ${product.name}`);
-  return color.name;
-}
-
 /** The alerts module's check (alerts.service.ts): a piece kept for the waiting list goes only to its claimant. */
 export interface ReservationGuard {
   assertNotReserved(productId: string, claimToken: string | null): Promise<void>;
@@ -162,8 +125,10 @@ export function createCartService(deps: {
       if (!opts.admitted && !isReleased(product, clock.now())) throw conflict(releaseMessages.notYet(product.name, product.releaseAt!));
       // A returned piece kept for someone on the waiting list (ADR 011): only their claim takes it.
       await deps.reservations?.assertNotReserved(product.id, opts.claimToken ?? null);
-      const selectedSize = resolveSize(product, blankToNull(body.selectedSize));
-      const selectedColor = resolveColor(product, blankToNull(body.selectedColor));
+      // The one size/colour rule of an order line, shared with the storefront's pickers (common/domain/variant.ts).
+      const variant = resolveVariant(product, { size: body.selectedSize, color: body.selectedColor });
+      if (!variant.ok) throw badRequest(variant.message);
+      const { size: selectedSize, color: selectedColor } = variant;
       // Per-shopper limit (docs/product.md §9): what the session has in its cart, holds and bought, plus this.
       const inCart = sessionId ? await productQuantityInCart(db, sessionId, product.id) : 0;
       await deps.limits.assertCartRoom(sessionId, product, body.quantity, inCart);
