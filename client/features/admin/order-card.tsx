@@ -11,6 +11,7 @@ import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { formatOrderDate, formatShipping, orderStatusBadgeClass, orderStatusLabel } from './order-display';
 import { useUpdateOrderStatus, type OrderStatusChange } from './use-admin-data';
+import { formatLineOptions } from '../../../common/domain/variant';
 
 const usd = (amount: string) => `$${amount}`;
 
@@ -206,13 +207,7 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
                   <div className="min-w-0">
                     <p className="font-semibold">{item.productName}</p>
                     <p className="text-muted">
-                      {[
-                        item.selectedSize && `Size: ${item.selectedSize}`,
-                        item.selectedColor && `Color: ${item.selectedColor}`,
-                        `Qty: ${item.quantity}`,
-                      ]
-                        .filter(Boolean)
-                        .join(' · ')}
+                      {formatLineOptions(item, { quantity: true })}
                     </p>
                     {edition && <p className="text-xs font-semibold tracking-wide">{edition}</p>}
                   </div>

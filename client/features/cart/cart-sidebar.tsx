@@ -15,6 +15,7 @@ import {
   itemCountLabel,
 } from './cart-totals';
 import { useCart, useClearCart, useRemoveCartItem, useUpdateCartItem } from './use-cart';
+import { formatLineOptions } from '../../../common/domain/variant';
 
 /** docs/product.md §2 cart sidebar: a right slide-over dialog titled 'Shopping Cart'. */
 export function CartSidebar() {
@@ -87,10 +88,7 @@ function CartLine({ line }: { line: CartItem }) {
   const update = useUpdateCartItem();
   const remove = useRemoveCartItem();
   const image = line.product.images[0];
-  const options = [
-    line.selectedSize && `Size: ${line.selectedSize}`,
-    line.selectedColor && `Color: ${line.selectedColor}`,
-  ].filter(Boolean);
+  const options = formatLineOptions(line);
 
   return (
     <li className="flex gap-4 py-5" aria-label={line.product.name}>
@@ -111,7 +109,7 @@ function CartLine({ line }: { line: CartItem }) {
           <p className="font-semibold leading-tight">{line.product.name}</p>
           <p className="shrink-0 font-semibold tabular-nums">{formatUsd(lineTotalCents(pricedLine(line)))}</p>
         </div>
-        {options.length > 0 && <p className="text-sm text-muted">{options.join(' · ')}</p>}
+        {options && <p className="text-sm text-muted">{options}</p>}
         <div className="mt-auto flex items-center justify-between gap-3 pt-2">
           <div className="flex items-center border-2 border-ink">
             <button

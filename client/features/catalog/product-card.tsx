@@ -5,6 +5,7 @@ import type { Product } from '../../../common/contracts/catalog';
 import { displayPrice } from '../../../common/domain/money';
 import { firstSentence } from '../../../common/domain/first-sentence';
 import { isAvailable } from '../../../common/domain/stock';
+import { formatLineOptionsShort, resolveVariant, variantDefaults } from '../../../common/domain/variant';
 import type { CartItem } from '../../../common/contracts/cart';
 import { ProductImage } from '../../components/product-image';
 import { Button, buttonVariants } from '../../components/ui/button';
@@ -75,10 +76,12 @@ export function ProductCard({ product, priority = false, className, headingLevel
   // of an Add to Cart the server would refuse (no pass). Reads the clock only for a drop.
   const now = useNow(product.releaseAt === null || product.soldOutAt !== null ? null : true);
   const inLine = product.releaseAt !== null && !soldOut && joinsTheLine(product, now, dropTiming());
+  // An order line says what to make (common/domain/variant.ts): what has one option is chosen for the
+  // shopper; the picker asks for whatever has more than one.
+  const defaults = variantDefaults(product);
+  const needsPicker = !resolveVariant(product, defaults).ok;
   const severalSizes = product.sizes.length > 1;
   const severalColours = product.colors.length > 1;
-  // An order line says what to make: ask for whatever has more than one option.
-  const needsPicker = severalSizes || severalColours;
   const image = product.images[0];
   const Heading = headingLevel;
   const extraColours = product.colors.length - MAX_SWATCHES;
@@ -92,7 +95,7 @@ export function ProductCard({ product, priority = false, className, headingLevel
           if (pickerOpen) closePicker();
           // The drawer opens by itself when the cart was empty; otherwise confirm with a toast.
           if (!cartWasEmpty) {
-            const options = [selectedSize, selectedColor].filter(Boolean).join(', ');
+            const options = formatLineOptionsShort({ selectedSize, selectedColor });
             toastAddedToCart(`${product.name}${options ? ` (${options})` : ''} added to your cart.`);
           }
         },
@@ -102,10 +105,8 @@ export function ProductCard({ product, priority = false, className, headingLevel
   };
 
   // A single size (e.g. "One Size") and a single colour need no choice: add at once, carrying them.
-  const onlySize = product.sizes.length === 1 ? product.sizes[0]! : null;
-  const onlyColour = product.colors.length === 1 ? product.colors[0]!.name : null;
   const onAddClick = () => {
-    if (!needsPicker) add(onlySize, onlyColour);
+    if (!needsPicker) add(defaults.size, defaults.color);
     else setPickerOpen((o) => !o);
   };
 
@@ -288,7 +289,7 @@ export function ProductCard({ product, priority = false, className, headingLevel
                             type="button"
                             autoFocus={i === 0}
                             disabled={addToCart.isPending}
-                            onClick={() => add(onlySize, c.name)}
+                            onClick={() => add(defaults.size, c.name)}
                             className="flex h-9 items-center gap-1.5 border border-ink bg-white px-2 text-sm font-semibold hover:bg-ink hover:text-paper disabled:opacity-50"
                           >
                             <span

@@ -2,6 +2,7 @@ import type { Order } from '../../../common/contracts/checkout';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
 import { ProductImage } from '../../components/product-image';
 import { formatEditionNumbers } from '../../../common/domain/stock';
+import { formatLineOptions } from '../../../common/domain/variant';
 
 /** The order just placed: number, lines with their edition numbers, and the totals charged. */
 export function OrderConfirmation({ order }: { order: Order }) {
@@ -36,13 +37,7 @@ export function OrderConfirmation({ order }: { order: Order }) {
                 </p>
               </div>
               <p className="text-sm text-muted">
-                {[
-                  item.selectedSize && `Size: ${item.selectedSize}`,
-                  item.selectedColor && `Color: ${item.selectedColor}`,
-                  `Qty: ${item.quantity}`,
-                ]
-                  .filter(Boolean)
-                  .join(' · ')}
+                {formatLineOptions(item, { quantity: true })}
               </p>
               {item.editionNumbers.length > 0 && (
                 // One label per line, in the words the e-mail, admin and CSV use ('Nos. 44, 45 of 50').

@@ -4,6 +4,7 @@ import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/mone
 import { lineTotalCents, pricedLine } from '../../../common/domain/pricing';
 import { ProductImage } from '../../components/product-image';
 import { Skeleton } from '../../components/ui/skeleton';
+import { formatLineOptions } from '../../../common/domain/variant';
 
 /** Lines from the cart; every figure below them comes from the server's calculate-shipping. */
 export function OrderSummary({
@@ -45,12 +46,7 @@ export function OrderSummary({
             <div className="min-w-0 flex-1">
               <p className="font-semibold leading-tight">{line.product.name}</p>
               <p className="text-sm text-muted">
-                {[
-                  line.selectedSize && `Size: ${line.selectedSize}`,
-                  line.selectedColor && `Color: ${line.selectedColor}`,
-                ]
-                  .filter(Boolean)
-                  .join(' · ')}
+                {formatLineOptions(line)}
               </p>
             </div>
             <p className="shrink-0 font-semibold tabular-nums">{formatUsd(lineTotalCents(pricedLine(line)))}</p>

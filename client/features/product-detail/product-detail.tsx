@@ -8,6 +8,8 @@ import { formatCountdown } from '../../../common/domain/release';
 import { sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
 import { formatThreshold } from '../../../common/domain/shipping';
 import { isAvailable } from '../../../common/domain/stock';
+import { editionBadgeText, editionNoticeText } from '../../../common/domain/edition-copy';
+import { resolveVariant, variantDefaults } from '../../../common/domain/variant';
 import { Breadcrumb } from '../../components/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
@@ -103,9 +105,9 @@ export function ProductDetail({
   adding,
 }: ProductDetailProps) {
   const [imageIndex, setImageIndex] = useState(0);
-  // One size ('One Size') is chosen for the shopper; so is the pictured (first) colour, so an
-  // order line always says what to make.
-  const [size, setSize] = useState<string | null>(product.sizes.length === 1 ? product.sizes[0]! : null);
+  // One size ('One Size') is chosen for the shopper (common/domain/variant.ts); so is the pictured
+  // (first) colour, so an order line always says what to make.
+  const [size, setSize] = useState<string | null>(variantDefaults(product).size);
   const [color, setColor] = useState<string | null>(product.colors[0]?.name ?? null);
   const [quantity, setQuantity] = useState(1);
 
@@ -115,9 +117,10 @@ export function ProductDetail({
   const live = useLiveStock(product);
   const stocked = { ...product, stock: live.stock.left, inStock: live.stock.inStock };
   const purchasable = isAvailable(stocked);
-  const enabled = canAddToCart(stocked, size) && !adding;
+  const enabled = canAddToCart(stocked, { size, color }) && !adding;
   // No size yet: Add to Cart stays tappable (aria-disabled) and takes the shopper to the size picker instead.
-  const needsSize = purchasable && product.sizes.length > 0 && !size;
+  const variant = resolveVariant(product, { size, color });
+  const needsSize = purchasable && !variant.ok && variant.field === 'size';
   const [sizeNudge, setSizeNudge] = useState(false);
   const pickSize = () => {
     setSizeNudge(true);
@@ -165,7 +168,7 @@ export function ProductDetail({
           <div className="flex flex-wrap gap-2">
             {product.isNew && <Badge className="bg-ink text-paper">NEW</Badge>}
             {product.isOnSale && <Badge className="bg-sale text-white">SALE</Badge>}
-            <Badge className="bg-accent text-ink">LIMITED EDITION - Only 50 Made</Badge>
+            <Badge className="bg-accent text-ink">{editionBadgeText(product.editionSize)}</Badge>
             <Badge className="border border-emerald-800 text-emerald-900">
               <Leaf className="mr-1 h-3.5 w-3.5" aria-hidden="true" />
               Sustainable
@@ -213,7 +216,7 @@ export function ProductDetail({
           <div className="flex gap-3 border-2 border-ink bg-accent/40 p-4">
             <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
             <div className="text-sm">
-              <p className="font-bold uppercase tracking-wide">Only 50 pieces will ever be made</p>
+              <p className="font-bold uppercase tracking-wide">{editionNoticeText(product.editionSize)}</p>
               <p className="mt-1">{restockCopy.notice}</p>
             </div>
           </div>

@@ -7,16 +7,24 @@ import {
   savingsCents,
 } from './purchase-rules';
 
-const tee = { price: '45.00', salePrice: null, inStock: true, stock: 10, sizes: ['S', 'M'] };
+const black = { name: 'Black', value: '#000000' };
+const tee = { name: 'Tee', price: '45.00', salePrice: null, inStock: true, stock: 10, sizes: ['S', 'M'], colors: [black] };
 
 describe('product page purchase rules', () => {
   test('add to cart needs stock and a size when sizes exist', () => {
-    expect(canAddToCart(tee, null)).toBe(false);
-    expect(canAddToCart(tee, 'M')).toBe(true);
-    expect(canAddToCart(tee, 'XXL')).toBe(false);
-    expect(canAddToCart({ ...tee, sizes: [] }, null)).toBe(true);
-    expect(canAddToCart({ ...tee, inStock: false }, 'M')).toBe(false);
-    expect(canAddToCart({ ...tee, stock: 0 }, 'M')).toBe(false);
+    expect(canAddToCart(tee, { size: null })).toBe(false);
+    expect(canAddToCart(tee, { size: 'M' })).toBe(true);
+    expect(canAddToCart(tee, { size: 'XXL' })).toBe(false);
+    expect(canAddToCart({ ...tee, sizes: [] }, { size: null })).toBe(true);
+    expect(canAddToCart({ ...tee, inStock: false }, { size: 'M' })).toBe(false);
+    expect(canAddToCart({ ...tee, stock: 0 }, { size: 'M' })).toBe(false);
+  });
+
+  test('and a colour when there are several (the one colour is chosen for the shopper)', () => {
+    const twoColours = { ...tee, colors: [black, { name: 'White', value: '#ffffff' }] };
+    expect(canAddToCart(twoColours, { size: 'M', color: null })).toBe(false);
+    expect(canAddToCart(twoColours, { size: 'M', color: 'White' })).toBe(true);
+    expect(canAddToCart(tee, { size: 'M', color: null })).toBe(true);
   });
 
   test('label is Out of Stock or Add to Cart - $ unit × quantity', () => {

@@ -1,20 +1,21 @@
 import { formatUsd, parseMoney, type Cents } from '../../../common/domain/money';
 import { unitPriceCents } from '../../../common/domain/pricing';
 import { isAvailable } from '../../../common/domain/stock';
+import { resolveVariant, type VariantChoice, type VariantProduct } from '../../../common/domain/variant';
 
-export interface PurchasableProduct {
+export interface PurchasableProduct extends VariantProduct {
   price: string;
   salePrice: string | null;
   inStock: boolean;
   stock: number;
-  sizes: readonly string[];
 }
 
-/** docs/product.md §4: enabled only if in stock and (no sizes exist or a size is chosen). */
-export function canAddToCart(p: PurchasableProduct, selectedSize: string | null): boolean {
-  return (
-    isAvailable(p) && (p.sizes.length === 0 || (selectedSize !== null && p.sizes.includes(selectedSize)))
-  );
+/**
+ * docs/product.md §4: enabled only if in stock and the line says what to make (a size chosen when sizes
+ * exist): the server cart's own rule, resolveVariant in common/domain/variant.ts.
+ */
+export function canAddToCart(p: PurchasableProduct, choice: VariantChoice): boolean {
+  return isAvailable(p) && resolveVariant(p, choice).ok;
 }
 
 /** docs/product.md §4: 'Out of Stock', else 'Add to Cart - $' + unit price × quantity with 2 decimals. */

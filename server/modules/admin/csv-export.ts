@@ -1,5 +1,6 @@
 import type { AdminOrder, NewsletterSignup, NotifySignupList } from '../../../common/contracts/admin';
 import { formatEditionNumbers } from '../../../common/domain/stock';
+import { formatLineOptionsShort } from '../../../common/domain/variant';
 
 type Cell = string | number | boolean | null | undefined;
 
@@ -65,7 +66,7 @@ const ORDER_HEADER = [
 function describeItems(order: AdminOrder): string {
   return order.items
     .map((item) => {
-      const options = [item.selectedSize, item.selectedColor].filter(Boolean).join(', ');
+      const options = formatLineOptionsShort(item);
       const editions = item.editionNumbers.length
         ? ` [${formatEditionNumbers(item.editionNumbers, item.editionSize)}]`
         : '';

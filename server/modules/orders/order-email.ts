@@ -1,18 +1,12 @@
 import type { Order } from '../../../common/contracts/checkout';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
 import { formatEditionNumbers } from '../../../common/domain/stock';
+import { formatLineOptions } from '../../../common/domain/variant';
 import { escapeHtml } from '../../lib/html';
-import type { MailMessage } from '../mail/mail.service';
+import type { MailMessage } from '../../lib/mailer';
 
-/** "Size: M · Color: Black": the words the cart, order page and admin use. */
-function variant(item: Order['items'][number]): string {
-  return [
-    item.selectedSize && `Size: ${item.selectedSize}`,
-    item.selectedColor && `Color: ${item.selectedColor}`,
-  ]
-    .filter(Boolean)
-    .join(' · ');
-}
+/** "Size: M · Color: Black": the words the cart, order page and admin use (common/domain/variant.ts). */
+const variant = (item: Order['items'][number]): string => formatLineOptions(item);
 
 function summaryRows(order: Order): Array<[string, string]> {
   const rows: Array<[string, string]> = [['Subtotal', displayPrice(order.subtotal)]];
