@@ -1,5 +1,5 @@
 import { escapeHtml } from '../../lib/html';
-import type { MailMessage } from '../mail/mail.service';
+import type { MailMessage } from '../../lib/mailer';
 
 interface AlertMailInput {
   to: string;

@@ -12,7 +12,7 @@ import { isAvailable } from '../../../common/domain/stock';
 import { conflict, forbidden, HttpError, notFound } from '../../plugins/http-error';
 import type { CatalogService } from '../catalog/catalog.service';
 import type { InventoryService } from '../inventory/inventory.service';
-import type { Mailer, MailMessage } from '../mail/mail.service';
+import type { Mailer, MailMessage } from '../../lib/mailer';
 import { buildDropCalendar } from './alerts.calendar';
 import { buildReleaseMail, buildRestockMail, buildRoomOpenMail } from './alerts.mail';
 import {

@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
-import type { MailMessage } from '../mail/mail.service';
+import type { MailMessage } from '../../lib/mailer';
 import { describeEachDb, type TestClient } from '../../../tests/support/build-test-app';
 import { solvePow } from '../../../tests/support/pow';
 import { createProduct, customer, startPayment } from '../../../tests/support/shop-fixtures';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { expect, test } from 'vitest';
-import type { MailMessage } from '../mail/mail.service';
+import type { MailMessage } from '../../lib/mailer';
 import { describeEachDb, type TestApp, type TestClient } from '../../../tests/support/build-test-app';
 import { admitAndPass, createDrop, joinDrop, moveRelease, restartPacing } from '../../../tests/support/drops';
 import { solvePow } from '../../../tests/support/pow';

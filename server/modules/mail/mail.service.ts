@@ -2,30 +2,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import crypto from 'node:crypto';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** Extra headers, e.g. List-Unsubscribe (RFC 8058) on alert mails. */
-  headers?: Record<string, string>;
-  /** Files attached as is (text content, e.g. a drop's .ics); kept in the retry queue with the message. */
-  attachments?: Array<{ filename: string; content: string; contentType: string }>;
-}
+import type { Mailer, MailMessage } from '../../lib/mailer';
 
-export interface Mailer {
-  /**
-   * Hands a message over. A message that cannot go out now (SMTP down, disk full) is kept and retried,
-   * so this only rejects for a message that can never be sent.
-   */
-  send(message: MailMessage): Promise<void>;
-  /** Messages kept for a retry (tests, /healthz-style checks). */
-  pending?(): number;
-  /** Tries every kept message once now. */
-  retryNow?(): Promise<void>;
-  /** Stops the retry timer (kept messages on disk are retried at the next start). */
-  close?(): Promise<void>;
-}
+// The port lives in server/lib/mailer.ts; re-exported here so existing imports keep compiling.
+export type { Mailer, MailMessage };
 
 export interface MailerOptions {
   smtpUrl?: string;

@@ -1,4 +1,4 @@
-import type { MailMessage } from '../mail/mail.service';
+import type { MailMessage } from '../../lib/mailer';
 import { escapeHtml } from '../../lib/html';
 
 /** The welcome e-mail carrying the subscriber's own single-use code. */

@@ -6,7 +6,7 @@ import { mailboxKey } from '../../../common/domain/identity';
 import { WELCOME_PERCENT } from '../../../common/domain/welcome-code';
 import { conflict } from '../../plugins/http-error';
 import type { DiscountsService } from '../discounts/discounts.service';
-import type { Mailer } from '../mail/mail.service';
+import type { Mailer } from '../../lib/mailer';
 import { buildWelcomeMail } from './newsletter.mail';
 import {
   insertSubscription,
