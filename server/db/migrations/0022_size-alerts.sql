@@ -1,0 +1,2 @@
+-- Reserved slot; replaced by the change that owns it.
+SELECT 1;
