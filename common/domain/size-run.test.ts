@@ -11,7 +11,8 @@ import {
   type SizeRunEntry,
 } from './size-run';
 
-const run = (...pairs: Array<[string, number]>): SizeRunEntry[] => pairs.map(([size, pieces]) => ({ size, pieces }));
+const run = (...pairs: Array<[string, number]>): SizeRunEntry[] =>
+  pairs.map(([size, pieces]) => ({ size, pieces }));
 
 describe('presets', () => {
   test('by category, decks only for skate decks', () => {
@@ -35,8 +36,12 @@ describe('validateSizeRun', () => {
     const short = validateSizeRun(run(['S', 20], ['M', 25]), 50);
     expect(short.ok).toBe(false);
     expect(short.sumMessage).toBe('Sizes add up to 45 of 50 pieces.');
-    expect(short.issues).toEqual([{ index: null, field: 'run', message: 'Sizes add up to 45 of 50 pieces.' }]);
-    expect(validateSizeRun(run(['S', 30], ['M', 25]), 50).sumMessage).toBe('Sizes add up to 55 of 50 pieces.');
+    expect(short.issues).toEqual([
+      { index: null, field: 'run', message: 'Sizes add up to 45 of 50 pieces.' },
+    ]);
+    expect(validateSizeRun(run(['S', 30], ['M', 25]), 50).sumMessage).toBe(
+      'Sizes add up to 55 of 50 pieces.',
+    );
   });
 
   test('pieces kept on the one run (sold before the split) come off the target', () => {
@@ -61,8 +66,15 @@ describe('validateSizeRun', () => {
   });
 
   test('at most 12 sizes; at least one', () => {
-    const many = Array.from({ length: MAX_SIZES + 1 }, (_, i) => ({ size: `W${i}`, pieces: i === 0 ? 50 : 0 }));
-    expect(validateSizeRun(many, 50).issues).toContainEqual({ index: null, field: 'run', message: 'A run has at most 12 sizes.' });
+    const many = Array.from({ length: MAX_SIZES + 1 }, (_, i) => ({
+      size: `W${i}`,
+      pieces: i === 0 ? 50 : 0,
+    }));
+    expect(validateSizeRun(many, 50).issues).toContainEqual({
+      index: null,
+      field: 'run',
+      message: 'A run has at most 12 sizes.',
+    });
     expect(validateSizeRun(many.slice(0, MAX_SIZES), 50).ok).toBe(true);
     expect(validateSizeRun([], 50).issues[0]!.message).toBe('Add at least one size.');
   });
@@ -73,7 +85,10 @@ describe('validateSizeRun', () => {
       { size: 'M', colour: 'White', pieces: 25 },
     ];
     expect(validateSizeRun(grid, 50).ok).toBe(true);
-    expect(validateSizeRun([...grid.slice(0, 1), { size: 'm', colour: 'black', pieces: 25 }], 50).issues[0]!.message).toBe('m is listed twice.');
+    expect(
+      validateSizeRun([...grid.slice(0, 1), { size: 'm', colour: 'black', pieces: 25 }], 50).issues[0]!
+        .message,
+    ).toBe('m is listed twice.');
     expect(validateSizeRun([grid[0]!, { size: 'L', pieces: 25 }], 50).issues).toContainEqual({
       index: null,
       field: 'colour',
@@ -90,14 +105,20 @@ test('shopper labels: sold out, few left (≤ 3), plain', () => {
 });
 
 test('sell-out story names the first size to go', () => {
-  expect(sizedSellOutStory(50, 192, { size: 'M', seconds: 41 })).toBe('All 50 sold in 3 min 12 s — M first, in 41 s');
-  expect(sizedSellOutStory(50, 192, { size: 'M', seconds: null })).toBe('All 50 sold in 3 min 12 s — M first');
+  expect(sizedSellOutStory(50, 192, { size: 'M', seconds: 41 })).toBe(
+    'All 50 sold in 3 min 12 s — M first, in 41 s',
+  );
+  expect(sizedSellOutStory(50, 192, { size: 'M', seconds: null })).toBe(
+    'All 50 sold in 3 min 12 s — M first',
+  );
   expect(sizedSellOutStory(50, null, null)).toBe('All 50 sold');
 });
 
 describe('demo runs', () => {
   test('5/10/15/10/5/5 over XS–XXL for 50; every run adds up to the edition', () => {
-    expect(demoSizeRun(['XS', 'S', 'M', 'L', 'XL', 'XXL'], 50).map((e) => e.pieces)).toEqual([5, 10, 15, 10, 5, 5]);
+    expect(demoSizeRun(['XS', 'S', 'M', 'L', 'XL', 'XXL'], 50).map((e) => e.pieces)).toEqual([
+      5, 10, 15, 10, 5, 5,
+    ]);
     for (const sizes of [['S', 'M', 'L', 'XL', 'XXL'], ['7.5"', '8.0"', '8.25"', '8.5"'], ['One Size']]) {
       const r = demoSizeRun(sizes, 50);
       expect(r.map((e) => e.size)).toEqual(sizes);

@@ -97,7 +97,11 @@ export const sizeRunMessages = {
  * pieces are whole numbers ≥ 0; and the pieces add up to the edition less `keptPieces` (pieces that stay
  * on the old one-run row because they were held or sold before the split).
  */
-export function validateSizeRun(entries: readonly SizeRunEntry[], editionSize: number, keptPieces = 0): SizeRunCheck {
+export function validateSizeRun(
+  entries: readonly SizeRunEntry[],
+  editionSize: number,
+  keptPieces = 0,
+): SizeRunCheck {
   const issues: SizeRunIssue[] = [];
   const target = Math.max(0, editionSize - keptPieces);
   let sum = 0;
@@ -107,19 +111,22 @@ export function validateSizeRun(entries: readonly SizeRunEntry[], editionSize: n
   entries.forEach((entry, index) => {
     const label = normaliseSizeLabel(entry.size);
     if (label === '') issues.push({ index, field: 'size', message: sizeRunMessages.sizeRequired });
-    else if (label.length > MAX_SIZE_LABEL) issues.push({ index, field: 'size', message: sizeRunMessages.sizeTooLong });
+    else if (label.length > MAX_SIZE_LABEL)
+      issues.push({ index, field: 'size', message: sizeRunMessages.sizeTooLong });
     else {
       const key = `${sizeKey(label)}\u0000${(normaliseColour(entry.colour) ?? '').toLowerCase()}`;
       if (seen.has(key)) issues.push({ index, field: 'size', message: sizeRunMessages.duplicate(label) });
       seen.add(key);
       sizes.add(sizeKey(label));
     }
-    if (!Number.isInteger(entry.pieces) || entry.pieces < 0) issues.push({ index, field: 'pieces', message: sizeRunMessages.pieces });
+    if (!Number.isInteger(entry.pieces) || entry.pieces < 0)
+      issues.push({ index, field: 'pieces', message: sizeRunMessages.pieces });
     else sum += entry.pieces;
   });
   if (entries.length === 0) issues.push({ index: null, field: 'run', message: sizeRunMessages.empty });
   if (sizes.size > MAX_SIZES) issues.push({ index: null, field: 'run', message: sizeRunMessages.tooMany });
-  if (coloured > 0 && coloured < entries.length) issues.push({ index: null, field: 'colour', message: sizeRunMessages.colourMix });
+  if (coloured > 0 && coloured < entries.length)
+    issues.push({ index: null, field: 'colour', message: sizeRunMessages.colourMix });
   const sumMessage = sizeRunMessages.sum(sum, target);
   if (sum !== target) issues.push({ index: null, field: 'run', message: sumMessage });
   return { ok: issues.length === 0, issues, sum, target, sumMessage };
@@ -161,7 +168,9 @@ export function apportion(total: number, weights: readonly number[]): number[] {
   const exact = weights.map((w) => (total * w) / sum);
   const out = exact.map(Math.floor);
   let rest = total - out.reduce((a, b) => a + b, 0);
-  const order = exact.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const order = exact
+    .map((x, i) => [x - Math.floor(x), i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   for (const [, i] of order) {
     if (rest <= 0) break;
     out[i]! += 1;
@@ -203,7 +212,9 @@ export function demoSizeStock(run: readonly SizeRunEntry[], left: number): numbe
   // Apportion, then cap by pieces and hand any excess to sizes with room, until all sold are placed.
   while (sold > 0) {
     const room = run.map((e, i) => e.pieces - soldPer[i]!);
-    const weights = run.map((e, i) => (room[i]! > 0 ? (DEMO_WEIGHTS[sizeKey(e.size)] ?? 1) ** 2 * e.pieces : 0));
+    const weights = run.map((e, i) =>
+      room[i]! > 0 ? (DEMO_WEIGHTS[sizeKey(e.size)] ?? 1) ** 2 * e.pieces : 0,
+    );
     if (weights.every((w) => w === 0)) break;
     const share = apportion(sold, weights);
     share.forEach((n, i) => {
