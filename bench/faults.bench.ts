@@ -13,6 +13,7 @@ import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../server/db/client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../server/db/embedded-postgres';
 import { migrateDatabase } from '../server/db/migrate';
+import { mapLimit } from '../server/lib/map-limit';
 import { seedCatalogue } from '../server/db/seed/seed';
 import { products } from '../server/modules/catalog/catalog.tables';
 import { checkouts } from '../server/modules/checkout/checkout.tables';
@@ -37,19 +38,9 @@ const CUSTOMER = {
   shippingCountry: 'US',
 };
 
-async function pool<T>(n: number, limit: number, fn: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array<T>(n);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, n) }, async () => {
-      while (next < n) {
-        const i = next++;
-        out[i] = await fn(i);
-      }
-    }),
-  );
-  return out;
-}
+/** fn(0) … fn(n - 1), at most `limit` at once. */
+const pool = <T>(n: number, limit: number, fn: (i: number) => Promise<T>): Promise<T[]> =>
+  mapLimit(Array.from({ length: n }, (_, i) => i), limit, fn);
 
 /** Shopper i: their own e-mail and address (each within the per-shopper limit), and their own card by expiry. */
 const customerOf = (i: number) => ({ ...CUSTOMER, email: `bench${i}@example.com`, shippingAddress: `${i + 1} Fault Lane` });

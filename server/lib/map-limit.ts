@@ -1,4 +1,7 @@
-/** Maps with at most `limit` calls in flight (gateway look-ups: stay far below a provider's rate limit). */
+/**
+ * Maps with at most `limit` calls in flight (at least one), results in input order: gateway look-ups stay
+ * far below a provider's rate limit; the demo art's sharp work stays within libuv's threads. The only copy.
+ */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
@@ -8,6 +11,6 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
       out[i] = await fn(items[i]!);
     }
   }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
   return out;
 }

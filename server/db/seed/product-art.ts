@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { mapLimit } from '../../lib/map-limit';
 import { projectRoot } from '../../lib/project-root';
 import { seedCategories, seedImageJobs, seedProducts } from './catalog-data';
 
@@ -1104,20 +1105,6 @@ export async function renderCategoryArt(slug: string, outDir: string, cacheDir?:
   const key = `category-${slug}`;
   await writeWidths(buildCategorySvg(slug), outDir, key, cacheDir);
   return `/uploads/seed/${key}.webp`;
-}
-
-/** Run fn over items with at most `limit` in flight; sharp work runs on libuv threads. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
 }
 
 export interface SeedArt {
