@@ -10,8 +10,6 @@ import { mailboxKey } from '../../../common/domain/identity';
 import { isReleased } from '../../../common/domain/release';
 import { isAvailable } from '../../../common/domain/stock';
 import { conflict, forbidden, HttpError, notFound } from '../../plugins/http-error';
-import type { CatalogService } from '../catalog/catalog.service';
-import type { InventoryService } from '../inventory/inventory.service';
 import type { Mailer, MailMessage } from '../../lib/mailer';
 import { buildDropCalendar } from './alerts.calendar';
 import { buildReleaseMail, buildRestockMail, buildRoomOpenMail } from './alerts.mail';
@@ -45,10 +43,22 @@ export const claimMessages = {
     'This link was already opened in another browser. Open it in the browser where you first used it: the piece is kept for that one only.',
 } as const;
 
+/** What alerts reads of the catalogue (the catalog service fits it; wired in server/services.ts). */
+export interface AlertsCatalog {
+  getProductFresh(id: string, tx?: DbOrTx): Promise<Product | null>;
+  getProductsFresh(ids: readonly string[]): Promise<Map<string, Product>>;
+}
+
+/** What alerts needs of inventory: the stock of a product, and word of units that came back (in inventory's transaction). */
+export interface AlertsStock {
+  stockOf(productId: string, tx?: DbOrTx): Promise<{ stock: number; inStock: boolean } | null>;
+  onUnitsReturned(listener: (tx: Tx, productIds: string[]) => Promise<void>): void;
+}
+
 export interface AlertsDeps {
   db: Db;
-  catalog: CatalogService;
-  inventory: InventoryService;
+  catalog: AlertsCatalog;
+  inventory: AlertsStock;
   mailer: Mailer;
   log: FastifyBaseLogger;
   shopName: string;

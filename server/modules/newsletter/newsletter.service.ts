@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { NewsletterSubscription } from '../../../common/contracts/newsletter';
 import { mailboxKey } from '../../../common/domain/identity';
 import { WELCOME_PERCENT } from '../../../common/domain/welcome-code';
 import { conflict } from '../../plugins/http-error';
-import type { DiscountsService } from '../discounts/discounts.service';
 import type { Mailer } from '../../lib/mailer';
 import { buildWelcomeMail } from './newsletter.mail';
 import {
@@ -22,9 +21,14 @@ function toSubscription(row: SubscriptionRow): NewsletterSubscription {
   return { id: row.id, email: row.email, subscribedAt: row.subscribedAt.toISOString() };
 }
 
+/** What the newsletter needs of discounts: a one-use welcome code, made in the signup's transaction. */
+export interface WelcomeCodes {
+  createWelcomeCode(tx: Tx): Promise<string>;
+}
+
 export function createNewsletterService(deps: {
   db: Db;
-  discounts: DiscountsService;
+  discounts: WelcomeCodes;
   mailer: Mailer;
   shopName: string;
   publicUrl?: string;

@@ -1,15 +1,20 @@
 import { WISHLIST_MAX, type Wishlist, type WishlistChange } from '../../../common/contracts/wishlist';
 import type { Db } from '../../db/client';
 import { conflict, notFound } from '../../plugins/http-error';
-import type { CatalogService } from '../catalog/catalog.service';
+import type { Product } from '../../../common/contracts/catalog';
 import { listWishlistRows, removeWishlistRow, saveWishlistRow } from './wishlist.repository';
+
+/** What the wishlist reads of the catalogue: a product from its snapshot (the catalog service fits it). */
+export interface WishlistCatalog {
+  getProduct(id: string): Promise<Product | null>;
+}
 
 /**
  * A shopper's saved pieces, per session (the session cookie keeps them across visits). Products come
  * from the catalogue's snapshot, so a list read costs one small query; a deleted product leaves the
  * list with its row (ON DELETE CASCADE).
  */
-export function createWishlistService(deps: { db: Db; catalog: CatalogService; max?: number }) {
+export function createWishlistService(deps: { db: Db; catalog: WishlistCatalog; max?: number }) {
   const { db, catalog } = deps;
   const max = deps.max ?? WISHLIST_MAX;
   return {
