@@ -48,3 +48,33 @@ export function matchRoute(pattern: string, pathname: string): boolean {
   const b = pathname.replace(/\/+$/, '').split('/');
   return a.length === b.length && a.every((seg, i) => (seg.startsWith(':') ? b[i] !== '' : seg === b[i]));
 }
+
+export type RouteParams = Record<string, string>;
+
+/**
+ * The parameters of a path (already split into decoded segments, empty ones dropped) under a route
+ * pattern, or null when it does not match. Fixed segments match case-insensitively, as the browser's
+ * router does, so '/Product/x' is the product page on both sides.
+ */
+export function matchSegments(pattern: string, segments: readonly string[]): RouteParams | null {
+  const parts = pattern.split('/').filter(Boolean);
+  if (parts.length !== segments.length) return null;
+  const params: RouteParams = {};
+  for (const [i, part] of parts.entries()) {
+    const seg = segments[i]!;
+    if (part.startsWith(':')) {
+      if (seg === '') return null;
+      params[part.slice(1)] = seg;
+    } else if (part.toLowerCase() !== seg.toLowerCase()) return null;
+  }
+  return params;
+}
+
+/** A path for a route pattern, each parameter percent-encoded: pathTo('/product/:id', { id }) → '/product/…'. */
+export function pathTo(pattern: string, params: RouteParams = {}): string {
+  return pattern.replace(/:([a-zA-Z]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`pathTo: no value for :${name} in ${pattern}`);
+    return encodeURIComponent(value);
+  });
+}

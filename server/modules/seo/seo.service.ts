@@ -14,10 +14,41 @@ import { upcomingDrops } from '../../../common/domain/release';
 import { DEFAULT_DROP_TIMING, dropBoundaries, listDrops, type DropTiming } from '../../../common/domain/drop-schedule';
 import { sellOutStory } from '../../../common/domain/sell-out';
 import { RETURN_POLICY } from '../../../common/domain/return-policy';
-import { PAGE_PATHS, STATIC_PAGE_PATHS, type StaticPagePath } from '../../../common/domain/site-routes';
+import type { ShopSettings } from '../../../common/contracts/settings';
+import {
+  matchSegments,
+  PAGE_PATHS,
+  pathTo,
+  STATIC_PAGE_PATHS,
+  type RouteParams,
+  type StaticPagePath,
+} from '../../../common/domain/site-routes';
 import { escapeHtml, escapeXml } from '../../lib/html';
-import type { CatalogService } from '../catalog/catalog.service';
-import type { SettingsService } from '../settings/settings.service';
+
+/** A catalogue version with its products: pages are cached per version (the catalog module's snapshot). */
+export interface SeoSnapshot {
+  version: number;
+  products: readonly Product[];
+}
+
+/** What pages read of the catalogue (the catalog module's service, wired in server/services.ts). */
+export interface SeoCatalog {
+  listProducts(): Promise<Product[]>;
+  listCategories(): Promise<Category[]>;
+  getProduct(id: string): Promise<Product | null>;
+  search(q: string): Promise<Product[]>;
+  /** The snapshot when it is current, else null (it must be re-read first). */
+  freshSnapshot(): SeoSnapshot | null;
+  current(): Promise<SeoSnapshot>;
+}
+
+/** What pages read of the shop's settings (the settings module's service). */
+export interface SeoSettings {
+  shopName: string;
+  publicSettings: ShopSettings;
+  freeShippingThresholdCents: number;
+  rates: ReadonlyArray<{ label: string; cents: number; days: string }>;
+}
 
 export interface PageHead {
   status: number;
@@ -57,64 +88,64 @@ interface PageMeta {
 
 interface StaticPage {
   title: string;
-  description: (s: SettingsService) => string;
+  description: (s: SeoSettings) => string;
   robots?: string;
 }
 
 const NOINDEX = 'noindex, nofollow';
 
-// Keys are lower case without a trailing slash: wouter matches routes case-insensitively with an optional slash.
-// Every static page of the shared route table (common/domain/site-routes) has its entry here.
+// Every static page of the shared route table (common/domain/site-routes) has its entry here; routes match
+// case-insensitively with an optional trailing slash, as in the browser's router.
 const staticPages: Record<StaticPagePath, StaticPage> = {
-  '/checkout': {
+  [PAGE_PATHS.checkout]: {
     title: 'Checkout',
     description: () => 'Secure checkout: enter your shipping details and pay by card.',
     robots: NOINDEX,
   },
-  '/order-success': {
+  [PAGE_PATHS.orderSuccess]: {
     title: 'Payment Successful',
     description: () => 'Your order is confirmed. A confirmation e-mail is on its way.',
     robots: NOINDEX,
   },
-  '/admin': {
+  [PAGE_PATHS.admin]: {
     title: 'Admin',
     description: () => 'Shop administration.',
     robots: NOINDEX,
   },
-  '/refund-policy': {
+  [PAGE_PATHS.refundPolicy]: {
     title: 'Refund Policy',
     description: () =>
       `Request a return by e-mail within ${RETURN_POLICY.requestDays} days of receipt and ship it back within ${RETURN_POLICY.shipBackDays} days, unworn and with tags. Refunds are store credit valid for 1 year.`,
   },
-  '/size-guide': {
+  [PAGE_PATHS.sizeGuide]: {
     title: 'Size Guide',
     description: () =>
       'Chest, length and sleeve measurements in inches for every t-shirt and hoodie size, plus fit notes for caps, beanies and bags. Everything is made to order: measure carefully.',
   },
-  '/mission': {
+  [PAGE_PATHS.mission]: {
     title: 'Our Mission',
     description: () =>
       'Ultra-exclusive, limited-edition streetwear for an underground community: every design is capped at 50 pieces worldwide and never reproduced.',
   },
-  '/privacy-policy': {
+  [PAGE_PATHS.privacyPolicy]: {
     title: 'Privacy Policy',
     description: () => 'What we collect when you order or subscribe, why, who we share it with and how to have it deleted.',
   },
-  '/drops': {
+  [PAGE_PATHS.drops]: {
     title: 'Drops',
     description: () =>
       'Every FIFTY drop: what is live now, what drops next and how fast past editions of 50 pieces sold out.',
   },
-  '/wishlist': {
+  [PAGE_PATHS.wishlist]: {
     title: 'Wishlist',
     description: () => 'The pieces you saved for later.',
     robots: NOINDEX,
   },
-  '/terms-of-service': {
+  [PAGE_PATHS.termsOfService]: {
     title: 'Terms of Service',
     description: () => 'The terms of buying limited, made-to-order pieces: orders, stock holds, prices, payment and returns.',
   },
-  '/shipping': {
+  [PAGE_PATHS.shipping]: {
     title: 'Shipping Information',
     description: (s) => {
       const rates = s.rates.map(
@@ -124,10 +155,6 @@ const staticPages: Record<StaticPagePath, StaticPage> = {
     },
   },
 };
-
-function staticPageAt(path: string): StaticPage | undefined {
-  return (STATIC_PAGE_PATHS as readonly string[]).includes(path) ? staticPages[path as StaticPagePath] : undefined;
-}
 
 /** Path segments decoded; null when the path is not valid percent-encoding. */
 function decodeSegments(pathname: string): string[] | null {
@@ -140,8 +167,8 @@ function decodeSegments(pathname: string): string[] | null {
 
 /** Per-route <head> and bootstrap data, so crawlers and the first paint need no script. */
 export function createSeoService(deps: {
-  catalog: CatalogService;
-  settings: SettingsService;
+  catalog: SeoCatalog;
+  settings: SeoSettings;
   publicUrl?: string;
   /** The waiting room's lead and the drop window (home hero, /drops). */
   dropTiming?: DropTiming;
@@ -170,7 +197,8 @@ export function createSeoService(deps: {
 
   function renderHead(base: string, meta: PageMeta): string {
     const url = `${base}${meta.path}`;
-    const fullTitle = meta.path === '/' || meta.path.startsWith('/?') ? meta.title : `${meta.title} | ${shop}`;
+    const home = meta.path === PAGE_PATHS.home || meta.path.startsWith(`${PAGE_PATHS.home}?`);
+    const fullTitle = home ? meta.title : `${meta.title} | ${shop}`;
     const image = absolute(base, meta.image);
     const lines = [
       `<title>${escapeHtml(fullTitle)}</title>`,
@@ -257,7 +285,7 @@ export function createSeoService(deps: {
       title: `${shop} — Limited-Edition Sustainable Streetwear${home.grid.page > 1 ? ` — Page ${home.grid.page}` : ''}`,
       description:
         'Limited-edition, sustainable streetwear: t-shirts, hoodies and accessories. Every design is capped at 50 pieces worldwide, made to order and never reproduced once sold out.',
-      path: query ? `/?${query}` : '/',
+      path: query ? `${PAGE_PATHS.home}?${query}` : PAGE_PATHS.home,
       image: lead?.images[0] ?? categories.find((c) => c.image)?.image ?? null,
       imageAlt: lead?.name,
       jsonLd: [
@@ -275,7 +303,7 @@ export function createSeoService(deps: {
           url: `${base}/`,
           potentialAction: {
             '@type': 'SearchAction',
-            target: { '@type': 'EntryPoint', urlTemplate: `${base}/search?q={search_term_string}` },
+            target: { '@type': 'EntryPoint', urlTemplate: `${base}${PAGE_PATHS.search}?q={search_term_string}` },
             'query-input': 'required name=search_term_string',
           },
         },
@@ -312,7 +340,7 @@ export function createSeoService(deps: {
           '@context': 'https://schema.org',
           '@type': 'CollectionPage',
           name: 'Drops',
-          url: `${base}/drops`,
+          url: `${base}${PAGE_PATHS.drops}`,
         },
       ],
       bootstrap: { dropTiming, drops: all },
@@ -329,13 +357,13 @@ export function createSeoService(deps: {
       return notFoundPage(
         'Product Not Found',
         "The product you're looking for doesn't exist.",
-        `/product/${encodeURIComponent(id ?? '')}`,
+        pathTo(PAGE_PATHS.product, { id: id ?? '' }),
         {
           product: null,
         },
       );
     }
-    const path = `/product/${product.id}`;
+    const path = pathTo(PAGE_PATHS.product, { id: product.id });
     const price = product.salePrice ?? product.price;
     return {
       title: product.name,
@@ -361,16 +389,17 @@ export function createSeoService(deps: {
       return notFoundPage(
         'Category Not Found',
         "The category you're looking for doesn't exist.",
-        `/category/${encodeURIComponent(slug ?? '')}`,
+        pathTo(PAGE_PATHS.category, { slug: slug ?? '' }),
         { categories },
       );
     }
     const products = all.filter((p) => p.category === category.slug);
     const lead = products.find((p) => p.images.length > 0);
+    const path = pathTo(PAGE_PATHS.category, { slug: category.slug });
     return {
       title: category.name,
       description: `${category.name}: ${category.description}`,
-      path: `/category/${encodeURIComponent(category.slug)}`,
+      path,
       image: category.image ?? lead?.images[0] ?? null,
       imageAlt: category.name,
       jsonLd: [
@@ -379,7 +408,7 @@ export function createSeoService(deps: {
           '@type': 'CollectionPage',
           name: category.name,
           description: category.description,
-          url: `${base}/category/${encodeURIComponent(category.slug)}`,
+          url: `${base}${path}`,
         },
       ],
       // Only this category's products: the page never shows the others.
@@ -398,34 +427,45 @@ export function createSeoService(deps: {
       description: q
         ? `${shop} products matching "${q}": limited-edition t-shirts, hoodies and accessories.`
         : `Search the ${shop} catalogue of limited-edition t-shirts, hoodies and accessories.`,
-      path: q ? `/search?q=${encodeURIComponent(q)}` : '/search',
+      path: q ? `${PAGE_PATHS.search}?q=${encodeURIComponent(q)}` : PAGE_PATHS.search,
       // Result pages are thin and endless: keep them out of indexes, but follow their links.
       robots: 'noindex, follow',
     };
   }
 
-  async function resolve(url: URL, base: string): Promise<PageMeta | { redirect: string }> {
+  type Resolved = PageMeta | { redirect: string };
+
+  /**
+   * The pages the server renders, by the shared route table (common/domain/site-routes.ts): the first
+   * pattern that matches wins. Every static page of the table has its entry in `staticPages`.
+   */
+  function pageRoutes(url: URL, base: string): Array<[pattern: string, render: (params: RouteParams) => Promise<Resolved> | Resolved]> {
+    const staticRoute = (path: StaticPagePath): [string, () => PageMeta] => [
+      path,
+      () => {
+        const page = staticPages[path];
+        return { title: page.title, description: page.description(settings), path, robots: page.robots };
+      },
+    ];
+    return [
+      [PAGE_PATHS.home, () => homePage(base, url.searchParams)],
+      [PAGE_PATHS.product, (p) => productPage(base, p.id)],
+      [PAGE_PATHS.productAlias, (p) => productPage(base, p.id)],
+      [PAGE_PATHS.category, (p) => categoryPage(base, p.slug)],
+      [PAGE_PATHS.categoryAlias, (p) => ({ redirect: `${pathTo(PAGE_PATHS.category, { slug: p.slug! })}${url.search}` })],
+      [PAGE_PATHS.search, () => searchPage(url.searchParams.get('q') ?? '')],
+      [PAGE_PATHS.drops, () => dropsPage(base)],
+      ...STATIC_PAGE_PATHS.map(staticRoute),
+    ];
+  }
+
+  async function resolve(url: URL, base: string): Promise<Resolved> {
     const segments = decodeSegments(url.pathname);
     if (!segments) return notFoundPage('Page Not Found', 'The page you are looking for does not exist.', '/');
-    const [first = '', second] = segments;
-    const head = first.toLowerCase();
-    if (segments.length === 0) return homePage(base, url.searchParams);
-    if ((head === 'product' || head === 'products') && segments.length === 2)
-      return productPage(base, second);
-    if (head === 'category' && segments.length === 2) return categoryPage(base, second);
-    if (head === 'categories' && segments.length === 2) {
-      return { redirect: `/category/${encodeURIComponent(second)}${url.search}` };
+    for (const [pattern, render] of pageRoutes(url, base)) {
+      const params = matchSegments(pattern, segments);
+      if (params) return await render(params);
     }
-    if (segments.length === 1 && head === 'search') return await searchPage(url.searchParams.get('q') ?? '');
-    if (segments.length === 1 && head === 'drops') return await dropsPage(base);
-    const page = segments.length === 1 ? staticPageAt(`/${head}`) : undefined;
-    if (page)
-      return {
-        title: page.title,
-        description: page.description(settings),
-        path: `/${head}`,
-        robots: page.robots,
-      };
     return notFoundPage('Page Not Found', 'The page you are looking for does not exist.', url.pathname);
   }
 
@@ -437,13 +477,13 @@ export function createSeoService(deps: {
     const out = new URL(url.href);
     out.search = '';
     out.hash = '';
-    const segments = decodeSegments(url.pathname);
-    if (segments?.length === 0) {
+    const segments = decodeSegments(url.pathname) ?? [];
+    if (matchSegments(PAGE_PATHS.home, segments)) {
       out.search = gridSearch(parseGridQuery(url.searchParams, PRODUCT_PAGE_MAX));
-    } else if (segments?.length === 1 && segments[0]!.toLowerCase() === 'search') {
+    } else if (matchSegments(PAGE_PATHS.search, segments)) {
       const q = (url.searchParams.get('q') ?? '').trim();
       if (q) out.search = `q=${encodeURIComponent(q)}`;
-    } else if (segments?.[0]?.toLowerCase() === 'categories') {
+    } else if (matchSegments(PAGE_PATHS.categoryAlias, segments)) {
       out.search = url.search; // kept on the redirect
     }
     return out;
@@ -499,12 +539,12 @@ export function createSeoService(deps: {
       const base = baseUrl(origin);
       const [products, categories] = await Promise.all([catalog.listProducts(), catalog.listCategories()]);
       const paths = [
-        '/',
+        PAGE_PATHS.home,
         ...Object.entries(staticPages)
           .filter(([, p]) => !p.robots)
           .map(([path]) => path),
-        ...categories.map((c) => `/category/${encodeURIComponent(c.slug)}`),
-        ...products.map((p) => `/product/${p.id}`),
+        ...categories.map((c) => pathTo(PAGE_PATHS.category, { slug: c.slug })),
+        ...products.map((p) => pathTo(PAGE_PATHS.product, { id: p.id })),
       ];
       const urls = paths.map((p) => `  <url><loc>${escapeXml(`${base}${p}`)}</loc></url>`);
       return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
@@ -514,8 +554,8 @@ export function createSeoService(deps: {
       return [
         'User-agent: *',
         'Allow: /',
-        'Disallow: /admin',
-        'Disallow: /checkout',
+        `Disallow: ${PAGE_PATHS.admin}`,
+        `Disallow: ${PAGE_PATHS.checkout}`,
         '',
         `Sitemap: ${baseUrl(origin)}/sitemap.xml`,
         '',
