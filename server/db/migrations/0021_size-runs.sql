@@ -10,6 +10,7 @@ CREATE TABLE "product_variants" (
 	"stock" integer DEFAULT 0 NOT NULL,
 	"held_count" integer DEFAULT 0 NOT NULL,
 	"sold_count" integer DEFAULT 0 NOT NULL,
+	"sold_out_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "product_variants_stock_non_negative" CHECK ("product_variants"."stock" >= 0),

@@ -25,6 +25,8 @@ export const productVariants = pgTable(
     stock: integer('stock').notNull().default(0),
     heldCount: integer('held_count').notNull().default(0),
     soldCount: integer('sold_count').notNull().default(0),
+    /** When this size's last piece was sold ('— M first, in 41 s'); cleared when a piece comes back to it. */
+    soldOutAt: timestamp('sold_out_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
