@@ -69,10 +69,15 @@ const envSchema = z.object({
   HOLD_MINUTES: z.coerce.number().positive().default(10),
   /** How long a returned piece is kept for the first 'Notify me' subscriber mailed about it (ADR 011). */
   ALERT_RESERVE_MINUTES: z.coerce.number().positive().max(1440).default(15),
-  /** Open live-stock event streams one instance serves; more are answered 503 + Retry-After (ADR 011). */
-  LIVE_STOCK_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).default(5_000),
   /**
-   * Open event streams (waiting room, and live stock, each) one network address holds on one instance
+   * Open event streams one instance serves, the waiting room's and live stock's together (one hub,
+   * server/lib/event-stream-hub.ts); more are answered 503 + Retry-After. Default 10,000.
+   */
+  STREAMS_PER_INSTANCE: z.coerce.number().int().min(1).max(100_000).optional(),
+  /** The older name of STREAMS_PER_INSTANCE (it capped live stock alone); read when that is not set. */
+  LIVE_STOCK_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).optional(),
+  /**
+   * Open event streams (waiting room and live stock together) one network address holds on one instance
    * (IPv6 by IPV6_PREFIX); more are answered 429 + Retry-After. 50 shoppers behind one NAT each get one.
    */
   STREAMS_PER_ADDRESS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(50),

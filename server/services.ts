@@ -22,6 +22,7 @@ import { createDbClock, type Clock } from './lib/db-clock';
 import { createInventoryService } from './modules/inventory/inventory.service';
 import { createDropsService } from './modules/drops/drops.service';
 import { createLiveStockHub } from './modules/inventory/live-stock';
+import { createEventStreamHub, DEFAULT_STREAMS_PER_INSTANCE } from './lib/event-stream-hub';
 import { createAlertsService } from './modules/alerts/alerts.service';
 import { createTurnMail } from './modules/drops/turn-mail';
 import { createFulfilmentService } from './modules/orders/fulfilment.service';
@@ -100,14 +101,15 @@ export async function createServices(config: Config, database: Database, log: Fa
   const gate = createRequestGate({ concurrency: 10 });
   const gateway = await createPaymentGateway(config, db, log, gate.outside);
   const inventory = createInventoryService({ db });
-  // Live stock streams (ADR 011) re-read after every catalogue change, from any instance.
-  const liveStock = createLiveStockHub({
-    read: (ids) => inventory.liveStock(ids),
-    maxStreams: config.LIVE_STOCK_MAX_STREAMS,
+  // One event-stream hub for every stream this instance serves (live stock, the waiting room): one set of
+  // caps, per instance and per network address (server/lib/event-stream-hub.ts).
+  const streamHub = createEventStreamHub<unknown>({
+    maxStreams: config.STREAMS_PER_INSTANCE ?? config.LIVE_STOCK_MAX_STREAMS ?? DEFAULT_STREAMS_PER_INSTANCE,
     perAddress: config.STREAMS_PER_ADDRESS,
     ipv6Prefix: config.IPV6_PREFIX,
-    log,
   });
+  // Live stock streams (ADR 011) re-read after every catalogue change, from any instance.
+  const liveStock = createLiveStockHub({ read: (ids) => inventory.liveStock(ids), hub: streamHub, log });
   catalog.onChange(() => liveStock.changed());
   // Per-shopper limits (docs/product.md §9; ADR 013): identities hashed with a key derived from the session secret.
   const limits = createPurchaseLimitsService({
@@ -148,9 +150,11 @@ export async function createServices(config: Config, database: Database, log: Fa
   // event streams from PostgreSQL a few times a second (one conditional UPDATE and one poll per live drop).
   const drops = createDropsService({
     db,
+    // Ports (modules/drops/drops.ports.ts): the services fit them as they are.
     catalog,
     inventory,
     botCheck,
+    streamHub,
     secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
     settings: {
       raffleMs: config.DROP_RAFFLE_MINUTES * 60_000,
@@ -158,7 +162,6 @@ export async function createServices(config: Config, database: Database, log: Fa
       placesPerAddress: config.DROP_PLACES_PER_ADDRESS,
       ipv6Prefix: config.IPV6_PREFIX,
       passMs: config.DROP_PASS_MINUTES * 60_000,
-      streamsPerAddress: config.STREAMS_PER_ADDRESS,
       overbooking: config.DROP_OVERBOOKING,
     },
     clock,
@@ -177,6 +180,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     passMs: config.DROP_PASS_MINUTES * 60_000,
     onLeft: (productId, sessionId) => drops.ticketLeft(productId, sessionId),
+    clock,
   });
   jobs.every('drop-turn-mails', 5_000, () => turnMail.sendTurnMails());
 

@@ -179,4 +179,50 @@ describe('event-stream hub', () => {
     expect(body).not.toContain('data: 2\n');
     req.destroy();
   });
+
+  test('channels share one set of caps (per instance, per address) but not their topics; each refuses in its own words', async () => {
+    const hub = createEventStreamHub<unknown>({ maxStreams: 3, perAddress: 2, ipv6Prefix: 48 });
+    const stock = hub.channel<undefined>('stock', { messages: { full: 'stock full', perAddress: 'stock: too many' }, retryMs: 3000 });
+    const room = hub.channel<{ who: string }>('drop', { messages: { full: 'room full', perAddress: 'room: too many' } });
+    const server = http.createServer((req, res) => {
+      const ip = String(req.headers['x-ip'] ?? '192.0.2.1');
+      const channel = req.url === '/stock' ? stock : room;
+      const slot = channel.reserve(req, res, ip);
+      if (slot.refused) {
+        res.writeHead(slot.status, { 'content-type': 'application/json', 'retry-after': String(slot.retryAfterSeconds) });
+        res.end(JSON.stringify({ message: slot.message }));
+        return;
+      }
+      // Both channels follow the same product id: a topic each.
+      slot.start('p-1', (req.url === '/stock' ? undefined : { who: ip }) as never, `event: ${req.url!.slice(1)}\ndata: {}\n\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    current = { hub: hub as unknown as EventStreamHub<{ n: number }>, server };
+
+    const a = await open(`${base}/stock`, '203.0.113.1');
+    const b = await open(`${base}/drop`, '203.0.113.1');
+    expect([a.status, b.status]).toEqual([200, 200]);
+    await expect.poll(() => a.body()).toBe('retry: 3000\n\nevent: stock\ndata: {}\n\n');
+    // The address's cap counts both channels: its third stream, of either kind, is refused in that channel's words.
+    const third = await open(`${base}/drop`, '203.0.113.1');
+    expect(third.status).toBe(429);
+    await expect.poll(() => third.body()).toBe(JSON.stringify({ message: 'room: too many' }));
+    expect([stock.size, room.size, hub.size]).toEqual([1, 1, 2]);
+    expect(stock.topics()).toEqual(['p-1']);
+    expect(room.streamsOf('p-1').map((s) => s.meta.who)).toEqual(['203.0.113.1']);
+    // A frame for one channel's topic never reaches the other's.
+    room.broadcast('p-1', 'event: status\ndata: 1\n\n');
+    await expect.poll(() => b.body()).toContain('event: status');
+    expect(a.body()).not.toContain('event: status');
+    // The instance cap counts both channels too.
+    expect((await open(`${base}/drop`, '203.0.113.2')).status).toBe(200);
+    const full = await open(`${base}/stock`, '203.0.113.3');
+    expect(full.status).toBe(503);
+    await expect.poll(() => full.body()).toBe(JSON.stringify({ message: 'stock full' }));
+    a.close();
+    await expect.poll(() => stock.size).toBe(0);
+    expect(stock.has('p-1')).toBe(false);
+    expect(room.has('p-1')).toBe(true);
+  });
 });

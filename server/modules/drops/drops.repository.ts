@@ -54,7 +54,7 @@ export async function countAddressPlaces(db: DbOrTx, productId: string, addressK
  */
 export async function insertTicket(
   tx: Tx,
-  ticket: { productId: string; sessionId: string; addressKey: string; lotteryKey: number; releaseAt: Date; now?: SQL },
+  ticket: { productId: string; sessionId: string; addressKey: string; lotteryKey: number; releaseAt: Date; now: SQL },
 ): Promise<TicketRow | null> {
   const [row] = await tx
     .insert(dropQueue)
@@ -63,7 +63,7 @@ export async function insertTicket(
       sessionId: ticket.sessionId,
       addressKey: ticket.addressKey,
       lotteryKey: ticket.lotteryKey,
-      raffle: sql`${ticket.now ?? sql`now()`} < ${ticket.releaseAt.toISOString()}::timestamptz`,
+      raffle: sql`${ticket.now} < ${ticket.releaseAt.toISOString()}::timestamptz`,
     })
     .onConflictDoNothing()
     .returning();
@@ -156,12 +156,12 @@ export async function listLiveAdmissions(
   return result.rows.map((r) => ({ sessionId: r.session_id, admittedAt: new Date(r.admitted_at) }));
 }
 
-/** Everyone still waiting is told the edition sold out, at once; false when it was already done. */
-export async function markSoldOut(db: Db, productId: string): Promise<boolean> {
+/** Everyone still waiting is told the edition sold out, at once (stamped `now`); false when it was already done. */
+export async function markSoldOut(db: Db, productId: string, now: SQL): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(drops)
-      .set({ soldOutAt: sql`now()`, updatedAt: sql`now()` })
+      .set({ soldOutAt: now, updatedAt: now })
       .where(and(eq(drops.productId, productId), sql`${drops.soldOutAt} is null`))
       .returning({ productId: drops.productId });
     if (!row) return false;
@@ -246,10 +246,12 @@ export async function readRoom(db: DbOrTx, productId: string): Promise<RoomRead 
   };
 }
 
+/** The owner's change; a resume restarts the pacing clock at `now` (the database's clock, or a test's). */
 export async function updateDropSettings(
   db: DbOrTx,
   productId: string,
   change: { admitPerMinute?: number; paused?: boolean; message?: string | null },
+  now: SQL,
 ): Promise<DropRow | null> {
   const [row] = await db
     .update(drops)
@@ -258,8 +260,8 @@ export async function updateDropSettings(
       ...(change.paused === undefined ? {} : { paused: change.paused }),
       ...(change.message === undefined ? {} : { message: change.message }),
       // Resuming restarts the pacing clock: a pause banks no admissions.
-      ...(change.paused === false ? { admittedAt: sql`case when ${drops.paused} then now() else ${drops.admittedAt} end` } : {}),
-      updatedAt: sql`now()`,
+      ...(change.paused === false ? { admittedAt: sql`case when ${drops.paused} then ${now} else ${drops.admittedAt} end` } : {}),
+      updatedAt: now,
     })
     .where(eq(drops.productId, productId))
     .returning();
@@ -276,16 +278,16 @@ export interface QueueCounts {
   admittedLastMinute: number;
 }
 
-/** The owner's numbers of these drops, one query. */
-export async function countQueues(db: DbOrTx, productIds: readonly string[]): Promise<QueueCounts[]> {
+/** The owner's numbers of these drops at `now`, one query. */
+export async function countQueues(db: DbOrTx, productIds: readonly string[], now: SQL): Promise<QueueCounts[]> {
   if (productIds.length === 0) return [];
   return db
     .select({
       productId: dropQueue.productId,
       waiting: sql<number>`(count(*) filter (where ${dropQueue.status} = 'waiting'))::int`,
       admitted: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} is not null))::int`,
-      admittedRecently: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} > now() - interval '10 seconds'))::int`,
-      admittedLastMinute: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} > now() - interval '1 minute'))::int`,
+      admittedRecently: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} > ${now} - interval '10 seconds'))::int`,
+      admittedLastMinute: sql<number>`(count(*) filter (where ${dropQueue.admittedAt} > ${now} - interval '1 minute'))::int`,
     })
     .from(dropQueue)
     .where(inArray(dropQueue.productId, [...productIds]))
@@ -349,7 +351,7 @@ export async function requeueTicket(
  * this, a left admitted place would hold a promise for ever: it is neither live nor lapsed. Returns false
  * when the session has no waiting or admitted place.
  */
-export async function leaveTicket(db: Db, productId: string, sessionId: string): Promise<boolean> {
+export async function leaveTicket(db: Db, productId: string, sessionId: string, now: SQL): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select 1 from drops where product_id = ${productId} for update`);
     const [before] = await tx
@@ -367,7 +369,7 @@ export async function leaveTicket(db: Db, productId: string, sessionId: string):
     if (before.status === 'admitted')
       await tx
         .update(drops)
-        .set({ admittedCount: sql`greatest(0, ${drops.admittedCount} - 1)`, updatedAt: sql`now()` })
+        .set({ admittedCount: sql`greatest(0, ${drops.admittedCount} - 1)`, updatedAt: now })
         .where(eq(drops.productId, productId));
     return true;
   });

@@ -27,6 +27,11 @@ const joinedResponse = { 200: dropStatusSchema, 201: dropStatusSchema, ...errorR
 export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsService; secureCookies: boolean }): Promise<void> {
   const { drops } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // The pass cookie's value from Fastify's cookie parser (the session plugin's); the service verifies its tokens.
+  const passesOf = (request: FastifyRequest): string | null => {
+    const header = request.headers.cookie;
+    return (header ? app.parseCookie(header)[drops.passCookieName] : undefined) || null;
+  };
 
   // Answered from the room's last read in memory (drops.service.ts); anonymous and the 2 s fallback poll
   // of a refused stream, so limited per address, generously (rate-limits.ts, 'drop-status').
@@ -62,7 +67,7 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
   }
 
   r.post('/api/drops/:productId/pass', { schema: { params: dropProductParams, response: { 200: admissionPassSchema, ...errorResponses } } }, async (request, reply): Promise<AdmissionPass> => {
-    const { pass, cookie, maxAgeMs } = await drops.issuePass(request.params.productId, await sid(request), request.headers.cookie);
+    const { pass, cookie, maxAgeMs } = await drops.issuePass(request.params.productId, await sid(request), passesOf(request));
     reply.header('cache-control', 'no-store').setCookie(drops.passCookieName, cookie, {
       path: '/',
       httpOnly: true,

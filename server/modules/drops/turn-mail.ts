@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { Product } from '../../../common/contracts/catalog';
 import { ticketMessages } from '../../../common/contracts/drop-ticket';
+import { systemClock, type Clock } from '../../lib/db-clock';
 import { escapeHtml } from '../../lib/html';
 import { notFound } from '../../plugins/http-error';
-import type { CatalogService } from '../catalog/catalog.service';
-import type { Mailer, MailMessage } from '../mail/mail.service';
 import { leaveTicket } from './drops.repository';
 import { dropQueue } from './drops.tables';
 
@@ -15,10 +15,19 @@ export const DEFAULT_HIDDEN_MS = 20_000;
 export const DEFAULT_TURN_GRACE_MS = 10 * 60_000;
 const BATCH = 100;
 
+/** A mail as the mailer takes it (server/services.ts passes the shop's mailer). */
+export interface TurnMailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
 export interface TurnMailDeps {
   db: Db;
-  catalog: CatalogService;
-  mailer: Mailer;
+  /** The products' names for the mail (catalog). */
+  catalog: { getProductsFresh(ids: readonly string[]): Promise<Map<string, Product>> };
+  mailer: { send(message: TurnMailMessage): Promise<void> };
   log: FastifyBaseLogger;
   shopName: string;
   /** Links in the mail are built from it (PUBLIC_URL, else this server's address). */
@@ -31,9 +40,11 @@ export interface TurnMailDeps {
   timeZone?: string;
   /** Told after a session left the line, so the room's cached read stops showing its old place. */
   onLeft?: (productId: string, sessionId: string) => void;
+  /** The clock of drop-day decisions (server/lib/db-clock.ts): who is hidden, when a pass ends. */
+  clock?: Clock;
 }
 
-function buildTurnMail(input: { to: string; productName: string; shopName: string; url: string; passEndsAt: Date; timeZone?: string }): MailMessage {
+function buildTurnMail(input: { to: string; productName: string; shopName: string; url: string; passEndsAt: Date; timeZone?: string }): TurnMailMessage {
   const until = new Intl.DateTimeFormat('en-GB', {
     hour: '2-digit',
     minute: '2-digit',
@@ -70,6 +81,7 @@ export function createTurnMail(deps: TurnMailDeps) {
   const hiddenMs = deps.hiddenMs ?? DEFAULT_HIDDEN_MS;
   const graceMs = deps.graceMs ?? DEFAULT_TURN_GRACE_MS;
   const base = deps.baseUrl.replace(/\/+$/, '');
+  const clock = deps.clock ?? systemClock;
   const ms = (n: number) => sql`${`${Math.round(n)} milliseconds`}::interval`;
   const ownTicket = (productId: string, sessionId: string) =>
     and(eq(dropQueue.productId, productId), eq(dropQueue.sessionId, sessionId), inArray(dropQueue.status, ['waiting', 'admitted']));
@@ -88,7 +100,7 @@ export function createTurnMail(deps: TurnMailDeps) {
       if (!sessionId) throw notFound(ticketMessages.noTicket);
       const rows = await db
         .update(dropQueue)
-        .set({ visible, seenAt: visible ? sql`now()` : sql`${dropQueue.seenAt}` })
+        .set({ visible, seenAt: visible ? clock.sqlNow() : sql`${dropQueue.seenAt}` })
         .where(ownTicket(productId, sessionId))
         .returning({ id: dropQueue.id });
       if (rows.length === 0) throw notFound(ticketMessages.noTicket);
@@ -102,7 +114,7 @@ export function createTurnMail(deps: TurnMailDeps) {
      */
     async leave(productId: string, sessionId: string | null): Promise<{ message: string }> {
       if (!sessionId) throw notFound(ticketMessages.noTicket);
-      if (!(await leaveTicket(db, productId, sessionId))) throw notFound(ticketMessages.noTicket);
+      if (!(await leaveTicket(db, productId, sessionId, clock.sqlNow()))) throw notFound(ticketMessages.noTicket);
       deps.onLeft?.(productId, sessionId);
       return { message: ticketMessages.left };
     },
@@ -111,15 +123,16 @@ export function createTurnMail(deps: TurnMailDeps) {
     async sendTurnMails(): Promise<number> {
       let total = 0;
       for (;;) {
+        const now = clock.sqlNow();
         const res = await db.execute<{ id: string; product_id: string; email: string; admitted_at: Date | string }>(sql`
           update drop_queue q
-             set turn_mailed_at = now(),
-                 admitted_at = greatest(q.admitted_at, now() + ${ms(graceMs)})
+             set turn_mailed_at = ${now},
+                 admitted_at = greatest(q.admitted_at, ${now} + ${ms(graceMs)})
            where q.id in (
              select id from drop_queue
               where status = 'admitted' and email is not null and turn_mailed_at is null
-                and admitted_at > now() - ${ms(passMs)}
-                and coalesce(seen_at, '-infinity'::timestamptz) < now() - ${ms(hiddenMs)}
+                and admitted_at > ${now} - ${ms(passMs)}
+                and coalesce(seen_at, '-infinity'::timestamptz) < ${now} - ${ms(hiddenMs)}
               order by admitted_at
               limit ${BATCH}
               for update skip locked)

@@ -156,6 +156,24 @@ export async function findEditionRoom(
   return row ?? null;
 }
 
+/** findEditionRoom of several products, one query (the owner's drops list). */
+export async function findEditionRooms(
+  db: DbOrTx,
+  ids: readonly string[],
+): Promise<Array<{ id: string; editionSize: number; stock: number; sold: number; held: number }>> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: products.id,
+      editionSize: products.editionSize,
+      stock: products.stock,
+      sold: products.soldCount,
+      held: products.heldCount,
+    })
+    .from(products)
+    .where(inArray(products.id, [...ids]));
+}
+
 /**
  * A sold piece comes back (a refunded order): it is sold no more and on the shelf again, so the edition
  * is no longer sold out. Returns the new stock (1 when the product had none left), null without a product.

@@ -7,6 +7,7 @@ import {
   findLiveStock,
   returnSoldUnits,
   findEditionRoom,
+  findEditionRooms,
   findStock,
   finishHolds,
   insertHolds,
@@ -151,6 +152,11 @@ export function createInventoryService(deps: { db: Db }) {
     /** Edition size, stock, sold and held units (one read): a refused restock is explained with them, a drop paced by them. */
     editionRoom(productId: string): Promise<{ editionSize: number; stock: number; sold: number; held: number } | null> {
       return findEditionRoom(db, productId);
+    },
+
+    /** editionRoom of several products, one query. */
+    async editionRooms(productIds: readonly string[]): Promise<Map<string, { editionSize: number; stock: number; sold: number; held: number }>> {
+      return new Map((await findEditionRooms(db, productIds)).map(({ id, ...room }) => [id, room]));
     },
   };
 }

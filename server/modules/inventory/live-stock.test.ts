@@ -186,7 +186,8 @@ describeEachDb('live stock (ADR 011)', (t) => {
     const hub = t().services.liveStock;
     const streams = [];
     // Fill the hub to its cap through the real route.
-    const cap = t().config.LIVE_STOCK_MAX_STREAMS;
+    // One cap for every stream of the instance (live stock and the waiting room: one hub).
+    const cap = t().config.STREAMS_PER_INSTANCE!;
     expect(cap).toBe(3);
     const toOpen = cap - hub.size;
     for (let i = 0; i < toOpen; i++) {
@@ -254,4 +255,4 @@ describeEachDb('live stock (ADR 011)', (t) => {
     await other.close();
     expect(Date.now() - start).toBeLessThan(5_000);
   });
-}, { env: { LIVE_STOCK_MAX_STREAMS: '3', STREAMS_PER_ADDRESS: '2' } });
+}, { env: { STREAMS_PER_INSTANCE: '3', STREAMS_PER_ADDRESS: '2' } });

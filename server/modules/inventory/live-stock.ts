@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveStock } from '../../../common/contracts/catalog';
-import { createEventStreamHub, PER_ADDRESS_MESSAGE, type StreamRefusal, type StreamSlot } from '../../lib/event-stream-hub';
+import { PER_ADDRESS_MESSAGE, type EventStreamHub, type StreamRefusal, type StreamSlot } from '../../lib/event-stream-hub';
 
 /** Re-reads after a change at most this often: a drop's burst of sales costs a few queries a second. */
 const MIN_REFRESH_MS = 250;
@@ -12,31 +12,26 @@ export const LIVE_STOCK_BUSY_MESSAGE = 'Too many live stock streams on this serv
 export interface LiveStockHubOptions {
   /** Fresh stock of these products from the database. */
   read: (productIds: readonly string[]) => Promise<LiveStock[]>;
-  /** Open streams one instance serves; more get 503 + Retry-After. */
-  maxStreams: number;
-  /** Open streams one network address holds; more get 429 + Retry-After. */
-  perAddress: number;
-  /** IPv6 addresses count by this prefix. */
-  ipv6Prefix?: number;
-  heartbeatMs?: number;
+  /**
+   * The instance's one event-stream hub (server/services.ts): its caps (STREAMS_MAX per instance → 503,
+   * STREAMS_PER_ADDRESS per network address → 429) count the waiting room's streams and these together.
+   */
+  hub: EventStreamHub<unknown>;
   log: FastifyBaseLogger;
 }
 
 const frame = (stock: LiveStock) => `event: stock\ndata: ${JSON.stringify(stock)}\n\n`;
 
 /**
- * Server-Sent Events of live stock (ADR 011), on the shared event-stream hub (server/lib/event-stream-hub.ts:
- * slots, caps, heartbeat, shutdown). Every catalogue change — a sale, a hold, a release, here or on another
+ * Server-Sent Events of live stock (ADR 011), a channel of the instance's one event-stream hub
+ * (server/lib/event-stream-hub.ts: slots, caps, heartbeat, shutdown, shared with the waiting room). Every catalogue change — a sale, a hold, a release, here or on another
  * instance (catalog's LISTEN/NOTIFY feed) — makes one coalesced re-read of the products someone is watching;
  * each stream gets an event only when its product's numbers changed.
  */
 export function createLiveStockHub(opts: LiveStockHubOptions) {
   const { read, log } = opts;
-  const hub = createEventStreamHub({
-    maxStreams: opts.maxStreams,
-    perAddress: opts.perAddress,
-    ipv6Prefix: opts.ipv6Prefix,
-    heartbeatMs: opts.heartbeatMs,
+  // Live stock's channel of the shared hub: topics are product ids, no meta per stream.
+  const hub = opts.hub.channel<undefined>('stock', {
     retryMs: 3000,
     messages: { full: LIVE_STOCK_BUSY_MESSAGE, perAddress: PER_ADDRESS_MESSAGE },
     retryAfterSeconds: { full: 10, perAddress: 30 },
@@ -73,12 +68,12 @@ export function createLiveStockHub(opts: LiveStockHubOptions) {
   }
 
   return {
-    /** Slots in use. */
+    /** Live-stock slots in use (the hub's `size` counts every channel). */
     get size() {
       return hub.size;
     },
-    /** Slots one network address holds. */
-    heldBy: (ip: string) => hub.heldBy(ip),
+    /** Slots one network address holds, every channel of the hub together. */
+    heldBy: (ip: string) => opts.hub.heldBy(ip),
     /** The catalogue changed (after its commit): re-read, coalesced. */
     changed(): void {
       if (closed || hub.size === 0) return;
@@ -105,12 +100,12 @@ export function createLiveStockHub(opts: LiveStockHubOptions) {
       if (!last.has(current.productId)) last.set(current.productId, data);
       return true;
     },
-    /** Ends every stream (app close: the server must not wait for them). */
+    /** App close: stops re-reading and ends every stream of the hub (the server must not wait for them). */
     close(): void {
       closed = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      hub.closeAll();
+      opts.hub.closeAll();
       last.clear();
     },
   };
