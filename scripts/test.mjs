@@ -1,0 +1,89 @@
+// `npm test`: lint and typecheck side by side (one core each, neither needs the other), then the suite on
+// the real database (vitest), then the storefront in a browser (Playwright). The first phase that fails
+// ends the run. Prints how long each phase took.
+//
+// Nothing of the run may outlive it (pass, fail or Ctrl-C): every phase gets a throwaway TMPDIR of this
+// run, and afterwards any process still naming it (an embedded PostgreSQL, a spawned shop, a browser) is
+// stopped, listed, and fails the run (scripts/test-leftovers.mjs).
+//
+// Usage: node scripts/test.mjs [phase…]   phases: lint typecheck unit e2e (default: all, in that order)
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stopProcessesNaming } from './test-leftovers.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+const PHASES = {
+  // --cache: a re-run lints only the files changed since (the cache keys on content and config).
+  lint: [bin('eslint'), ['.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/']],
+  typecheck: [bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+  unit: [bin('vitest'), ['run']],
+  e2e: ['sh', ['-c', `node scripts/ensure-chromium.mjs && exec "${bin('playwright')}" test`]],
+};
+// Steps run one after the other; the phases inside a step side by side.
+const STEPS = [['lint', 'typecheck'], ['unit'], ['e2e']];
+
+const asked = process.argv.slice(2);
+for (const a of asked) if (!(a in PHASES)) throw new Error(`unknown phase '${a}' (${Object.keys(PHASES).join(', ')})`);
+const steps = STEPS.map((s) => s.filter((p) => asked.length === 0 || asked.includes(p))).filter((s) => s.length > 0);
+
+const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-test-run-'));
+const children = new Set();
+let interrupted = null;
+
+function run(phase) {
+  const [cmd, args] = PHASES[phase];
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: runDir } });
+    children.add(child);
+    child.on('error', (err) => {
+      console.error(`${phase}: ${err.message}`);
+    });
+    child.on('close', (code, signal) => {
+      children.delete(child);
+      resolve({ phase, ok: code === 0, code, signal, ms: Date.now() - started });
+    });
+  });
+}
+
+// Ctrl-C reaches the phases by itself (same process group): passing it on would be a second Ctrl-C, which
+// makes Playwright quit without stopping its shop. SIGTERM or SIGHUP to this process alone is passed on.
+// Either way the run waits for the phases to end, then checks that nothing is left.
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    interrupted ??= sig;
+    if (sig !== 'SIGINT') for (const c of children) c.kill(sig);
+  });
+}
+
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const results = [];
+const t0 = Date.now();
+let failed = false;
+for (const step of steps) {
+  if (failed || interrupted) break;
+  const started = Date.now();
+  const done = await Promise.all(step.map(run));
+  results.push(...done);
+  if (step.length > 1) console.log(`\n${step.join(' + ')} side by side: ${secs(Date.now() - started)}`);
+  for (const r of done) if (!r.ok) failed = true;
+}
+
+const leftovers = await stopProcessesNaming(runDir);
+fs.rmSync(runDir, { recursive: true, force: true });
+
+console.log('\nnpm test phases:');
+for (const r of results) console.log(`  ${r.phase.padEnd(10)} ${secs(r.ms).padStart(8)}  ${r.ok ? 'passed' : `FAILED (${r.signal ?? `exit ${r.code}`})`}`);
+console.log(`  ${'total'.padEnd(10)} ${secs(Date.now() - t0).padStart(8)}`);
+if (leftovers.length) {
+  console.error(`\nThe run left ${leftovers.length} process(es) of its own running (stopped now):`);
+  for (const p of leftovers) console.error(`  ${p.pid} ${p.command.slice(0, 200)}`);
+} else {
+  console.log('No process of the run is left running.');
+}
+process.exitCode = interrupted ? 130 : failed || leftovers.length ? 1 : 0;
