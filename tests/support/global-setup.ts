@@ -9,6 +9,7 @@ import pg from 'pg';
 import { openDatabase } from '../../server/db/client';
 import { startEmbeddedPostgres } from '../../server/db/embedded-postgres';
 import { migrateDatabase } from '../../server/db/migrate';
+import { stopLeftoverShopDatabase } from './e2e-cleanup';
 
 /** Creates and migrates this run's template database on the server at `baseUrl`. */
 async function createTemplate(baseUrl: string): Promise<string> {
@@ -56,6 +57,8 @@ export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-test-pg-'));
   const started = Date.now();
   const server = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), durable: false });
+  // The teardown below stops it; should vitest end without it (Ctrl-C, a crash), the exit does.
+  process.once('exit', () => stopLeftoverShopDatabase(dir, { remove: true }));
   console.log(`Database tests run on an embedded PostgreSQL started for this run in ${Date.now() - started} ms (${dir}).`);
   project.provide('testDatabaseUrl', server.urlFor('postgres'));
   project.provide('testTemplateDatabase', await createTemplate(server.urlFor('postgres')));
