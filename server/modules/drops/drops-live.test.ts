@@ -5,15 +5,25 @@ import { afterAll, beforeAll, expect, onTestFinished, test, vi } from 'vitest';
 import type { AdminDrop, DropStatus } from '../../../common/contracts/drops';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
+import { createManualClock } from '../../lib/db-clock';
 import { buildTestApp, describeEachDb, type TestApp } from '../../../tests/support/build-test-app';
 import { adminClient } from '../../../tests/support/admin-session';
-import { createDrop, joinDrop, restartPacing } from '../../../tests/support/drops';
+import { createDrop, joinDrop } from '../../../tests/support/drops';
 import { createProduct } from '../../../tests/support/shop-fixtures';
 import { products } from '../catalog/catalog.tables';
 import { dropQueue, drops } from './drops.tables';
 
 const SECRET = 'test-session-secret-test-session-secret-0123';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The clock of the suites that pace admissions: the app's `now()` and the statements' `sqlNow()` read it
+ * (server/lib/db-clock.ts), so a test moves time by hand instead of sleeping, and the counts are exact.
+ */
+const clock = createManualClock(Date.now());
+/** A drop released `ms` from the test clock's now (negative: already released). */
+const dropAt = (t: TestApp, ms: number, over: Parameters<typeof createDrop>[2] = {}) => createDrop(t, clock.now() - Date.now() + ms, over);
+/** Restarts the drop's pacing clock at the test clock's now. */
+const restartPacing = (t: TestApp, productId: string) => setDrop(t, productId, { admittedAt: new Date(clock.now()) });
 
 /** `n` places taken straight in the table (sessions q-0 … q-n-1), after the release: first come, first served. */
 async function fillQueue(t: TestApp, productId: string, n: number, prefix = 'q'): Promise<void> {
@@ -41,12 +51,12 @@ describeEachDb('waiting room: pacing on several instances', (t) => {
     for (const close of extra) await close();
   });
 
-  test('at 600 a minute the admitted count after t seconds is about 10·t, with two instances ticking at once (none let in twice)', async () => {
-    const id = await createDrop(t(), -200, { stock: 50 });
+  test('at 600 a minute the admitted count after t seconds is 10·t, with two instances ticking at once (none let in twice)', async () => {
+    const id = await dropAt(t(), -200, { stock: 50 });
     await fillQueue(t(), id, 200);
     await setDrop(t(), id, { admitPerMinute: 600 });
     const database2 = await openDatabase({ databaseUrl: t().config.DATABASE_URL!, poolSize: 5 });
-    const app2 = await buildApp(t().config, { database: database2, sessionSecret: SECRET, logger: false });
+    const app2 = await buildApp(t().config, { database: database2, sessionSecret: SECRET, logger: false, clock });
     await app2.ready();
     extra.push(async () => {
       await app2.close();
@@ -54,15 +64,13 @@ describeEachDb('waiting room: pacing on several instances', (t) => {
     });
 
     await restartPacing(t(), id);
-    const started = Date.now();
-    while (Date.now() - started < 2000) {
+    // 2 s in steps of 40 ms, every step ticked three times at once by the two instances.
+    for (let step = 0; step < 50; step++) {
+      clock.advance(40);
       await Promise.all([t().services.drops.tick(), app2.services.drops.tick(), t().services.drops.tick()]);
-      await sleep(40);
     }
-    const elapsed = (Date.now() - started) / 1000;
     const admitted = await admittedCount(t(), id);
-    expect(admitted).toBeGreaterThanOrEqual(Math.floor(10 * (elapsed - 0.4)));
-    expect(admitted).toBeLessThanOrEqual(Math.ceil(10 * elapsed) + 1);
+    expect(admitted).toBe(20);
     // The count and the tickets agree: places 1..admitted_count, each once.
     const [row] = await t().database.db.select().from(drops).where(eq(drops.productId, id));
     expect(row!.admittedCount).toBe(admitted);
@@ -74,14 +82,15 @@ describeEachDb('waiting room: pacing on several instances', (t) => {
   });
 
   test('pause holds every position still; resume goes on from there (no burst for the paused time)', async () => {
-    const id = await createDrop(t(), -200, { stock: 50 });
+    const id = await dropAt(t(), -200, { stock: 50 });
     await fillQueue(t(), id, 100);
     await setDrop(t(), id, { admitPerMinute: 600 });
     await restartPacing(t(), id);
     for (let i = 0; i < 5; i++) {
-      await sleep(100);
+      clock.advance(100);
       await t().services.drops.tick();
     }
+    expect(await admittedCount(t(), id)).toBe(5);
     const admin = await adminClient(t());
     const paused = await admin.request({ method: 'PATCH', url: `/api/admin/drops/${id}`, payload: { paused: true }, headers: { 'content-type': 'application/json' } });
     expect(paused.statusCode, paused.body).toBe(200);
@@ -90,8 +99,9 @@ describeEachDb('waiting room: pacing on several instances', (t) => {
     const watched = await t().services.drops.status(id, 'q-60');
     expect(watched.paused).toBe(true);
     expect(watched.ticket!.estimatedWaitSeconds).toBeNull();
-    for (let i = 0; i < 8; i++) {
-      await sleep(100);
+    // Paused for a whole minute: nobody is let in, and nothing is banked for later.
+    for (let i = 0; i < 60; i++) {
+      clock.advance(1000);
       await t().services.drops.tick();
     }
     expect(await admittedCount(t(), id)).toBe(before);
@@ -99,25 +109,24 @@ describeEachDb('waiting room: pacing on several instances', (t) => {
 
     const resumed = await admin.request({ method: 'PATCH', url: `/api/admin/drops/${id}`, payload: { paused: false }, headers: { 'content-type': 'application/json' } });
     expect(resumed.statusCode).toBe(200);
-    const t0 = Date.now();
     for (let i = 0; i < 5; i++) {
-      await sleep(100);
+      clock.advance(100);
       await t().services.drops.tick();
     }
+    // 0.5 s at 10 a second: five more, not the 600 a paused minute would have banked.
     const gained = (await admittedCount(t(), id)) - before;
-    expect(gained).toBeGreaterThanOrEqual(3);
-    expect(gained).toBeLessThanOrEqual(Math.ceil(((Date.now() - t0) / 1000) * 10) + 1);
+    expect(gained).toBe(5);
     expect((await t().services.drops.status(id, 'q-60')).ticket!.position).toBe(watched.ticket!.position! - gained);
   });
 
   test('while every piece left is held in checkouts admission waits; when all are sold everyone waiting is told sold_out at once', async () => {
-    const id = await createDrop(t(), -200, { stock: 0 });
+    const id = await dropAt(t(), -200, { stock: 0 });
     await fillQueue(t(), id, 30);
     await restartPacing(t(), id);
     // 0 left, 1 held: nobody is let in, nobody told.
     await t().database.db.update(products).set({ heldCount: 1 }).where(eq(products.id, id));
     for (let i = 0; i < 3; i++) {
-      await sleep(100);
+      clock.advance(100);
       await t().services.drops.tick();
     }
     expect(await admittedCount(t(), id)).toBe(0);
@@ -133,7 +142,7 @@ describeEachDb('waiting room: pacing on several instances', (t) => {
     const join = await joinDrop(t().client(), id, { ip: '10.88.0.1' });
     expect(join.statusCode).toBe(409);
   });
-});
+}, { deps: { clock } });
 
 /** Reads server-sent events from a real socket. */
 function openStream(base: string, path: string, cookie = '', ip?: string) {
@@ -376,7 +385,7 @@ test('closing the app with open event streams does not hang', async () => {
 
 describeEachDb('waiting room: the owner\'s controls', (t) => {
   test('admin only: 401 without an admin session', async () => {
-    const id = await createDrop(t(), 60_000);
+    const id = await dropAt(t(), 60_000);
     expect((await t().client().get('/api/admin/drops')).statusCode).toBe(401);
     const shopper = t().client();
     const res = await shopper.request({ method: 'PATCH', url: `/api/admin/drops/${id}`, payload: { paused: true }, headers: { 'content-type': 'application/json' } });
@@ -387,7 +396,7 @@ describeEachDb('waiting room: the owner\'s controls', (t) => {
 
   test('PATCH validates (400 with the message), 404 for an unknown product or one without a release time', async () => {
     const admin = await adminClient(t());
-    const id = await createDrop(t(), 60_000);
+    const id = await dropAt(t(), 60_000);
     const patch = (productId: string, payload: unknown) =>
       admin.request({ method: 'PATCH', url: `/api/admin/drops/${productId}`, payload: payload as object, headers: { 'content-type': 'application/json' } });
     const low = await patch(id, { admitPerMinute: 0 });
@@ -406,14 +415,14 @@ describeEachDb('waiting room: the owner\'s controls', (t) => {
 
   test('GET lists drops newest first with queue, admitted, admitted per second, held/sold/left and the sell-out time', async () => {
     const admin = await adminClient(t());
-    const older = await createDrop(t(), -30_000, { stock: 5 });
-    const newer = await createDrop(t(), 120_000, { stock: 7 });
+    const older = await dropAt(t(), -30_000, { stock: 5 });
+    const newer = await dropAt(t(), 120_000, { stock: 7 });
     await createProduct(t().database.db, { stock: 1 });
     t().services.catalog.invalidate();
     await fillQueue(t(), older, 12, 'm');
     await setDrop(t(), older, { admitPerMinute: 6000 });
     await restartPacing(t(), older);
-    await sleep(60);
+    clock.advance(60);
     await t().services.drops.tick();
     await t().database.db.update(products).set({ stock: 3, heldCount: 1, soldCount: 1 }).where(eq(products.id, older));
 
@@ -435,9 +444,9 @@ describeEachDb('waiting room: the owner\'s controls', (t) => {
     await t().services.drops.tick();
     const after = ((await admin.get('/api/admin/drops')).json() as AdminDrop[]).find((d) => d.productId === older)!;
     expect(after.phase).toBe('sold_out');
-    expect(after.sellOutSeconds).toBeGreaterThanOrEqual(29);
-    expect(after.sellOutSeconds).toBeLessThan(60);
+    // Released 30 s before the test clock's start; sold out (stamped by the same clock) 60 ms later.
+    expect(after.sellOutSeconds).toBe(30);
   });
-});
+}, { deps: { clock } });
 
 
