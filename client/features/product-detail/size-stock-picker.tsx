@@ -1,0 +1,67 @@
+import { useId } from 'react';
+import { Link } from 'wouter';
+import { sizeOptionLabel } from '../../../common/domain/size-run';
+
+export interface SizeStockOption {
+  size: string;
+  /** Pieces of this size a shopper can take now (live stock). */
+  left: number;
+}
+
+/**
+ * Sizes with their own stock (ADR 015): one radio per size, a sold-out size greyed out and disabled and
+ * read as 'M — sold out', a nearly gone one as 'L — 2 left' (common/domain/size-run.ts). Native radios
+ * in a fieldset: arrow keys move between sizes and skip the disabled ones on every device.
+ */
+export function SizeStockPicker({
+  sizes,
+  value,
+  onChange,
+  disabled = false,
+  describedBy,
+}: {
+  sizes: readonly SizeStockOption[];
+  value: string | null;
+  onChange: (size: string) => void;
+  disabled?: boolean;
+  describedBy?: string;
+}) {
+  const name = useId();
+  return (
+    <fieldset className="flex min-w-0 flex-col gap-2" aria-describedby={describedBy} disabled={disabled}>
+      <legend className="mb-2 text-sm font-semibold">Size</legend>
+      <div className="flex flex-wrap gap-2">
+        {sizes.map((option) => {
+          const soldOut = option.left <= 0;
+          const id = `${name}-${option.size}`;
+          return (
+            <div key={option.size}>
+              <input
+                id={id}
+                type="radio"
+                name={name}
+                value={option.size}
+                checked={value === option.size}
+                disabled={soldOut}
+                onChange={() => onChange(option.size)}
+                className="peer sr-only"
+              />
+              <label
+                htmlFor={id}
+                className="inline-flex min-h-11 min-w-11 cursor-pointer items-center justify-center border-2 border-ink bg-paper px-3 text-sm font-semibold peer-checked:bg-ink peer-checked:text-paper peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-600 peer-disabled:cursor-not-allowed peer-disabled:border-neutral-300 peer-disabled:text-neutral-600"
+              >
+                {sizeOptionLabel(option.size, option.left)}
+              </label>
+            </div>
+          );
+        })}
+      </div>
+      <Link
+        href="/size-guide"
+        className="self-start text-sm font-semibold underline underline-offset-4 hover:no-underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+      >
+        Size guide
+      </Link>
+    </fieldset>
+  );
+}
