@@ -30,7 +30,8 @@ import { paymentsRoutes } from './modules/payments/payments.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
 import { seoRoutes } from './modules/seo/seo.routes';
-import { dropsRoutes } from './modules/drops/drops.routes';
+import { adminDropsRoutes, dropsRoutes } from './modules/drops/drops.routes';
+import { imageRoutes } from './modules/storage/images.routes';
 import { dropTicketRoutes } from './modules/drops/ticket.routes';
 import { wishlistRoutes } from './modules/wishlist/wishlist.routes';
 
@@ -134,7 +135,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(checkoutRoutes, { checkout: services.checkout, gate: services.gate, admission: services.drops, reservations: services.alerts });
   await app.register(paymentsRoutes, { payments: services.payments, gate: services.gate });
   await app.register(ordersRoutes, { fulfilment: services.fulfilment, orders: services.orders, gate: services.gate });
-  await app.register(adminRoutes, { admin: services.admin, drops: services.drops });
+  await app.register(adminRoutes, {
+    admin: services.admin,
+    // The owner's image uploads and drop controls (ADR 010), behind the admin routes' login check.
+    guarded: [
+      (scope) => imageRoutes(scope, { images: services.images }),
+      (scope) => adminDropsRoutes(scope, { drops: services.drops }),
+    ],
+  });
   await app.register(newsletterRoutes, { newsletter: services.newsletter });
   await app.register(dropsRoutes, { drops: services.drops, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
   await app.register(dropTicketRoutes, { turnMail: services.turnMail });

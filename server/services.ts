@@ -13,7 +13,7 @@ import { createDiscountsService } from './modules/discounts/discounts.service';
 import { createNewsletterService } from './modules/newsletter/newsletter.service';
 import { createSeoService } from './modules/seo/seo.service';
 import { createWishlistService } from './modules/wishlist/wishlist.service';
-import { createSessionService } from './modules/session/session.service';
+import { createSessionService, revokeAdminLogins } from './modules/session/session.service';
 import { createSettingsService } from './modules/settings/settings.service';
 import { createCartService } from './modules/cart/cart.service';
 import { createCheckoutService } from './modules/checkout/checkout.service';
@@ -31,6 +31,9 @@ import { createPaymentGateway } from './modules/payments/create-gateway';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createPurchaseLimitsService } from './modules/purchase-limits/purchase-limits.service';
 import { createAdminService } from './modules/admin/admin.service';
+import { createAdminProductsService } from './modules/admin/admin-products.service';
+import { createMoveShopperDataFlow } from './flows/admin-login';
+import { createNotifyDemandFlow } from './flows/admin-notify-demand';
 import { createImagesService, createObjectStore } from './modules/storage/images.service';
 import type { ObjectStore } from './modules/storage/object-store';
 
@@ -188,19 +191,18 @@ export async function createServices(config: Config, database: Database, log: Fa
     overrides.objectStore ?? (await createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'))),
     log,
   );
+  // The back office imports no other module: its ports are filled here, and what spans modules is a flow.
   const admin = createAdminService({
     db,
     log,
     adminPassword: config.ADMIN_PASSWORD,
-    catalog,
-    cart,
-    checkout,
-    inventory,
+    sessions: { revokeAdminLogins },
+    products: createAdminProductsService({ db, catalog, inventory, isOwnImageUrl: images.isOwnImageUrl }),
+    moveShopperData: createMoveShopperDataFlow({ db, cart, checkout }),
     discounts,
     newsletter,
-    images,
     orders,
-    alerts,
+    notifyDemand: createNotifyDemandFlow({ alerts, catalog }),
   });
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());

@@ -5,6 +5,7 @@ import type { AdminDevice } from '../../../common/contracts/admin-devices';
 import { describeEachDb, type TestClient } from '../../../tests/support/build-test-app';
 import { TEST_ADMIN_PASSWORD } from '../../../tests/support/admin-session';
 import { SESSION_COOKIE } from '../../plugins/session';
+import { revokeAdminLogins } from '../session/session.service';
 import { writeSetting } from './admin-auth.repository';
 import { ADMIN_PASSWORD_HASH_KEY, createAdminAuthService, deviceThrottleKey, hashPassword } from './admin-auth.service';
 import { KNOWN_DEVICE_COOKIE } from './admin.routes';
@@ -251,7 +252,7 @@ describeEachDb('owner devices (ADR 012)', (t) => {
     await flood('203.0.113.71');
     expect((await attempt(TEST_ADMIN_PASSWORD, '203.0.113.71', owner)).statusCode).toBe(200);
 
-    const withNewPassword = createAdminAuthService({ db: db(), adminPassword: 'a-brand-new-password', log: t().app.log });
+    const withNewPassword = createAdminAuthService({ db: db(), adminPassword: 'a-brand-new-password', log: t().app.log, sessions: { revokeAdminLogins } });
     await withNewPassword.ensurePassword();
     const rows = await db().select().from(adminDevices);
     expect(rows.length).toBeGreaterThan(0);

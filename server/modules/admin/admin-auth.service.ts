@@ -5,9 +5,8 @@ import Bowser from 'bowser';
 import type { FastifyBaseLogger } from 'fastify';
 import { ADMIN_IDLE_TIMEOUT_MS, ADMIN_SESSION_MAX_AGE_MS, isUuid } from '../../../common/contracts/admin';
 import type { AdminDevice } from '../../../common/contracts/admin-devices';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { HttpError, notFound, unauthorized } from '../../plugins/http-error';
-import { revokeAdminLogins, type SessionData } from '../session/session.service';
 import {
   clearThrottle,
   deleteDeadDevices,
@@ -134,11 +133,22 @@ function retryMessage(ms: number, scope: 'address' | 'global'): { message: strin
 
 export type AdminSessionState = 'active' | 'expired' | 'none';
 
+/** The admin's part of a session's data (the session module stores it as is): at, last activity; since, the login. */
+export interface AdminSessionData {
+  admin?: { at: number; since?: number };
+  [key: string]: unknown;
+}
+
+/** What admin needs of the session module (its revokeAdminLogins fits it): log every admin out, in the caller's transaction. */
+export interface AdminSessions {
+  revokeAdminLogins(tx: Tx): Promise<void>;
+}
+
 /**
  * Whether session data carries a live admin login: idle for less than ADMIN_IDLE_TIMEOUT_MS, and
  * logged in less than ADMIN_SESSION_MAX_AGE_MS ago however active (a stolen session does not live on).
  */
-export function adminSessionState(data: SessionData | undefined, now = Date.now()): AdminSessionState {
+export function adminSessionState(data: AdminSessionData | undefined, now = Date.now()): AdminSessionState {
   const at = data?.admin?.at;
   if (typeof at !== 'number') return 'none';
   // Sessions from before the absolute lifetime existed count from their last activity.
@@ -147,11 +157,11 @@ export function adminSessionState(data: SessionData | undefined, now = Date.now(
 }
 
 /** Whether the stamp is old enough to be worth writing again. */
-export function needsActivityRefresh(data: SessionData, now = Date.now()): boolean {
+export function needsActivityRefresh(data: AdminSessionData, now = Date.now()): boolean {
   return now - (data.admin?.at ?? 0) >= ACTIVITY_REFRESH_MS;
 }
 
-export function createAdminAuthService(deps: { db: Db; adminPassword?: string; log: FastifyBaseLogger }) {
+export function createAdminAuthService(deps: { db: Db; adminPassword?: string; log: FastifyBaseLogger; sessions: AdminSessions }) {
   const { db, log } = deps;
 
   async function setPassword(password: string): Promise<void> {
@@ -171,7 +181,7 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
         const hashed = await hashPassword(deps.adminPassword);
         await db.transaction(async (tx) => {
           await writeSetting(tx, ADMIN_PASSWORD_HASH_KEY, hashed);
-          await revokeAdminLogins(tx);
+          await deps.sessions.revokeAdminLogins(tx);
           // Known devices too (they would no longer match the password tag anyway; this shows it).
           await revokeAllDevices(tx);
         });

@@ -6,6 +6,7 @@ import { ADMIN_IDLE_TIMEOUT_MS, ADMIN_SESSION_MAX_AGE_MS } from '../../../common
 import { buildTestApp, describeEachDb } from '../../../tests/support/build-test-app';
 import { loginAsAdmin, TEST_ADMIN_PASSWORD } from '../../../tests/support/admin-session';
 import { SESSION_COOKIE } from '../../plugins/session';
+import { revokeAdminLogins } from '../session/session.service';
 import { sessions } from '../session/session.tables';
 import { ADMIN_PASSWORD_HASH_KEY, createAdminAuthService, loginAddressKey } from './admin-auth.service';
 import { KNOWN_DEVICE_COOKIE } from './admin.routes';
@@ -331,7 +332,7 @@ describeEachDb('admin login slow-down', (t) => {
   });
 
   test('the limit holds across app instances sharing the database', async () => {
-    const other = createAdminAuthService({ db: db(), adminPassword: TEST_ADMIN_PASSWORD, log: t().app.log });
+    const other = createAdminAuthService({ db: db(), adminPassword: TEST_ADMIN_PASSWORD, log: t().app.log, sessions: { revokeAdminLogins } });
     const mine = t().services.admin.auth;
     const outcomes = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) => (i % 2 ? mine : other).verifyLogin('203.0.113.99', 'wrong')),
@@ -373,6 +374,7 @@ describe('admin password at start-up', () => {
         db: t.services.db,
         adminPassword: 'from-the-environment',
         log: t.app.log,
+        sessions: { revokeAdminLogins },
       });
       expect((await withEnv.ensurePassword()).generated).toBeNull();
       expect(json(await client.get('/api/admin/status'))).toEqual({ isAuthenticated: false });

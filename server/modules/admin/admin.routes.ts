@@ -31,9 +31,6 @@ import {
 import { errorResponses } from '../../../common/contracts/api-error';
 import { adminDeviceIdParams, adminDeviceListSchema } from '../../../common/contracts/admin-devices';
 import { unauthorized } from '../../plugins/http-error';
-import { imageRoutes } from '../storage/images.routes';
-import { adminDropsRoutes } from '../drops/drops.routes';
-import type { DropsService } from '../drops/drops.service';
 import { adminSessionState, DEVICE_COOKIE_MAX_AGE_MS, needsActivityRefresh } from './admin-auth.service';
 import { StockConflictError } from './admin-products.service';
 import type { AdminService } from './admin.service';
@@ -60,9 +57,14 @@ const today = () => new Date().toISOString().slice(0, 10);
 /**
  * Everything under /api/admin in one encapsulated plugin: one onRequest hook refuses every route
  * but login and status without a live admin session (before any body is read), and keeps the
- * session's activity stamp fresh (the admin session ends after 2 hours idle).
+ * session's activity stamp fresh (the admin session ends after 2 hours idle). Other modules' owner routes
+ * (image uploads, drop controls) come in as `guarded`: server/app.ts passes them, and they are registered
+ * inside this plugin so the same login check covers them.
  */
-export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminService; drops?: DropsService }): Promise<void> {
+export async function adminRoutes(
+  app: FastifyInstance,
+  opts: { admin: AdminService; guarded?: ReadonlyArray<(scope: FastifyInstance) => Promise<void>> },
+): Promise<void> {
   const { admin } = opts;
 
   app.addHook('onRequest', async (request) => {
@@ -240,9 +242,6 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     async (request) => admin.discounts.setActive(request.params.id, request.body.isActive),
   );
 
-  // --- Images ---------------------------------------------------------------------------------
-  await app.register(imageRoutes, { images: admin.images });
-
-  // --- Drops (the waiting room's owner controls, ADR 010) ----------------------------------------
-  if (opts.drops) await app.register(adminDropsRoutes, { drops: opts.drops });
+  // --- Other modules' owner routes (images, drops), behind the same login check ------------------
+  for (const routes of opts.guarded ?? []) await app.register(routes);
 }

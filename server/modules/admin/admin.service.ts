@@ -1,17 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { isUuid, type AdminOrder, type NewsletterSignup, type NotifyDemand, type NotifySignupList } from '../../../common/contracts/admin';
+import {
+  isUuid,
+  type AdminOrder,
+  type AdminProduct,
+  type DiscountCode,
+  type DiscountCodeCreate,
+  type NewsletterSignup,
+  type NotifyDemand,
+  type NotifySignupList,
+  type ProductPayload,
+} from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
+import type { NewsletterSubscription } from '../../../common/contracts/newsletter';
 import type { Db } from '../../db/client';
 import { notFound } from '../../plugins/http-error';
-import type { CartService } from '../cart/cart.service';
-import type { CatalogService } from '../catalog/catalog.service';
-import type { CheckoutService } from '../checkout/checkout.service';
-import type { DiscountsService } from '../discounts/discounts.service';
-import type { InventoryService } from '../inventory/inventory.service';
-import type { NewsletterService } from '../newsletter/newsletter.service';
-import type { ImagesService } from '../storage/images.service';
-import { createAdminAuthService } from './admin-auth.service';
-import { createAdminProductsService } from './admin-products.service';
+import { createAdminAuthService, type AdminSessions } from './admin-auth.service';
 import { newsletterCsv, notifySignupsCsv, ordersCsv } from './csv-export';
 
 type OrderFilter = { status?: OrderStatus; q?: string };
@@ -25,33 +28,57 @@ export interface OrdersForAdmin {
   updateStatusMany(orderIds: readonly string[], status: OrderStatus): Promise<{ updated: number }>;
 }
 
-/** What the admin reads of the alerts module (services.alerts): Notify-me demand, read only. */
-export interface AlertsForAdmin {
-  countSignupsByProduct(): Promise<Array<{ productId: string; count: number }>>;
-  listSignups(productId: string): Promise<NotifySignupList>;
+/**
+ * The owner's product writes: the catalogue writes a product's details and inventory its stock and edition
+ * size, in one transaction (the admin-products flow, wired in server/services.ts).
+ */
+export interface AdminProducts {
+  listProducts(): Promise<AdminProduct[]>;
+  createProduct(payload: ProductPayload): Promise<AdminProduct>;
+  updateProduct(id: string, payload: ProductPayload): Promise<AdminProduct>;
+  /** Only the fields named; a stock that moved since the form loaded is a StockConflictError (409). */
+  patchProduct(id: string, body: Record<string, unknown>): Promise<AdminProduct>;
+  deleteProduct(id: string): Promise<void>;
 }
 
+/** Notify-me demand, read only: the alerts module's signups named by the catalogue (server/flows/admin-notify-demand.ts). */
+export interface NotifyDemandForAdmin {
+  notifyDemand(): Promise<NotifyDemand>;
+  notifySignups(productId: string): Promise<NotifySignupList>;
+}
+
+/** The owner's discount codes (services.discounts fits it). */
+export interface DiscountsForAdmin {
+  listDiscountCodes(): Promise<DiscountCode[]>;
+  createDiscountCode(input: DiscountCodeCreate): Promise<DiscountCode>;
+  setActive(id: string, isActive: boolean): Promise<DiscountCode>;
+}
+
+/** The newsletter's subscribers (services.newsletter fits it). */
+export interface NewsletterForAdmin {
+  listSubscriptions(): Promise<NewsletterSubscription[]>;
+}
+
+/**
+ * The owner's back office. It imports no other module: what it needs of them comes in as the ports
+ * above, and what spans several modules is a flow (server/flows/admin-*.ts) wired in server/services.ts.
+ */
 export function createAdminService(deps: {
   db: Db;
   log: FastifyBaseLogger;
   adminPassword?: string;
-  catalog: CatalogService;
-  cart: CartService;
-  checkout: CheckoutService;
-  inventory: InventoryService;
-  discounts: DiscountsService;
-  newsletter: NewsletterService;
-  images: ImagesService;
+  /** Logs every admin out when the password changes (the session module's revokeAdminLogins). */
+  sessions: AdminSessions;
+  products: AdminProducts;
+  /** The admin-login flow: the shopper's cart and saved details follow the new session id. */
+  moveShopperData: (fromSid: string, toSid: string) => Promise<void>;
+  discounts: DiscountsForAdmin;
+  newsletter: NewsletterForAdmin;
   orders: OrdersForAdmin;
-  alerts?: AlertsForAdmin;
+  notifyDemand: NotifyDemandForAdmin;
 }) {
-  const auth = createAdminAuthService({ db: deps.db, adminPassword: deps.adminPassword, log: deps.log });
-  const products = createAdminProductsService({
-    db: deps.db,
-    catalog: deps.catalog,
-    inventory: deps.inventory,
-    isOwnImageUrl: deps.images.isOwnImageUrl,
-  });
+  const auth = createAdminAuthService({ db: deps.db, adminPassword: deps.adminPassword, log: deps.log, sessions: deps.sessions });
+  const { products } = deps;
 
   async function listSignups(): Promise<NewsletterSignup[]> {
     const list = await deps.newsletter.listSubscriptions();
@@ -67,15 +94,9 @@ export function createAdminService(deps: {
     auth,
     products,
     discounts: deps.discounts,
-    images: deps.images,
 
     /** Login gives the browser a new session id: the shopper's cart and saved details follow it, together. */
-    async moveShopperData(fromSid: string, toSid: string): Promise<void> {
-      await deps.db.transaction(async (tx) => {
-        await deps.cart.moveToSession(tx, fromSid, toSid);
-        await deps.checkout.moveCustomerInfo(tx, fromSid, toSid);
-      });
-    },
+    moveShopperData: deps.moveShopperData,
 
     listOrders: (filter: OrderFilter) => deps.orders.listOrders(filter),
     async listOrdersPage(query: OrderFilter & { limit: number; offset: number }) {
@@ -95,17 +116,10 @@ export function createAdminService(deps: {
     },
 
     /** Notify-me signups per product, most wanted first (products deleted since are left out). */
-    async notifyDemand(): Promise<NotifyDemand> {
-      const counts = (await deps.alerts?.countSignupsByProduct()) ?? [];
-      const names = new Map((await deps.catalog.listProductsFresh()).map((p) => [p.id, p.name]));
-      return counts.flatMap((c) => (names.has(c.productId) ? [{ ...c, productName: names.get(c.productId)! }] : []));
-    },
-    async notifySignups(productId: string): Promise<NotifySignupList> {
-      if (!isUuid(productId) || !(await deps.catalog.getProductFresh(productId))) throw notFound('Product not found');
-      return (await deps.alerts?.listSignups(productId)) ?? [];
-    },
+    notifyDemand: (): Promise<NotifyDemand> => deps.notifyDemand.notifyDemand(),
+    notifySignups: (productId: string): Promise<NotifySignupList> => deps.notifyDemand.notifySignups(productId),
     async notifySignupsCsv(productId: string): Promise<string> {
-      return notifySignupsCsv(await this.notifySignups(productId));
+      return notifySignupsCsv(await deps.notifyDemand.notifySignups(productId));
     },
 
     listSignups,
