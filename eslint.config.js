@@ -53,25 +53,34 @@ const oneCopyOfEachRule = [
   },
 ];
 
-// Server modules meet only through services (house rule 1): a module may import another module's
-// *.service.ts (and the types it exports), never its *.repository.ts or *.tables.ts. Exceptions: server/db
-// (schema aggregation, migrations, seed) and tests, which are not in these zones; *.tables.ts files may
-// reference another module's tables for a foreign key; inventory writes the stock columns it owns on
-// catalog's products row (inventory.repository → catalog.tables).
+// Server modules import no other module (docs/architecture.md, Module map): a file in server/modules/<a>
+// imports nothing from server/modules/<b>, types included. What needs several modules is a flow
+// (server/flows/) or wiring (server/services.ts, server/app.ts); server/db (schema, migrations, seed),
+// scripts and tests may import several too, and are in no zone. A module states what it needs of others as
+// a small port interface of its own. Exceptions: a *.tables.ts may name another module's *.tables.ts for a
+// foreign key; inventory writes the stock columns it owns on catalog's products row (→ catalog.tables.ts).
+// server/lib is below the modules and imports none. server/lint-zones.test.ts shows the rule failing on a breach.
 const root = import.meta.dirname;
 const modulesDir = path.join(root, 'server/modules');
 const serverModules = fs
   .readdirSync(modulesDir, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
-const ownedDataAccess = ['*.repository.ts', '*.tables.ts'].map((f) => `${modulesDir}/*/${f}`);
-const sharedColumns = { inventory: [`${modulesDir}/catalog/catalog.tables.*`] };
-const moduleZones = serverModules.map((name) => ({
-  target: `${modulesDir}/${name}/**`,
-  from: ownedDataAccess,
-  except: [`${modulesDir}/${name}/*`, ...(sharedColumns[name] ?? [])],
-  message: `Another module's repository or tables: call its service instead (${name} may import ../<module>/<module>.service).`,
-}));
+const sharedColumns = { inventory: [`${modulesDir}/catalog/catalog.tables.{ts,js}`] };
+const moduleZones = (tablesFiles) =>
+  serverModules.map((name) => ({
+    target: `${modulesDir}/${name}/**`,
+    from: `${modulesDir}/**`,
+    except: [`${modulesDir}/${name}/**`, ...(sharedColumns[name] ?? []), ...(tablesFiles ? [`${modulesDir}/*/*.tables.ts`] : [])],
+    message: tablesFiles
+      ? `A module's tables may name another module's tables (a foreign key), nothing else of it.`
+      : `A module imports no other module: declare a port in ${name} and wire it in server/services.ts, or make it a flow (server/flows/).`,
+  }));
+const libZone = {
+  target: path.join(root, 'server/lib'),
+  from: modulesDir,
+  message: 'server/lib holds helpers below the modules: it imports no module.',
+};
 
 const importXSettings = {
   'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
@@ -130,10 +139,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/modules/**/*.ts'],
-    ignores: ['server/modules/**/*.test.ts', 'server/modules/**/*.tables.ts'],
+    files: ['server/modules/**/*.ts', 'server/lib/**/*.ts'],
+    ignores: ['server/**/*.test.ts', 'server/modules/**/*.tables.ts'],
     plugins: { 'import-x': importX },
     settings: importXSettings,
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: moduleZones }] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...moduleZones(false), libZone] }] },
+  },
+  {
+    files: ['server/modules/**/*.tables.ts'],
+    plugins: { 'import-x': importX },
+    settings: importXSettings,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: moduleZones(true) }] },
   },
 );
