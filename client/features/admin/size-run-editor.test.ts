@@ -31,10 +31,9 @@ test('size run editor: labelled rows, named remove buttons, the sum check in a p
 
 test('size stock picker: a sold-out size is disabled and says so; few left says how many', () => {
   const html = renderToStaticMarkup(
-    createElement(
-      Router,
-      { ssrPath: '/product/x' },
-      createElement(SizeStockPicker, {
+    createElement(Router, {
+      ssrPath: '/product/x',
+      children: createElement(SizeStockPicker, {
         sizes: [
           { size: 'S', left: 9 },
           { size: 'M', left: 0 },
@@ -43,7 +42,7 @@ test('size stock picker: a sold-out size is disabled and says so; few left says 
         value: 'S',
         onChange: () => undefined,
       }),
-    ),
+    }),
   );
   expect(html).toContain('<legend class="mb-2 text-sm font-semibold">Size</legend>');
   const radio = (size: string) => html.match(new RegExp(`<input[^>]*value="${size}"[^>]*>`))?.[0] ?? '';
