@@ -88,6 +88,34 @@ const importXSettings = {
   'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
 };
 
+// Client features never import each other (bulletproof-react's feature zones; DESIGN.md layout):
+// client/features/<x> may import only itself and the shared code (client/lib, client/components, common/);
+// pages and the app compose features. Shared code imports no feature, page or app file. Tests are exempt:
+// like pages, they may compose. client/lint-zones.test.ts shows the rule failing on a breach.
+const clientDir = path.join(root, 'client');
+const clientFeatures = fs
+  .readdirSync(path.join(clientDir, 'features'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const clientZones = [
+  ...clientFeatures.map((name) => ({
+    target: `${clientDir}/features/${name}`,
+    from: `${clientDir}/features`,
+    except: [`./${name}`],
+    message: `A feature imports no other feature: move what both need to client/lib or client/components, or compose them in client/pages or client/app (${name} may import ./ and the shared code).`,
+  })),
+  {
+    target: `${clientDir}/features`,
+    from: [`${clientDir}/pages`, `${clientDir}/app`],
+    message: 'A feature imports no page or app file: pages and the app compose features, not the other way round.',
+  },
+  {
+    target: [`${clientDir}/lib`, `${clientDir}/components`],
+    from: [`${clientDir}/features`, `${clientDir}/pages`, `${clientDir}/app`],
+    message: 'Shared client code (lib, components) imports no feature, page or app file.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'server/db/migrations/**'] },
   js.configs.recommended,
@@ -110,6 +138,13 @@ export default tseslint.config(
         { patterns: [boundary(['**/server/**', '**/server', '!react-dom/server'], 'client/ never imports server/: go through the API and common/contracts.')] },
       ],
     },
+  },
+  {
+    files: ['client/**/*.{ts,tsx}'],
+    ignores: ['client/**/*.test.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: importXSettings,
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: clientZones }] },
   },
   {
     files: ['common/**/*.ts'],

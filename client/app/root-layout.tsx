@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { SiteHeader } from '../components/site-header';
-import { useCartDrawerOpen } from '../features/cart/cart-drawer-store';
+import { useCartDrawerOpen } from '../lib/cart/cart-drawer-store';
 import { NewsletterPopup } from '../features/newsletter/newsletter-popup';
 import { useToasts } from '../components/ui/use-toast';
 import { useLocation } from 'wouter';
@@ -21,9 +21,16 @@ const SiteFooter = lazySection(() => import('../components/site-footer').then((m
 // Not needed until the shopper does something: the cart drawer (Radix Dialog and its lines) and the
 // toast region (Radix Toast). Their code is fetched on the first press or key anywhere on the page
 // (so it is there when the drawer opens), and they mount when first needed.
-const loadCartSidebar = () => import('../features/cart/cart-sidebar');
+// The drawer is composed here: the cart feature shows a drop's pass and refusals with the drops feature's parts.
+const loadCartSidebar = () =>
+  Promise.all([import('../features/cart/cart-sidebar'), import('../features/drops/pass-countdown')]);
 const loadToaster = () => import('../components/ui/toaster');
-const CartSidebar = lazy(() => loadCartSidebar().then((m) => ({ default: m.CartSidebar })));
+const CartSidebar = lazy(() =>
+  loadCartSidebar().then(([cart, drops]) => {
+    const parts = { PassNotice: drops.DropPassNotice, Refusal: drops.DropRefusal };
+    return { default: () => <cart.CartSidebar drops={parts} /> };
+  }),
+);
 const Toaster = lazy(() => loadToaster().then((m) => ({ default: m.Toaster })));
 
 function Deferred({

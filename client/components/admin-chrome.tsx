@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 
 /** The frame of /admin: the shop's name, a way back to the storefront, and the owner's screen. */
 export function AdminChrome({ children }: { children: ReactNode }) {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { ShippingRate } from '../../common/contracts/settings';
 import { formatThreshold } from '../../common/domain/shipping';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 
 /** "Express", "1-2 business days", "15.99" → "Express 1-2 Days: $15.99" (figures from the server). */
 export function footerRateLine(rate: ShippingRate): string {

@@ -1,9 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Heart, Menu, Search, ShoppingBag, X } from 'lucide-react';
-import { cartDrawer } from '../features/cart/cart-drawer-store';
-import { useCartCount } from '../features/cart/cart-query';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { cartDrawer } from '../lib/cart/cart-drawer-store';
+import { useCartCount } from '../lib/cart/cart-query';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { cn } from '../lib/cn';
 
 export const NAV_LINKS = [

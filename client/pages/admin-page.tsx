@@ -2,7 +2,7 @@ import { Skeleton } from '../components/ui/skeleton';
 import { AdminDashboard } from '../features/admin/admin-dashboard';
 import { AdminLoginCard } from '../features/admin/admin-login-card';
 import { useAdminStatus } from '../features/admin/use-admin-session';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 export default function AdminPage() {

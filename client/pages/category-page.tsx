@@ -5,7 +5,7 @@ import { Breadcrumb } from '../components/breadcrumb';
 import { Skeleton } from '../components/ui/skeleton';
 import { ProductGrid } from '../features/catalog/product-grid';
 import { useCategories, useCategoryProducts } from '../features/catalog/use-products';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { NotFoundState } from '../features/static-pages/not-found-state';
 import { useDocumentTitle } from '../lib/use-document-title';
 

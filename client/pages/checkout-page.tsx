@@ -2,10 +2,20 @@ import { Link } from 'wouter';
 import { ShoppingBag } from 'lucide-react';
 import { buttonVariants } from '../components/ui/button';
 import { Skeleton } from '../components/ui/skeleton';
-import { useCart } from '../features/cart/use-cart';
-import { CheckoutFlow } from '../features/checkout/checkout-flow';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useCart } from '../lib/cart/use-cart';
+import { CheckoutFlow, type CheckoutDropParts } from '../features/checkout/checkout-flow';
+import { DropPassNotice, DropRefusal, useCartPasses, waitingRoomHref } from '../features/drops/pass-countdown';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { useDocumentTitle } from '../lib/use-document-title';
+
+/** A line's pass that has run out sends the shopper back to its waiting room ("Rejoin the line"). */
+function useLapsedPassHref(lines: Parameters<CheckoutDropParts['useLapsedPassHref']>[0]): string | null {
+  const lapsed = useCartPasses(lines).find((p) => Date.parse(p.expiresAt) <= Date.now());
+  return lapsed ? waitingRoomHref(lapsed.productId) : null;
+}
+
+/** The checkout shows a drop's pass and refusals with the drops feature's parts. */
+const dropParts: CheckoutDropParts = { PassNotice: DropPassNotice, Refusal: DropRefusal, useLapsedPassHref };
 
 /** /checkout: shipping info, then payment (docs/product.md §2). */
 export default function CheckoutPage() {
@@ -35,7 +45,7 @@ export default function CheckoutPage() {
           </Link>
         </div>
       ) : (
-        <CheckoutFlow items={items} />
+        <CheckoutFlow items={items} drops={dropParts} />
       )}
     </div>
   );

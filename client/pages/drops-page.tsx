@@ -2,9 +2,9 @@ import type { Product } from '../../common/contracts/catalog';
 import { listDrops } from '../../common/domain/drop-schedule';
 import { Breadcrumb } from '../components/breadcrumb';
 import { ProductCard, ProductCardSkeleton } from '../features/catalog/product-card';
-import { useNow } from '../features/catalog/release-clock';
-import { dropTiming, useDrops } from '../features/catalog/use-drops';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useNow } from '../lib/release-clock';
+import { dropTiming, useDrops } from '../lib/use-drops';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 function DropSection({

@@ -9,20 +9,40 @@ import {
 import { lazySection } from '../app/lazy-section';
 import { HomeHero } from '../features/home/home-hero';
 import { DropHero } from '../features/home/drop-hero';
-import { useDrops } from '../features/catalog/use-drops';
-import { useFeaturedProducts, useProductPage, useUpcomingDrops } from '../features/catalog/use-products';
+import { useDrops } from '../lib/use-drops';
+import type { Product } from '../../common/contracts/catalog';
+import { useCategories, useFeaturedProducts, useProductPage, useUpcomingDrops } from '../features/catalog/use-products';
 
 // Below the first screen: rendered by the server with the rest, their code fetched and hydrated as
 // they come near the viewport or the shopper starts scrolling (client/app/lazy-section.tsx).
 const HeroCarousel = lazySection(() => import('../features/home/hero-carousel').then((m) => m.HeroCarousel));
+// Composed here: the home sections show the catalogue's categories and product cards (features do not
+// import each other); each section's chunk is fetched with the card's.
 const CategoryTiles = lazySection(() =>
-  import('../features/home/category-tiles').then((m) => m.CategoryTiles),
+  import('../features/home/category-tiles').then(
+    (m) =>
+      function HomeCategoryTiles() {
+        const { data, isLoading } = useCategories();
+        return <m.CategoryTiles categories={data} isLoading={isLoading} />;
+      },
+  ),
 );
+const loadProductCard = () => import('../features/catalog/product-card').then((m) => m.ProductCard);
 const FeaturedProducts = lazySection(() =>
-  import('../features/home/featured-products').then((m) => m.FeaturedProducts),
+  Promise.all([import('../features/home/featured-products'), loadProductCard()]).then(
+    ([m, Card]) =>
+      function HomeFeatured(props: { featured: readonly Product[] }) {
+        return <m.FeaturedProducts {...props} Card={Card} />;
+      },
+  ),
 );
 const UpcomingDrops = lazySection(() =>
-  import('../features/home/upcoming-drops').then((m) => m.UpcomingDrops),
+  Promise.all([import('../features/home/upcoming-drops'), loadProductCard()]).then(
+    ([m, Card]) =>
+      function HomeUpcoming(props: { products: readonly Product[] }) {
+        return <m.UpcomingDrops {...props} Card={Card} />;
+      },
+  ),
 );
 const GridPages = lazySection(() => import('../features/catalog/grid-pages').then((m) => m.GridPages));
 const ProductGrid = lazySection(() => import('../features/catalog/product-grid').then((m) => m.ProductGrid));

@@ -1,7 +1,7 @@
 import { Crown, Hash, Users } from 'lucide-react';
 import { Link } from 'wouter';
 import { buttonVariants } from '../components/ui/button';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
 import { SupportEmailLink } from '../features/static-pages/support-email-link';
 import {

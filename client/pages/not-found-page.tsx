@@ -1,5 +1,5 @@
 import { useLocation } from 'wouter';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { NotFoundState } from '../features/static-pages/not-found-state';
 import { useDocumentTitle } from '../lib/use-document-title';
 

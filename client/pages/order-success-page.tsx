@@ -4,10 +4,10 @@ import { Link } from 'wouter';
 import { Check, PackageSearch } from 'lucide-react';
 import { buttonVariants } from '../components/ui/button';
 import { Skeleton } from '../components/ui/skeleton';
-import { CART_KEY } from '../features/cart/use-cart';
+import { CART_KEY } from '../lib/cart/use-cart';
 import { useLatestOrder } from '../features/checkout/checkout-api';
 import { OrderConfirmation } from '../features/checkout/order-confirmation';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { apiRequest } from '../lib/api-client';
 import { useDocumentTitle } from '../lib/use-document-title';
 

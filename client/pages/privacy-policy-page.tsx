@@ -1,4 +1,4 @@
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
 import { PageSection, StaticPageLayout } from '../features/static-pages/static-page-layout';
 import { SupportEmailLink } from '../features/static-pages/support-email-link';

@@ -2,12 +2,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'wouter';
 import type { Category, Product } from '../../common/contracts/catalog';
 import { isUuid } from '../../common/domain/ids';
+import { formatLineOptionsShort } from '../../common/domain/variant';
 import { toast } from '../components/ui/use-toast';
-import { toastAddedToCart, useAddToCart, useCart } from '../features/cart/use-cart';
+import { toastAddedToCart, useAddToCart, useCart } from '../lib/cart/use-cart';
 import { PRODUCTS_KEY, useCategories } from '../features/catalog/use-products';
+import { DropGate } from '../features/drops/drop-gate';
 import { ProductDetail, type AddToCartRequest } from '../features/product-detail/product-detail';
 import { ProductDetailSkeleton } from '../features/product-detail/product-detail-skeleton';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { NotFoundState } from '../features/static-pages/not-found-state';
 import { ApiError, apiJson } from '../lib/api-client';
 import { loadStorefrontContracts } from '../lib/storefront-contracts';
@@ -68,7 +70,7 @@ export default function ProductPage() {
     addToCart.mutate(req, {
       onSuccess: () => {
         if (!wasEmpty) {
-          const options = [req.selectedSize, req.selectedColor].filter(Boolean).join(', ');
+          const options = formatLineOptionsShort(req);
           toastAddedToCart(`${data.name}${options ? ` (${options})` : ''} added to your cart.`);
         }
       },
@@ -93,6 +95,7 @@ export default function ProductPage() {
       freeShippingThreshold={settings.freeShippingThreshold}
       onAddToCart={add}
       adding={addToCart.isPending}
+      PurchaseGate={DropGate}
     />
   );
 }

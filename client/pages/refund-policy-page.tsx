@@ -6,7 +6,7 @@ import {
 } from '../features/static-pages/static-page-layout';
 import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
 import { SupportEmailLink } from '../features/static-pages/support-email-link';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 const mail = <SupportEmailLink />;

@@ -6,7 +6,7 @@ import { Breadcrumb } from '../components/breadcrumb';
 import { buttonVariants } from '../components/ui/button';
 import { ProductGrid } from '../features/catalog/product-grid';
 import { useCategories } from '../features/catalog/use-products';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { apiJson } from '../lib/api-client';
 import { readBootstrap } from '../lib/bootstrap';
 import { useDocumentTitle } from '../lib/use-document-title';

@@ -1,7 +1,7 @@
 import { Clock, Globe, Package, PackageCheck, ShieldAlert, Truck } from 'lucide-react';
 import type { ShippingRate } from '../../common/contracts/settings';
 import { displayPrice } from '../../common/domain/money';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
 import { SupportEmailLink } from '../features/static-pages/support-email-link';
 import { PageSection, StaticPageLayout } from '../features/static-pages/static-page-layout';

@@ -1,6 +1,6 @@
 import { Ruler } from 'lucide-react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../components/ui/tabs';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
 import { SupportEmailLink } from '../features/static-pages/support-email-link';
 import { bags, headwear, hoodieSizes, teeSizes, type GarmentSize } from '../features/static-pages/size-chart';

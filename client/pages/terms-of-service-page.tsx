@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { SUPPORT_REPLY_HOURS } from '../features/static-pages/contact';
 import { PageSection, StaticPageLayout } from '../features/static-pages/static-page-layout';
 import { SupportEmailLink } from '../features/static-pages/support-email-link';

@@ -1,9 +1,9 @@
 import { Link } from 'wouter';
 import { Breadcrumb } from '../components/breadcrumb';
 import { ProductCard, ProductCardSkeleton } from '../features/catalog/product-card';
-import { useHydrated } from '../features/catalog/release-clock';
-import { useWishlist } from '../features/wishlist/use-wishlist';
-import { useShopSettings } from '../features/settings/use-shop-settings';
+import { useHydrated } from '../lib/release-clock';
+import { useWishlist } from '../lib/use-wishlist';
+import { useShopSettings } from '../lib/use-shop-settings';
 import { useDocumentTitle } from '../lib/use-document-title';
 
 /** /wishlist: the pieces this shopper saved (per session, kept across visits; not rendered on the server). */

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import { Minus, Plus, ShoppingBag } from 'lucide-react';
 import { useLocation } from 'wouter';
 import type { CartItem } from '../../../common/contracts/cart';
@@ -8,17 +9,27 @@ import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
 import { Sheet, SheetContent, SheetTitle } from '../../components/ui/sheet';
 import { Skeleton } from '../../components/ui/skeleton';
-import { DropPassNotice, DropRefusal } from '../drops/pass-countdown';
-import { useShopSettings } from '../settings/use-shop-settings';
-import { cartDrawer, useCartDrawerOpen } from './cart-drawer-store';
+import { useShopSettings } from '../../lib/use-shop-settings';
+import { cartDrawer, useCartDrawerOpen } from '../../lib/cart/cart-drawer-store';
 import {
   itemCountLabel,
 } from './cart-totals';
-import { useCart, useClearCart, useRemoveCartItem, useUpdateCartItem } from './use-cart';
+import { useCart, useClearCart, useRemoveCartItem, useUpdateCartItem } from '../../lib/cart/use-cart';
 import { formatLineOptions } from '../../../common/domain/variant';
 
+type DropLines = ReadonlyArray<{ productId: string; product: { name: string } }>;
+
+/**
+ * A drop's pieces in the cart (ADR 010): the pass timer above the lines, and a refused change told with
+ * the way forward. The app supplies them (the drops feature's DropPassNotice and DropRefusal).
+ */
+export interface CartDropParts {
+  PassNotice: ComponentType<{ lines: DropLines; className?: string }>;
+  Refusal: ComponentType<{ error: unknown; lines: DropLines; fallback: string; className?: string }>;
+}
+
 /** docs/product.md §2 cart sidebar: a right slide-over dialog titled 'Shopping Cart'. */
-export function CartSidebar() {
+export function CartSidebar({ drops }: { drops: CartDropParts }) {
   const open = useCartDrawerOpen();
   const { data: items, isPending } = useCart();
   const lines = items ?? [];
@@ -55,10 +66,10 @@ export function CartSidebar() {
         ) : (
           <>
             {/* A drop's admission pass keeps running while the shopper checks out (ADR 010). */}
-            <DropPassNotice lines={lines} className="mx-5 mt-4" />
+            <drops.PassNotice lines={lines} className="mx-5 mt-4" />
             <ul className="flex-1 divide-y divide-black/10 overflow-y-auto px-5" aria-label="Cart items">
               {lines.map((line) => (
-                <CartLine key={line.id} line={line} />
+                <CartLine key={line.id} line={line} Refusal={drops.Refusal} />
               ))}
             </ul>
             <CartFooter lines={lines} />
@@ -84,7 +95,7 @@ function EmptyCart() {
   );
 }
 
-function CartLine({ line }: { line: CartItem }) {
+function CartLine({ line, Refusal }: { line: CartItem; Refusal: CartDropParts['Refusal'] }) {
   const update = useUpdateCartItem();
   const remove = useRemoveCartItem();
   const image = line.product.images[0];
@@ -140,7 +151,7 @@ function CartLine({ line }: { line: CartItem }) {
         </div>
         {/* A refused change said beside it, with the way forward (a drop's pass, the current stock). */}
         {update.isError && (
-          <DropRefusal error={update.error} lines={[line]} fallback="Could not change the quantity. Please try again." className="mt-2 p-3" />
+          <Refusal error={update.error} lines={[line]} fallback="Could not change the quantity. Please try again." className="mt-2 p-3" />
         )}
       </div>
     </li>

@@ -13,14 +13,14 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
 import { queryClient } from '../../lib/query-client';
 import { ApiError } from '../../lib/api-client';
-import { CART_KEY, toastAddedToCart, useAddToCart } from '../cart/use-cart';
+import { CART_KEY, toastAddedToCart, useAddToCart } from '../../lib/cart/use-cart';
 import { cn } from '../../lib/cn';
 import { joinsTheLine } from '../../../common/domain/drop-schedule';
 import { sellOutStory } from '../../../common/domain/sell-out';
-import { WishlistButton } from '../wishlist/wishlist-button';
-import { DropCountdown, NotifyMeLink } from './drop-countdown';
-import { useNow, useReleaseClock } from './release-clock';
-import { dropTiming } from './use-drops';
+import { WishlistButton } from '../../components/wishlist-button';
+import { DropCountdown, NotifyMeLink } from '../../components/drop-countdown';
+import { useNow, useReleaseClock } from '../../lib/release-clock';
+import { dropTiming } from '../../lib/use-drops';
 
 const MAX_SWATCHES = 3;
 

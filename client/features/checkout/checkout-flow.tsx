@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { ArrowLeft, ChevronDown } from 'lucide-react';
 import { displayPrice } from '../../../common/domain/money';
 import { availableShippingMethods } from '../../../common/domain/shipping';
@@ -9,8 +9,7 @@ import type { ShippingMethod } from '../../../common/contracts/settings';
 import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
-import { DropPassNotice, DropRefusal, useCartPasses, waitingRoomHref } from '../drops/pass-countdown';
-import { useShopSettings } from '../settings/use-shop-settings';
+import { useShopSettings } from '../../lib/use-shop-settings';
 import {
   shopperMessage,
   useCustomerInfo,
@@ -30,7 +29,21 @@ import { useCompleteOrder, useStripeRedirectReturn } from './use-complete-order'
 const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
 
 /** The two-step checkout of docs/product.md §2 for a non-empty cart. */
-export function CheckoutFlow({ items }: { items: CartItem[] }) {
+type DropLines = ReadonlyArray<{ productId: string; product: { name: string } }>;
+
+/**
+ * A drop's pieces at checkout (ADR 010): the pass timer on both steps, a refused payment told with the way
+ * forward, and where to rejoin the line once a pass has run out. The page supplies them (the drops
+ * feature's parts); features do not import each other.
+ */
+export interface CheckoutDropParts {
+  PassNotice: ComponentType<{ lines: DropLines; holdEndsAt?: number | null; className?: string }>;
+  Refusal: ComponentType<{ error: unknown; lines: DropLines; fallback: string; className?: string }>;
+  /** A hook: the waiting room's address for a line whose pass has run out, else null. */
+  useLapsedPassHref: (lines: DropLines) => string | null;
+}
+
+export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: CheckoutDropParts }) {
   const settings = useShopSettings();
   const customerInfo = useCustomerInfo();
   const saved = customerInfo.data ?? null;
@@ -105,7 +118,7 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
         <CheckoutProgress step={step} />
       </div>
       {/* A drop's pass on both steps; once the payment step holds the pieces, the hold covers them. */}
-      <DropPassNotice
+      <drops.PassNotice
         lines={items}
         holdEndsAt={step === 'payment' && intent.data && !intent.isError ? intent.data.holdEndsAt : null}
         className="mb-6"
@@ -153,6 +166,7 @@ export function CheckoutFlow({ items }: { items: CartItem[] }) {
           </div>
           <div className="space-y-6 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-2">
             <PaymentSection
+              drops={drops}
               items={items}
               intent={intent.data}
               error={intent.error}
@@ -211,6 +225,7 @@ function CollapsibleSummary({ total, children }: { total: string | undefined; ch
 }
 
 function PaymentSection({
+  drops,
   items,
   intent,
   error,
@@ -221,6 +236,7 @@ function PaymentSection({
   onRetry,
   onPaid,
 }: {
+  drops: CheckoutDropParts;
   items: CartItem[];
   intent: PaymentIntent | undefined;
   error: unknown;
@@ -233,8 +249,8 @@ function PaymentSection({
 }) {
   // A lapsed hold on a drop piece whose pass has also run out cannot be reserved again: the way on is
   // the waiting room's "Rejoin the line" (a live pass still reserves again).
-  const passes = useCartPasses(items);
-  const lapsedPass = passes.find((p) => Date.parse(p.expiresAt) <= Date.now());
+  const { useLapsedPassHref, Refusal } = drops;
+  const rejoinHref = useLapsedPassHref(items);
   return (
     <div className="space-y-4">
       <h2 className="font-display text-2xl uppercase tracking-wide">Card Details</h2>
@@ -242,7 +258,7 @@ function PaymentSection({
         <HoldCountdown
           endsAt={intent.holdEndsAt}
           onRenew={onRetry}
-          rejoinHref={lapsedPass ? waitingRoomHref(lapsedPass.productId) : null}
+          rejoinHref={rejoinHref}
         />
       )}
       {free ? (
@@ -250,7 +266,7 @@ function PaymentSection({
       ) : failed ? (
         <div className="space-y-3">
           {/* The reason in place, with the way forward (Rejoin the line; the current stock). */}
-          <DropRefusal error={error} lines={items} fallback="We couldn't set up your payment." />
+          <Refusal error={error} lines={items} fallback="We couldn't set up your payment." />
           <Button type="button" variant="outline" size="sm" onClick={onRetry}>
             Try again
           </Button>

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api-client';
-import { CART_KEY } from '../cart/use-cart';
+import { CART_KEY } from '../../lib/cart/use-cart';
 import { recordPaymentSuccess } from './checkout-api';
 import { paymentFailed } from './payment-messages';
 

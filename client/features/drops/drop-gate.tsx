@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { useHydrated } from '../catalog/release-clock';
+import { useHydrated } from '../../lib/release-clock';
 
 type WaitingRoomComponent = ComponentType<{ productId: string; children: ReactNode }>;
 

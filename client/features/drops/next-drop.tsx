@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { dropsAtText, listDrops } from '../../../common/domain/drop-schedule';
-import { dropTiming, useDrops } from '../catalog/use-drops';
-import { useNow } from '../catalog/release-clock';
+import { dropTiming, useDrops } from '../../lib/use-drops';
+import { useNow } from '../../lib/release-clock';
 
 /**
  * Where a shopper who missed a drop goes next: the live or soonest upcoming drop other than this one,

@@ -5,8 +5,8 @@ import type { DropStatus } from '../../../common/contracts/drops';
 import { isReleased } from '../../../common/domain/release';
 import { ApiError, apiJson } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
-import { useNow } from '../catalog/release-clock';
-import { useDrops } from '../catalog/use-drops';
+import { useNow } from '../../lib/release-clock';
+import { useDrops } from '../../lib/use-drops';
 import { clockTime, describePassLeft, formatPassLeft, passWarning, REJOIN_LABEL, TURN_ENDED_TEXT } from './waiting-room-copy';
 
 // The admission pass's time left (ADR 010) wherever the shopper is while it runs: the product page's

@@ -3,7 +3,6 @@ import { ArrowUpRight } from 'lucide-react';
 import type { Category } from '../../../common/contracts/catalog';
 import { ProductImage } from '../../components/product-image';
 import { Skeleton } from '../../components/ui/skeleton';
-import { useCategories } from '../catalog/use-products';
 
 /** docs/product.md §2 tile tags per category slug. */
 export const CATEGORY_TAGS: Record<string, string> = {
@@ -18,8 +17,8 @@ export function sortCategories(list: readonly Category[]): Category[] {
   return [...list].sort((a, b) => rank(a.slug) - rank(b.slug) || a.name.localeCompare(b.name));
 }
 
-export function CategoryTiles() {
-  const { data, isLoading } = useCategories();
+/** The categories come from the page (the catalogue's query): features do not import each other. */
+export function CategoryTiles({ categories: data, isLoading }: { categories: readonly Category[] | undefined; isLoading: boolean }) {
   const categories = sortCategories(data ?? []);
 
   return (

@@ -3,8 +3,8 @@ import { ArrowRight } from 'lucide-react';
 import type { Product } from '../../../common/contracts/catalog';
 import { dropsAtText, heroDrop } from '../../../common/domain/drop-schedule';
 import { formatReleaseUtc } from '../../../common/domain/release';
-import { useHydrated, useNow } from '../catalog/release-clock';
-import { dropTiming } from '../catalog/use-drops';
+import { useHydrated, useNow } from '../../lib/release-clock';
+import { dropTiming } from '../../lib/use-drops';
 
 /**
  * The drop first (top of home): 'Live now: join the line' while a drop's room is open, 'Drops Friday

@@ -1,8 +1,15 @@
 import type { Product } from '../../../common/contracts/catalog';
-import { ProductCard } from '../catalog/product-card';
+import type { ComponentType } from 'react';
 
 /** The strip of pieces the server picked (common/domain/product-page.ts pickFeatured) from the whole catalogue. */
-export function FeaturedProducts({ featured }: { featured: readonly Product[] }) {
+export function FeaturedProducts({
+  featured,
+  Card,
+}: {
+  featured: readonly Product[];
+  /** The catalogue's product card, supplied by the page (features do not import each other). */
+  Card: ComponentType<{ product: Product; className?: string }>;
+}) {
   if (featured.length === 0) return null;
   return (
     <section aria-labelledby="featured-title" className="bg-bone py-16 md:py-24">
@@ -27,7 +34,7 @@ export function FeaturedProducts({ featured }: { featured: readonly Product[] })
         >
           {featured.map((p) => (
             <li key={p.id} className="flex w-[78%] shrink-0 snap-start min-[480px]:w-[46%] md:w-auto">
-              <ProductCard product={p} className="w-full" />
+              <Card product={p} className="w-full" />
             </li>
           ))}
         </ul>

@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/cn';
 import { seasonLabel } from '../../../common/domain/season';
 import { formatThreshold } from '../../../common/domain/shipping';
-import { useShopSettings } from '../settings/use-shop-settings';
+import { useShopSettings } from '../../lib/use-shop-settings';
 import { wrapIndex } from './carousel-index';
 import { HERO_SLIDES, type HeroSlide } from './hero-slides';
 import { scrollToShop } from './scroll-to-shop';

@@ -3,7 +3,7 @@ import { ArrowDown } from 'lucide-react';
 import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
 import { seasonLabel } from '../../../common/domain/season';
-import { useShopSettings } from '../settings/use-shop-settings';
+import { useShopSettings } from '../../lib/use-shop-settings';
 import { scrollToShop } from './scroll-to-shop';
 
 /** The LCP image: eager, high fetch priority, served at the width the layout needs. */

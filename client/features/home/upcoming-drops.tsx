@@ -1,13 +1,20 @@
+import type { ComponentType } from 'react';
 import type { Product } from '../../../common/contracts/catalog';
 import { isReleased, upcomingDrops } from '../../../common/domain/release';
-import { ProductCard } from '../catalog/product-card';
-import { useNow } from '../catalog/release-clock';
+import { useNow } from '../../lib/release-clock';
 
 /**
  * Products with a release still to come, soonest first (docs/product.md §9, Scheduled release). Shown only while there is
  * one: each leaves the strip at its release second (it is in the grid, buyable, already).
  */
-export function UpcomingDrops({ products }: { products: readonly Product[] }) {
+export function UpcomingDrops({
+  products,
+  Card,
+}: {
+  products: readonly Product[];
+  /** The catalogue's product card, supplied by the page (features do not import each other). */
+  Card: ComponentType<{ product: Product; className?: string }>;
+}) {
   const now = useNow(products.some((p) => !isReleased(p, Date.now())));
   const upcoming = upcomingDrops(products, now);
   if (upcoming.length === 0) return null;
@@ -22,7 +29,7 @@ export function UpcomingDrops({ products }: { products: readonly Product[] }) {
       <ul className="grid grid-cols-2 gap-4 md:gap-6 lg:grid-cols-4">
         {upcoming.map((p) => (
           <li key={p.id} className="flex">
-            <ProductCard product={p} className="w-full" />
+            <Card product={p} className="w-full" />
           </li>
         ))}
       </ul>

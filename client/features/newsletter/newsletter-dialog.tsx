@@ -10,8 +10,8 @@ import {
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
-import { useShopSettings } from '../settings/use-shop-settings';
-import { HumanCheckStatus } from './human-check-status';
+import { useShopSettings } from '../../lib/use-shop-settings';
+import { HumanCheckStatus } from '../../lib/proof-of-work/human-check-status';
 import { knownSubscribeFailure, useSubscribe } from './use-subscribe';
 
 /** The popup itself (lazy chunk). Any close calls onClose, which stores the seen flag. */

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
-import { HumanCheckStatus } from './human-check-status';
+import { HumanCheckStatus } from '../../lib/proof-of-work/human-check-status';
 import { markNewsletterSeen } from './seen-flag';
 import { knownSubscribeFailure, useSubscribe } from './use-subscribe';
 import { EmailInput } from '../../components/ui/email-input';

@@ -15,7 +15,7 @@ export function useSubscribe() {
       setChecking(true);
       let altcha: string;
       try {
-        const { proveHuman } = await import('./prove-human');
+        const { proveHuman } = await import('../../lib/proof-of-work/prove-human');
         altcha = await proveHuman();
       } finally {
         setChecking(false);

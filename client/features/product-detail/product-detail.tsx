@@ -1,7 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import { useState, type ComponentType, type ReactNode } from 'react';
 import { AlertTriangle, Leaf, RotateCcw, Share2, Truck } from 'lucide-react';
 import { restockCopy, returnAssurance } from '../../../common/domain/return-policy';
-import { WishlistButton } from '../wishlist/wishlist-button';
+import { WishlistButton } from '../../components/wishlist-button';
 import type { LiveStock, Product } from '../../../common/contracts/catalog';
 import { displayPrice, formatUsd } from '../../../common/domain/money';
 import { formatCountdown } from '../../../common/domain/release';
@@ -14,9 +14,8 @@ import { Breadcrumb } from '../../components/breadcrumb';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
-import { DropCountdown, NotifyMeLink, ReleaseTime } from '../catalog/drop-countdown';
-import { DropGate } from '../drops/drop-gate';
-import { useReleaseClock } from '../catalog/release-clock';
+import { DropCountdown, NotifyMeLink, ReleaseTime } from '../../components/drop-countdown';
+import { useReleaseClock } from '../../lib/release-clock';
 import { ColorSwatches } from './color-swatches';
 import { ProductGallery } from './product-gallery';
 import {
@@ -45,6 +44,11 @@ interface ProductDetailProps {
   freeShippingThreshold: string;
   onAddToCart: (req: AddToCartRequest) => void;
   adding: boolean;
+  /**
+   * Wraps the purchase controls: a drop's waiting room takes their place while its room is open (ADR 010).
+   * The page supplies it (the drops feature's DropGate); features do not import each other.
+   */
+  PurchaseGate: ComponentType<{ productId: string; releaseAt: string | null; children: ReactNode }>;
 }
 
 function Badge({ children, className }: { children: ReactNode; className?: string }) {
@@ -103,6 +107,7 @@ export function ProductDetail({
   freeShippingThreshold,
   onAddToCart,
   adding,
+  PurchaseGate,
 }: ProductDetailProps) {
   const [imageIndex, setImageIndex] = useState(0);
   // One size ('One Size') is chosen for the shopper (common/domain/variant.ts); so is the pictured
@@ -261,7 +266,7 @@ export function ProductDetail({
                 )}
               </p>
               {/* A drop's waiting room takes the controls' place while its room is open (ADR 010). */}
-              <DropGate productId={product.id} releaseAt={product.releaseAt}>
+              <PurchaseGate productId={product.id} releaseAt={product.releaseAt}>
                 {!release.released ? (
                   <NotifyMeLink
                     className="h-12 min-w-0 flex-1 px-3 lg:w-full"
@@ -286,7 +291,7 @@ export function ProductDetail({
                     {addToCartLabel(stocked, quantity)}
                   </Button>
                 )}
-              </DropGate>
+              </PurchaseGate>
             </div>
             {release.released && needsSize && (
               <p

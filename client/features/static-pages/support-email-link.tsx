@@ -1,4 +1,4 @@
-import { useShopSettings } from '../settings/use-shop-settings';
+import { useShopSettings } from '../../lib/use-shop-settings';
 
 /** The support inbox (SUPPORT_EMAIL, from the shop's settings) as a mailto link. */
 export function SupportEmailLink() {

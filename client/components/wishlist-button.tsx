@@ -1,11 +1,11 @@
 import { Heart } from 'lucide-react';
 import { useLocation } from 'wouter';
-import type { Product } from '../../../common/contracts/catalog';
-import { isReleased } from '../../../common/domain/release';
-import { toast } from '../../components/ui/use-toast';
-import { ApiError } from '../../lib/api-client';
-import { cn } from '../../lib/cn';
-import { useIsSaved, useToggleWishlist } from './use-wishlist';
+import type { Product } from '../../common/contracts/catalog';
+import { isReleased } from '../../common/domain/release';
+import { toast } from './ui/use-toast';
+import { ApiError } from '../lib/api-client';
+import { cn } from '../lib/cn';
+import { useIsSaved, useToggleWishlist } from '../lib/use-wishlist';
 
 /**
  * The heart: a toggle whose state is aria-pressed. On the product page it is the spec's 'Wishlist' button

@@ -1,5 +1,5 @@
 import type { Challenge, Solution } from 'altcha-lib';
-import { apiJson } from '../../lib/api-client';
+import { apiJson } from '../api-client';
 
 /**
  * The newsletter's bot check (ADR 009): fetches a proof-of-work challenge and solves it in a Web Worker

@@ -1,4 +1,4 @@
-import { cn } from '../../lib/cn';
+import { cn } from '../cn';
 
 /**
  * Says, in a polite live region, that the signup is checking the visitor is human (the proof of work

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ShopSettings } from '../../../common/contracts/settings';
-import { seasonOf } from '../../../common/domain/season';
-import { readBootstrap } from '../../lib/bootstrap';
+import type { ShopSettings } from '../../common/contracts/settings';
+import { seasonOf } from '../../common/domain/season';
+import { readBootstrap } from './bootstrap';
 
 const fallback: ShopSettings = {
   shopName: 'FIFTY',

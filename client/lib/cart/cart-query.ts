@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CartItem } from '../../../common/contracts/cart';
-import { apiJson } from '../../lib/api-client';
-import { loadStorefrontContracts } from '../../lib/storefront-contracts';
+import { apiJson } from '../api-client';
+import { loadStorefrontContracts } from '../storefront-contracts';
 
 // The cart as every screen reads it (the header's count). The changes (use-cart.ts) carry
 // TanStack's mutation code and load with the screens that make them.

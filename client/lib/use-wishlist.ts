@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Product } from '../../../common/contracts/catalog';
-import type { Wishlist, WishlistChange } from '../../../common/contracts/wishlist';
-import { apiJson } from '../../lib/api-client';
+import type { Product } from '../../common/contracts/catalog';
+import type { Wishlist, WishlistChange } from '../../common/contracts/wishlist';
+import { apiJson } from './api-client';
 
 export const WISHLIST_KEY = ['/api/wishlist'] as const;
 

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Product } from '../../../common/contracts/catalog';
-import { DEFAULT_DROP_TIMING, type DropTiming } from '../../../common/domain/drop-schedule';
-import { apiJson } from '../../lib/api-client';
-import { readBootstrap } from '../../lib/bootstrap';
+import type { Product } from '../../common/contracts/catalog';
+import { DEFAULT_DROP_TIMING, type DropTiming } from '../../common/domain/drop-schedule';
+import { apiJson } from './api-client';
+import { readBootstrap } from './bootstrap';
 
 /** What home and /drops embed beside the usual bootstrap (server/modules/seo/seo.service.ts). */
 interface DropsBootstrap {

@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { isReleased, msUntilRelease } from '../../../common/domain/release';
-import { readBootstrap } from '../../lib/bootstrap';
+import { isReleased, msUntilRelease } from '../../common/domain/release';
+import { readBootstrap } from './bootstrap';
 
 // One clock for every countdown on the page (docs/product.md §9, Scheduled release): it ticks on the second while some
 // product still waits for its release, and stops when none does.

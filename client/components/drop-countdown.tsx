@@ -1,9 +1,9 @@
 import { Bell } from 'lucide-react';
-import { describeCountdown, formatCountdown, formatReleaseUtc } from '../../../common/domain/release';
-import { buttonVariants } from '../../components/ui/button';
-import { cn } from '../../lib/cn';
+import { describeCountdown, formatCountdown, formatReleaseUtc } from '../../common/domain/release';
+import { buttonVariants } from './ui/button';
+import { cn } from '../lib/cn';
 import { NotifyMeButton } from './notify-me';
-import { useHydrated } from './release-clock';
+import { useHydrated } from '../lib/release-clock';
 
 /** 'Drops in 2d 04:13:09', as a live timer whose spoken name changes once a minute, not every second. */
 export function DropCountdown({ msLeft, className }: { msLeft: number; className?: string }) {

@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Bell, CalendarPlus } from 'lucide-react';
-import type { AlertSignupResponse } from '../../../common/contracts/alerts';
-import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '../../components/ui/dialog';
-import { ApiError, apiJson } from '../../lib/api-client';
-import { cn } from '../../lib/cn';
-import { EmailInput } from '../../components/ui/email-input';
+import type { AlertSignupResponse } from '../../common/contracts/alerts';
+import { Button } from './ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from './ui/dialog';
+import { ApiError, apiJson } from '../lib/api-client';
+import { cn } from '../lib/cn';
+import { EmailInput } from './ui/email-input';
 
 type Status = { kind: 'idle' | 'checking' | 'sending' } | { kind: 'done'; message: string; alert: AlertSignupResponse['kind'] } | { kind: 'failed'; message: string };
 
@@ -41,7 +41,7 @@ export function NotifyMeButton({
     if (!value || busy) return;
     try {
       setStatus({ kind: 'checking' });
-      const { proveHuman } = await import('../newsletter/prove-human');
+      const { proveHuman } = await import('../lib/proof-of-work/prove-human');
       const altcha = await proveHuman();
       setStatus({ kind: 'sending' });
       const res = await apiJson<AlertSignupResponse>('POST', `/api/products/${productId}/alerts`, { email: value, altcha });

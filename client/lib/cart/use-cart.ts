@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
-import { ApiError, apiJson, apiRequest } from '../../lib/api-client';
-import { loadStorefrontContracts } from '../../lib/storefront-contracts';
+import { ApiError, apiJson, apiRequest } from '../api-client';
+import { loadStorefrontContracts } from '../storefront-contracts';
 import { toast } from '../../components/ui/use-toast';
 import { cartDrawer } from './cart-drawer-store';
 import { CART_KEY } from './cart-query';
