@@ -1,13 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AdmissionPass, DropStatus } from '../../../common/contracts/drops';
 import { ApiError, apiJson } from '../../lib/api-client';
+import { reopenEvents, subscribeEvents } from '../../lib/shared-event-source';
 
 const POLL_MS = 2000;
 
 /**
  * The shopper's view of a drop's waiting room, live: GET /api/drops/:id once, then the events stream
  * (`event: status`); while the stream is down (or the browser has none) it polls GET every 2 s.
- * `reconnect` reopens the stream, e.g. after joining, so it follows the new ticket.
+ * `reconnect` reopens the stream, e.g. after joining, so it follows the new ticket. The stream is the
+ * page's one stream of this product (client/lib/shared-event-source.ts): the product page's stock line
+ * follows the same one (product-detail/use-live-stock.ts).
  */
 export function useDropStatus(productId: string) {
   const [status, setStatus] = useState<DropStatus | null>(null);
@@ -19,12 +22,13 @@ export function useDropStatus(productId: string) {
   useEffect(() => {
     let stopped = false;
     let poll: ReturnType<typeof setTimeout> | null = null;
-    let source: EventSource | null = null;
+    let unsubscribe: (() => void) | null = null;
     function stop() {
       stopped = true;
       if (poll) clearTimeout(poll);
       poll = null;
-      source?.close();
+      unsubscribe?.();
+      unsubscribe = null;
     }
     const accept = (s: DropStatus) => {
       if (stopped) return;
@@ -58,17 +62,22 @@ export function useDropStatus(productId: string) {
 
     void fetchOnce();
     if (typeof EventSource === 'function') {
-      source = new EventSource(`${base}/events`, { withCredentials: true });
-      source.addEventListener('status', (event) => {
-        stopPolling();
-        try {
-          accept(JSON.parse((event as MessageEvent<string>).data) as DropStatus);
-        } catch {
-          /* a malformed event: the next one (or the poll) will do */
-        }
-      });
-      // Down (it retries by itself) or refused for good (CLOSED): poll meanwhile.
-      source.onerror = () => startPolling();
+      unsubscribe = subscribeEvents(
+        `${base}/events`,
+        'status',
+        (data) => {
+          stopPolling();
+          try {
+            accept(JSON.parse(data) as DropStatus);
+          } catch {
+            /* a malformed event: the next one (or the poll) will do */
+          }
+        },
+        // Down (it retries by itself) or refused for good (CLOSED): poll meanwhile.
+        () => startPolling(),
+      );
+      // Joined, or the room just opened: the stream is asked again (with the session it now has).
+      if (generation > 0) reopenEvents(`${base}/events`);
     } else {
       startPolling();
     }
@@ -109,7 +118,7 @@ export function useJoinQueue(productId: string, onJoined: (s: DropStatus) => voi
       setChecking(true);
       let altcha: string;
       try {
-        const { proveHuman } = await import('../../lib/proof-of-work/prove-human');
+        const { proveHuman } = await import('../newsletter/prove-human');
         altcha = await proveHuman();
       } finally {
         setChecking(false);

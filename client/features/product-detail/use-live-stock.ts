@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LiveStock, Product } from '../../../common/contracts/catalog';
+import type { DropStatus } from '../../../common/contracts/drops';
 import { STOCK_ANNOUNCE_MIN_MS, sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
 import { isAvailable } from '../../../common/domain/stock';
 import { apiJson } from '../../lib/api-client';
+import { subscribeEvents } from '../../lib/shared-event-source';
 
 /** Polling when the event stream is refused (503) or EventSource is missing. */
 const POLL_MS = 5_000;
@@ -18,6 +20,22 @@ function fromProduct(p: Product): LiveStock {
   };
 }
 
+/** The stock a drop's status tells (`left`, `editionSize`); how the edition ended comes from GET …/stock. */
+function fromDropStatus(p: Product, s: DropStatus, before: LiveStock): LiveStock {
+  const left = s.left;
+  return {
+    productId: p.id,
+    left,
+    editionSize: s.editionSize,
+    inStock: isAvailable({ ...p, stock: left }),
+    soldOutAt: left === 0 ? before.soldOutAt : null,
+    sellOutSeconds: left === 0 ? before.sellOutSeconds : null,
+  };
+}
+
+/** Phases in which a drop's status stream runs: the page follows it instead of opening a second stream. */
+const droppingPhases = new Set<DropStatus['phase']>(['raffle', 'open', 'sold_out']);
+
 /** What the page says of the stock: 'N of 50 left', 'Sold out', or how the edition ended. */
 export function describeStock(s: LiveStock): string {
   if (s.soldOutAt) return `Sold out. ${sellOutStory(s.editionSize, s.sellOutSeconds)}.`;
@@ -26,8 +44,10 @@ export function describeStock(s: LiveStock): string {
 }
 
 /**
- * Live stock of a product (ADR 011): starts from the server-rendered product, then follows
- * /api/products/:id/stock/events (falling back to polling /stock). `announcement` is what a polite live
+ * Live stock of a product (ADR 011): starts from the server-rendered product, then follows ONE stream —
+ * for a drop while its room is open (raffle, open, sold out), the waiting room's status stream, the same
+ * one the waiting room follows (client/lib/shared-event-source.ts: one EventSource per page); otherwise
+ * /api/products/:id/stock/events. Without a stream it polls /stock. `announcement` is what a polite live
  * region should say: it changes at most once every few seconds, so a falling count does not chatter.
  */
 export function useLiveStock(product: Product): { stock: LiveStock; announcement: string } {
@@ -35,36 +55,75 @@ export function useLiveStock(product: Product): { stock: LiveStock; announcement
   const [announcement, setAnnouncement] = useState('');
   const lastSpoken = useRef(0);
   const first = useRef(true);
+  // A drop's stream first; the stock stream once its status says the room is not open (yet) or is over.
+  const [followDrop, setFollowDrop] = useState(product.releaseAt !== null);
+  const [dropAgainAt, setDropAgainAt] = useState<string | null>(null);
+  const productRef = useRef(product);
+  productRef.current = product;
+  const productId = product.id;
 
   useEffect(() => {
     let closed = false;
     let poll: ReturnType<typeof setInterval> | null = null;
-    let source: EventSource | null = null;
-    const url = `/api/products/${product.id}/stock`;
+    let unsubscribe: (() => void) | null = null;
+    const url = `/api/products/${productId}/stock`;
+    const read = () =>
+      apiJson<LiveStock>('GET', url)
+        .then((s) => !closed && setStock(s))
+        .catch(() => undefined);
     const startPolling = () => {
       if (poll || closed) return;
-      poll = setInterval(() => {
-        apiJson<LiveStock>('GET', url)
-          .then((s) => !closed && setStock(s))
-          .catch(() => undefined);
-      }, POLL_MS);
+      poll = setInterval(() => void read(), POLL_MS);
     };
-    if (typeof EventSource === 'function') {
-      source = new EventSource(`${url}/events`);
-      source.addEventListener('stock', (e) => {
-        if (!closed) setStock(JSON.parse((e as MessageEvent<string>).data) as LiveStock);
-      });
-      // The browser retries a dropped stream by itself; a refused one (503) is closed: poll instead.
-      source.onerror = () => {
-        if (source?.readyState === EventSource.CLOSED) startPolling();
-      };
-    } else startPolling();
+    if (typeof EventSource !== 'function') startPolling();
+    else if (followDrop) {
+      unsubscribe = subscribeEvents(
+        `/api/drops/${productId}/events`,
+        'status',
+        (data) => {
+          if (closed) return;
+          const status = JSON.parse(data) as DropStatus;
+          if (!droppingPhases.has(status.phase)) {
+            // Not open yet (follow the stock until the room opens) or over (the stock from now on).
+            setDropAgainAt(status.phase === 'not_open' ? status.roomOpensAt : null);
+            setFollowDrop(false);
+            return;
+          }
+          setStock((before) => {
+            const next = fromDropStatus(productRef.current, status, before);
+            // Gone: how the edition ended ('All 50 sold in …') is the stock endpoint's to say, once.
+            if (next.left === 0 && before.left !== 0) void read();
+            return next;
+          });
+        },
+        (gaveUp) => gaveUp && startPolling(),
+      );
+    } else {
+      unsubscribe = subscribeEvents(
+        `${url}/events`,
+        'stock',
+        (data) => !closed && setStock(JSON.parse(data) as LiveStock),
+        // The browser retries a dropped stream by itself; a refused one (503) is closed: poll instead.
+        (gaveUp) => gaveUp && startPolling(),
+      );
+    }
     return () => {
       closed = true;
-      source?.close();
+      unsubscribe?.();
       if (poll) clearInterval(poll);
     };
-  }, [product.id]);
+  }, [productId, followDrop]);
+
+  // A drop whose room opens later: back to its stream when it opens.
+  useEffect(() => {
+    if (!dropAgainAt) return;
+    const wait = Math.min(Math.max(1000, Date.parse(dropAgainAt) - Date.now() + Math.random() * 2000), 2 ** 31 - 1);
+    const timer = setTimeout(() => {
+      setDropAgainAt(null);
+      setFollowDrop(true);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [dropAgainAt]);
 
   const text = describeStock(stock);
   useEffect(() => {
