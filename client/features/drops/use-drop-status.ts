@@ -118,7 +118,7 @@ export function useJoinQueue(productId: string, onJoined: (s: DropStatus) => voi
       setChecking(true);
       let altcha: string;
       try {
-        const { proveHuman } = await import('../newsletter/prove-human');
+        const { proveHuman } = await import('../../lib/proof-of-work/prove-human');
         altcha = await proveHuman();
       } finally {
         setChecking(false);
