@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { moduleCalls, moduleTables, scheduledJobs, serverImportGraph, serverModules } from './module-graph';
+import { eventStreams, flowCalls, moduleCalls, moduleTables, scheduledJobs, serverFlows, serverImportGraph, serverModules } from './module-graph';
 
-// docs/architecture.md's module map and jobs table are read against the code, so they cannot go stale:
-// the modules are the folders of server/modules, "calls" and "called by" the import graph
-// (server/module-graph.ts; `npx tsx server/module-graph.ts` prints the generated columns), the jobs
-// the `jobs.every(...)` calls of server/services.ts.
+// docs/architecture.md's module map, flow map, streams and jobs tables are read against the code, so they
+// cannot go stale: the modules are the folders of server/modules, the flows the files of server/flows,
+// "calls" and "called by" the import graph (server/module-graph.ts; `npx tsx server/module-graph.ts`
+// prints the generated columns), the streams the `…/events` routes of the modules, the jobs the
+// `jobs.every(...)` calls of server/services.ts.
 
 const serverDir = path.dirname(new URL(import.meta.url).pathname);
 const doc = fs.readFileSync(path.join(serverDir, '..', 'docs', 'architecture.md'), 'utf8');
@@ -77,6 +78,20 @@ describe('docs/architecture.md agrees with the code', () => {
     expect(fromDoc).toEqual(fromCode);
   });
 
+  test('the flow map has one row per file of server/flows, and "calls" lists exactly the modules each imports', () => {
+    const flows = serverFlows(serverDir);
+    const flowRows = tableAfter(doc, 'Flow map');
+    expect(flowRows.map((r) => r[0]!.replace(/`/g, '')).sort()).toEqual(flows);
+    const calls = flowCalls(serverImportGraph(serverDir), flows, modules);
+    const fromDoc = flowRows.map((r) => ({ flow: r[0]!.replace(/`/g, ''), calls: modulesIn(r[1] ?? '', modules, true) }));
+    expect(fromDoc.sort((a, b) => a.flow.localeCompare(b.flow))).toEqual(flows.map((f) => ({ flow: f, calls: calls.get(f)! })));
+  });
+
+  test('the streams table lists exactly the event-stream routes of the modules, each with its module', () => {
+    const documented = tableAfter(doc, 'Streams').map((r) => ({ path: r[0]!.replace(/`/g, ''), module: r[1]!.replace(/`/g, '').split(/\s/)[0]! }));
+    expect(documented.sort((a, b) => a.path.localeCompare(b.path))).toEqual(eventStreams(serverDir));
+  });
+
   test('the jobs table lists exactly the jobs server/services.ts schedules', () => {
     const services = fs.readFileSync(path.join(serverDir, 'services.ts'), 'utf8');
     const documented = tableAfter(doc, 'Jobs').map((r) => r[0]!.replace(/`/g, ''));
@@ -96,6 +111,12 @@ describe('the readers this test relies on', () => {
     ]);
     expect(listItems('b (c, (d, e)), f')).toEqual(['b', 'f']);
     expect(listItems('— (nothing)')).toEqual([]);
+  });
+
+  test('the code readers find what the doc is checked against', () => {
+    expect(modules).toContain('catalog');
+    expect(serverFlows(serverDir)).toContain('admin-login');
+    expect(eventStreams(serverDir).map((s) => s.module)).toContain('inventory');
   });
 
   test('scheduledJobs reads the names of jobs.every calls', () => {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The import graph between server modules (server/modules/<name>) and the files of server/plugins and
- * server/lib, type imports included,
+ * The import graph between server modules (server/modules/<name>), the flows (server/flows/<name>.ts, as
+ * `flows/<name>`) and the files of server/plugins and server/lib, type imports included,
  * tests and server/db (schema aggregation, migrations, seed) left out: docs/architecture.md's module map
  * is drawn from it and module-graph.test.ts keeps it acyclic.
  */
@@ -12,6 +12,7 @@ export function serverImportGraph(serverDir: string): Map<string, Set<string>> {
   const nodeOf = (file: string): string | null => {
     const rel = path.relative(serverDir, file).split(path.sep);
     if (rel[0] === 'modules' && rel.length > 2) return rel[1]!;
+    if (rel[0] === 'flows' && rel.length === 2) return `flows/${rel[1]!.replace(/\.ts$/, '')}`;
     // plugins/ and lib/ are folders of independent files, not capabilities: each file is its own node.
     if (rel.length === 2 && ['plugins', 'lib'].includes(rel[0]!)) return `${rel[0]}/${rel[1]!.replace(/\.ts$/, '')}`;
     return null;
@@ -81,6 +82,38 @@ export function moduleTables(serverDir: string): Map<string, string[]> {
   return tables;
 }
 
+/** The flows: one file each under server/flows (tests left out), the only code that calls several modules. */
+export function serverFlows(serverDir: string): string[] {
+  const dir = path.join(serverDir, 'flows');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .map((f) => f.replace(/\.ts$/, ''))
+    .sort();
+}
+
+/** The modules each flow imports (the Flows table of docs/architecture.md). */
+export function flowCalls(graph: Map<string, Set<string>>, flows: string[], modules: string[]): Map<string, string[]> {
+  return new Map(flows.map((f) => [f, [...(graph.get(`flows/${f}`) ?? [])].filter((to) => modules.includes(to)).sort()]));
+}
+
+/**
+ * The event streams the modules serve: the route paths ending in `/events` in a module's `*.routes.ts`
+ * (the Streams table of docs/architecture.md), each with its module.
+ */
+export function eventStreams(serverDir: string): Array<{ path: string; module: string }> {
+  const found: Array<{ path: string; module: string }> = [];
+  for (const name of serverModules(serverDir)) {
+    const dir = path.join(serverDir, 'modules', name);
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.routes.ts'))) {
+      const source = fs.readFileSync(path.join(dir, file), 'utf8');
+      for (const m of source.matchAll(/['"](\/api\/[^'"]*\/events)['"]/g)) found.push({ path: m[1]!, module: name });
+    }
+  }
+  return found.sort((a, b) => a.path.localeCompare(b.path));
+}
+
 /** The names of the in-process jobs a source file schedules: `jobs.every('name', …)` (server/services.ts). */
 export function scheduledJobs(source: string): string[] {
   return [...source.matchAll(/\bjobs\.every\(\s*['"]([a-z0-9-]+)['"]/g)].map((m) => m[1]!).sort();
@@ -115,5 +148,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
     const { calls: out, calledBy } = calls.get(m)!;
     console.log(`| ${m} | ${list(tables.get(m)!.map((t) => `\`${t}\``))} | ${list(out)} | ${list(calledBy)} |`);
   }
+  console.log('\n| flow | calls (modules) |\n|---|---|');
+  const graph = serverImportGraph(serverDir);
+  for (const [flow, called] of flowCalls(graph, serverFlows(serverDir), modules)) console.log(`| ${flow} | ${list(called)} |`);
+  console.log(`\nstreams: ${eventStreams(serverDir).map((s) => `${s.path} (${s.module})`).join(', ')}`);
   console.log(`\njobs (server/services.ts): ${scheduledJobs(fs.readFileSync(path.join(serverDir, 'services.ts'), 'utf8')).join(', ')}`);
 }
