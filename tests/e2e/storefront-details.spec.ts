@@ -119,6 +119,8 @@ test('the next pieces sold carry the next numbers, in the same words on the orde
 test('a declined card and a bad code are explained at their fields; free shipping reads FREE', async ({
   page,
 }) => {
+  // The page's timers run on a clock the test can move: the toast's 5 s pass without waiting them out.
+  await page.clock.install();
   const tee = await productNamed(page, 'Fifty Standard Tee');
   await page.request.post('/api/cart', {
     data: { productId: tee.id, quantity: 2, selectedSize: 'S', selectedColor: 'White' },
@@ -149,7 +151,7 @@ test('a declined card and a bad code are explained at their fields; free shippin
   await expect(card).toHaveAccessibleDescription('Your card was declined.');
   await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeVisible();
   // Still there after the toast has gone.
-  await page.waitForTimeout(5600);
+  await page.clock.fastForward(5600);
   await expect(card).toHaveAccessibleDescription('Your card was declined.');
   expect(await seriousViolations(page)).toEqual([]);
 });
@@ -212,7 +214,6 @@ test.describe('on a phone', () => {
       page.getByRole('main').getByRole('link', { name: 'Size guide', exact: true }),
     ).toHaveAttribute('href', '/size-guide');
     await page.mouse.wheel(0, 1500);
-    await page.waitForTimeout(300);
     await expect(page.getByRole('button', { name: /^Add to Cart - \$/ })).toBeInViewport();
     await expect(page.getByRole('button', { name: /^Shopping cart/ })).toBeInViewport();
     await page.getByLabel('Size').selectOption('L');
