@@ -16,7 +16,7 @@ const SHARED_RULE_NAMES = [
   'cartItemCount', 'computeTotals', 'totalsToWire', // pricing.ts
   'availableShippingMethods', 'methodsForCountry', 'isDomestic', 'resolveShippingMethod',
   'shippingCostCents', 'formatThreshold', 'formatThresholdUsd', // shipping.ts
-  'parseMoney', 'formatMoney', 'formatUsd', 'displayPrice', // money.ts
+  'parseMoney', 'formatMoney', 'formatMoneyOrNull', 'parseMoneyOrNull', 'formatUsd', 'displayPrice', // money.ts
   'formatEditionNumbers', 'editionNumbersFor', 'checkCartQuantity', // stock.ts
   'firstSentence', // first-sentence.ts
   'isUuid', // ids.ts
@@ -50,6 +50,12 @@ const oneCopyOfEachRule = [
   {
     selector: "Property[key.name='path'][value.type='Literal'][value.value=/^\\/[a-z-]+(\\/:[a-z]+)?$/]",
     message: inCommon('A page route (PAGE_PATHS in common/domain/site-routes.ts)'),
+  },
+  {
+    // Money is cents end to end; only common/domain/money.ts turns it into or out of a decimal (ADR 016).
+    selector:
+      "CallExpression[callee.property.name='toFixed'][arguments.0.value=2], CallExpression[callee.name='parseFloat'], CallExpression[callee.object.name='Number'][callee.property.name='parseFloat']",
+    message: inCommon('Money as a decimal (formatMoney / parseMoney in common/domain/money.ts, ADR 016)'),
   },
 ];
 

@@ -192,7 +192,7 @@ async function run(kind: 'embedded' | 'postgres'): Promise<RunFigures> {
       .insert(products)
       .values({
         name: 'Drop 001 Tee',
-        price: '50.00',
+        priceCents: 5000,
         category: 'tshirts',
         stock: PIECES,
         editionSize: Math.max(50, PIECES),

@@ -66,7 +66,7 @@ async function main() {
   const newProduct = async (name: string, stock: number, editionSize: number) => {
     const [row] = await db
       .insert(products)
-      .values({ name, price: '45.00', category: 'tshirts', stock, editionSize, sizes: ['M'], colors: [{ name: 'White', value: '#FFFFFF' }], images: [] })
+      .values({ name, priceCents: 4500, category: 'tshirts', stock, editionSize, sizes: ['M'], colors: [{ name: 'White', value: '#FFFFFF' }], images: [] })
       .returning({ id: products.id });
     return row!.id;
   };

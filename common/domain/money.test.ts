@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { displayPrice, formatMoney, formatUsd, parseMoney, percentOf } from './money';
+import { displayPrice, formatMoney, formatMoneyOrNull, formatUsd, parseMoney, parseMoneyOrNull, percentOf } from './money';
 
 describe('money', () => {
   test('parses wire strings to cents without float error', () => {
@@ -17,6 +17,12 @@ describe('money', () => {
     expect(formatUsd(4500)).toBe('$45.00');
     expect(formatUsd(-150)).toBe('-$1.50');
     expect(displayPrice('8.9')).toBe('$8.90');
+  });
+  test('optional amounts: null stays null, and cents and wire strings round-trip (the database keeps cents)', () => {
+    expect(formatMoneyOrNull(null)).toBeNull();
+    expect(parseMoneyOrNull(null)).toBeNull();
+    expect(formatMoneyOrNull(9999999999)).toBe('99999999.99');
+    for (const cents of [0, 1, 10, 1499, 4500, 9999999999]) expect(parseMoneyOrNull(formatMoneyOrNull(cents))).toBe(cents);
   });
   test('percent rounds to the cent', () => {
     expect(percentOf(4500, 15)).toBe(675);

@@ -1,4 +1,5 @@
-// Money is integer cents inside the code, "12.34" strings on the wire and numeric(10,2) in the database.
+// Money is integer cents (minor units) in the code and the database (bigint *_cents columns), and a
+// "12.34" decimal string on the wire: converted once, here, at the boundary (docs/decisions/016-money-minor-units.md).
 
 export type Cents = number;
 
@@ -14,6 +15,16 @@ export function formatMoney(cents: Cents): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(Math.round(cents));
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** The wire form of an optional amount: null stays null. */
+export function formatMoneyOrNull(cents: Cents | null): string | null {
+  return cents === null ? null : formatMoney(cents);
+}
+
+/** An optional wire amount → cents: null stays null. */
+export function parseMoneyOrNull(value: string | null): Cents | null {
+  return value === null ? null : parseMoney(value);
 }
 
 /** 1234 → "$12.34" */

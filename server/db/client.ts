@@ -60,7 +60,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   // An idle client whose connection dies (server restart, terminated backend) is dropped by the pool and
   // replaced on demand; without a listener that 'error' event would crash the process.
   pool.on('error', () => undefined);
-  // numeric stays a string (money is never a float); bigint count(*) too.
+  // bigint stays a string in raw SQL (count(*)); money columns are bigint cents that Drizzle reads as numbers (ADR 016).
   const db = drizzle(pool) as Db;
   return {
     db,

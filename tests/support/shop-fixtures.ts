@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { Db } from '../../server/db/client';
 import { products } from '../../server/modules/catalog/catalog.tables';
 import { discountCodes } from '../../server/modules/discounts/discounts.tables';
+import { parseMoney, parseMoneyOrNull } from '../../common/domain/money';
 import type { CreatePaymentIntentResult, CustomerInfoBody } from '../../common/contracts/checkout';
 import type { TestApp, TestClient } from './build-test-app';
 
@@ -49,8 +50,8 @@ export async function createProduct(db: Db, over: ProductFixture = {}): Promise<
     .insert(products)
     .values({
       name: over.name ?? `Drop Tee ${crypto.randomBytes(3).toString('hex')}`,
-      price: over.price ?? '45.00',
-      salePrice: over.salePrice ?? null,
+      priceCents: parseMoney(over.price ?? '45.00'),
+      salePriceCents: parseMoneyOrNull(over.salePrice ?? null),
       category: over.category ?? 'tshirts',
       stock: over.stock ?? 10,
       inStock: over.inStock ?? true,

@@ -22,7 +22,7 @@ export interface SeedColor {
 export interface SeedProduct {
   name: string;
   description: string;
-  /** decimal string, e.g. "45.00" */
+  /** decimal string, e.g. "45.00" (stored as cents by seed.ts) */
   price: string;
   salePrice: string | null;
   category: SeedCategorySlug;

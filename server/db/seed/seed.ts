@@ -4,6 +4,7 @@ import type { Db } from '../client';
 import { categories, products } from '../../modules/catalog/catalog.tables';
 import { discountCodes } from '../../modules/discounts/discounts.tables';
 import { EDITION_SIZE } from '../../../common/domain/stock';
+import { parseMoney, parseMoneyOrNull } from '../../../common/domain/money';
 import { discountSeeds, seedCategories, seedProductImages, seedProducts } from './catalog-data';
 import { renderSeedArt } from './product-art';
 
@@ -40,8 +41,8 @@ export async function seedCatalogue(db: Db, dataDir: string, opts: { art?: boole
       seedProducts.map((p, i) => ({
         name: p.name,
         description: p.description,
-        price: p.price,
-        salePrice: p.salePrice,
+        priceCents: parseMoney(p.price),
+        salePriceCents: parseMoneyOrNull(p.salePrice),
         category: p.category,
         subcategory: p.subcategory,
         materials: p.materials,

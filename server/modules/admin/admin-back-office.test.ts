@@ -187,7 +187,7 @@ describeEachDb('admin back office', (t) => {
     expect(item).toMatchObject({
       productId: null,
       productName: product.name,
-      productPrice: '45.00',
+      productPriceCents: 4500,
       editionNumbers: [7],
     });
     expect(
@@ -214,9 +214,9 @@ describeEachDb('admin back office', (t) => {
         shippingCity: 'London',
         shippingState: 'LDN',
         shippingZip: 'N1',
-        subtotal: '45.00',
-        shipping: '0.00',
-        total: '45.00',
+        subtotalCents: 4500,
+        shippingCents: 0,
+        totalCents: 4500,
         status: o.status ?? 'pending',
       })
       .returning();
@@ -226,7 +226,7 @@ describeEachDb('admin back office', (t) => {
         orderId: row.id,
         productId: o.productId,
         productName: o.name,
-        productPrice: '45.00',
+        productPriceCents: 4500,
         quantity: 1,
         selectedSize: 'M',
         editionNumbers: [7],

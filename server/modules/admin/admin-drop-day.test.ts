@@ -38,13 +38,13 @@ describeEachDb('the owner on drop day and after', (t) => {
         shippingCity: 'London',
         shippingState: 'LDN',
         shippingZip: 'N1',
-        subtotal: '45.00',
-        total: '45.00',
+        subtotalCents: 4500,
+        totalCents: 4500,
         status: o.status ?? 'pending',
         ...(o.createdAt ? { createdAt: o.createdAt } : {}),
       })
       .returning();
-    await t().services.db.insert(orderItems).values({ orderId: row!.id, productId: null, productName: 'Drop Tee', productPrice: '45.00', quantity: 1 });
+    await t().services.db.insert(orderItems).values({ orderId: row!.id, productId: null, productName: 'Drop Tee', productPriceCents: 4500, quantity: 1 });
     return row!;
   }
 

@@ -2,7 +2,8 @@ import { isUuid, productPayloadSchema, type AdminProduct, type ProductPayload, t
 import type { Db } from '../../db/client';
 import { EDITION_SIZE } from '../../../common/domain/stock';
 import { badRequest, HttpError, notFound } from '../../plugins/http-error';
-import type { CatalogService } from '../catalog/catalog.service';
+import { parseMoney, parseMoneyOrNull } from '../../../common/domain/money';
+import type { CatalogService, ProductDetails } from '../catalog/catalog.service';
 import type { InventoryService } from '../inventory/inventory.service';
 
 export const PRODUCT_NOT_FOUND = 'Product not found';
@@ -57,6 +58,16 @@ function payloadOf(p: AdminProduct): ProductPayloadInput {
   };
 }
 
+/** The contract's "12.34" prices → the row's cents (docs/decisions/016-money-minor-units.md); a field not named stays unnamed. */
+function toDetails(fields: Partial<Omit<ProductPayload, 'stock' | 'editionSize'>>): Partial<ProductDetails> {
+  const { price, salePrice, ...rest } = fields;
+  return {
+    ...rest,
+    ...(price !== undefined && { priceCents: parseMoney(price) }),
+    ...(salePrice !== undefined && { salePriceCents: parseMoneyOrNull(salePrice) }),
+  };
+}
+
 export function createAdminProductsService(deps: {
   db: Db;
   catalog: CatalogService;
@@ -86,7 +97,7 @@ export function createAdminProductsService(deps: {
       if (stock > size) throw badRequest(EDITION_MESSAGES.onlyUnmade(size, 0, 0, size));
       // The catalogue writes the product, inventory its stock and edition size, in one transaction.
       const product = await db.transaction(async (tx) => {
-        const created = await catalog.insertProduct(tx, details);
+        const created = await catalog.insertProduct(tx, toDetails(details) as ProductDetails);
         if (!(await inventory.setLevels(tx, created.id, { stock, editionSize: size })))
           throw badRequest(EDITION_MESSAGES.onlyUnmade(size, 0, 0, size));
         return (await catalog.getProductFresh(created.id, tx))!;
@@ -101,7 +112,7 @@ export function createAdminProductsService(deps: {
       const { stock, editionSize, ...details } = payload;
       // Refused as a whole when the edition has no room for the stock (nothing is written then).
       const row = await db.transaction(async (tx) =>
-        (await inventory.setLevels(tx, id, { stock, editionSize })) ? catalog.updateProduct(tx, id, details) : null,
+        (await inventory.setLevels(tx, id, { stock, editionSize })) ? catalog.updateProduct(tx, id, toDetails(details) as ProductDetails) : null,
       );
       if (!row) {
         const room = await inventory.editionRoom(id);
@@ -163,7 +174,7 @@ export function createAdminProductsService(deps: {
           const editionSize = named.includes('editionSize') ? merged.editionSize : undefined;
           if (!(await inventory.setLevels(tx, id, { stock, editionSize }))) return 'no-room' as const;
         }
-        return catalog.updateProduct(tx, id, details as Omit<ProductPayload, 'stock' | 'editionSize'>);
+        return catalog.updateProduct(tx, id, toDetails(details) as ProductDetails);
       });
       if (row === 'no-room') {
         const room = await inventory.editionRoom(id);

@@ -1,6 +1,7 @@
 import { isDatabaseUnavailable } from '../../db/db-errors';
 import type { Db, DbOrTx } from '../../db/client';
 import type { Category, Product } from '../../../common/contracts/catalog';
+import { formatMoney, formatMoneyOrNull } from '../../../common/domain/money';
 import { rankBySearch } from '../../../common/domain/search';
 import { sellOutSeconds } from '../../../common/domain/sell-out';
 import { isAvailable } from '../../../common/domain/stock';
@@ -24,8 +25,9 @@ export function toProduct(row: ProductRow): Product {
     id: row.id,
     name: row.name,
     description: row.description,
-    price: row.price,
-    salePrice: row.salePrice,
+    // Cents in the row, the contract's decimal string on the wire (docs/decisions/016-money-minor-units.md).
+    price: formatMoney(row.priceCents),
+    salePrice: formatMoneyOrNull(row.salePriceCents),
     category: row.category,
     subcategory: row.subcategory,
     materials: row.materials,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const categories = pgTable('categories', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -20,8 +20,9 @@ export const products = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
-    price: numeric('price', { precision: 10, scale: 2 }).notNull(),
-    salePrice: numeric('sale_price', { precision: 10, scale: 2 }),
+    /** Money is integer cents (docs/decisions/016-money-minor-units.md); bigint: 99999999.99 is beyond integer. */
+    priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
+    salePriceCents: bigint('sale_price_cents', { mode: 'number' }),
     category: text('category')
       .notNull()
       .references(() => categories.slug, { onUpdate: 'cascade' }),
@@ -55,6 +56,8 @@ export const products = pgTable(
     check('products_stock_non_negative', sql`${t.stock} >= 0`),
     check('products_sold_non_negative', sql`${t.soldCount} >= 0`),
     check('products_held_non_negative', sql`${t.heldCount} >= 0`),
+    check('products_price_cents_non_negative', sql`${t.priceCents} >= 0`),
+    check('products_sale_price_cents_non_negative', sql`${t.salePriceCents} >= 0`),
     // Never reproduced once sold out: every piece of the edition is sold, held or on the shelf, never more.
     check('products_max_per_shopper_range', sql`${t.maxPerShopper} between 1 and 50`),
     check('products_within_edition', sql`${t.stock} + ${t.heldCount} + ${t.soldCount} <= ${t.editionSize}`),

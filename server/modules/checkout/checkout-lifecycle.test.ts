@@ -65,8 +65,8 @@ describeEachDb('checkout lifecycle in the database', (t) => {
         shippingCity: 'C',
         shippingState: 'IL',
         shippingZip: '60601',
-        subtotal: '1.00',
-        total: '1.00',
+        subtotalCents: 100,
+        totalCents: 100,
         status: 'returned',
       }),
     ).rejects.toMatchObject(refused('orders_status_valid'));

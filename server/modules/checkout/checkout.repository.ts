@@ -81,12 +81,13 @@ export async function insertCheckout(
     lines: CheckoutLine[];
     customer: CheckoutCustomer;
     shippingMethod: string;
-    subtotal: string;
+    /** Money in cents, like every money column (docs/decisions/016-money-minor-units.md). */
+    subtotalCents: number;
     discountCode: string | null;
-    discountAmount: string;
-    shipping: string;
-    tax: string;
-    total: string;
+    discountAmountCents: number;
+    shippingCents: number;
+    taxCents: number;
+    totalCents: number;
     amountCents: number;
     discountClaimed: boolean;
     holdExpiresAt: Date;

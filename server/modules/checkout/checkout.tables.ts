@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { CHECKOUT_STATUSES } from '../../../common/domain/checkout-lifecycle';
 import {
+  bigint,
   boolean,
   check,
   index,
-  integer,
   jsonb,
-  numeric,
   pgTable,
   text,
   timestamp,
@@ -56,6 +55,8 @@ export interface CheckoutCustomer {
  * status: open (holding stock) → fulfilled | expired | cancelled | refunded; the edges are the
  * lifecycle table in common/domain/checkout-lifecycle.ts (checkout.repository's transitionCheckout).
  */
+const MONEY = { mode: 'number' } as const;
+
 export const checkouts = pgTable(
   'checkouts',
   {
@@ -66,13 +67,14 @@ export const checkouts = pgTable(
     lines: jsonb('lines').$type<CheckoutLine[]>().notNull(),
     customer: jsonb('customer').$type<CheckoutCustomer>().notNull(),
     shippingMethod: text('shipping_method').notNull(),
-    subtotal: numeric('subtotal', { precision: 10, scale: 2 }).notNull(),
+    /** Money is integer cents (docs/decisions/016-money-minor-units.md). */
+    subtotalCents: bigint('subtotal_cents', MONEY).notNull(),
     discountCode: text('discount_code'),
-    discountAmount: numeric('discount_amount', { precision: 10, scale: 2 }).notNull().default('0'),
-    shipping: numeric('shipping', { precision: 10, scale: 2 }).notNull().default('0'),
-    tax: numeric('tax', { precision: 10, scale: 2 }).notNull().default('0'),
-    total: numeric('total', { precision: 10, scale: 2 }).notNull(),
-    amountCents: integer('amount_cents').notNull(),
+    discountAmountCents: bigint('discount_amount_cents', MONEY).notNull().default(0),
+    shippingCents: bigint('shipping_cents', MONEY).notNull().default(0),
+    taxCents: bigint('tax_cents', MONEY).notNull().default(0),
+    totalCents: bigint('total_cents', MONEY).notNull(),
+    amountCents: bigint('amount_cents', MONEY).notNull(),
     /** Whether this checkout holds a claim on a usage of its discount code. */
     discountClaimed: boolean('discount_claimed').notNull().default(false),
     holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }).notNull(),
@@ -86,6 +88,9 @@ export const checkouts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    ...(['subtotal', 'discount_amount', 'shipping', 'tax', 'total', 'amount'] as const).map((c) =>
+      check(`checkouts_${c}_cents_non_negative`, sql`${sql.identifier(`${c}_cents`)} >= 0`),
+    ),
     check('checkouts_status_valid', sql`${t.status} in (${sql.raw(CHECKOUT_STATUSES.map((s) => `'${s}'`).join(', '))})`),
     index('checkouts_session_idx').on(t.sessionId),
     index('checkouts_status_hold_idx').on(t.status, t.holdExpiresAt),

@@ -252,9 +252,9 @@ describeEachDb('create-payment-intent API', (t) => {
     expect(checkout).toMatchObject({
       status: 'open',
       amountCents: 5399,
-      subtotal: '45.00',
-      shipping: '8.99',
-      total: '53.99',
+      subtotalCents: 4500,
+      shippingCents: 899,
+      totalCents: 5399,
     });
     expect(checkout!.lines).toEqual([
       expect.objectContaining({ productId, quantity: 1, unitPriceCents: 4500, selectedSize: 'M' }),

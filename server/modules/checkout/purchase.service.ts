@@ -6,7 +6,6 @@ import type { CreatePaymentIntentResult } from '../../../common/contracts/checko
 import type { ShippingMethod } from '../../../common/contracts/settings';
 import { canFulfilCheckout, checkoutHoldsStock } from '../../../common/domain/checkout-lifecycle';
 import { checkDiscountCode, DISCOUNT_MESSAGES, isLimitedCode, normalizeDiscountCode } from '../../../common/domain/discount';
-import { formatMoney } from '../../../common/domain/money';
 import { amountMatches } from '../../../common/domain/pricing';
 import { isReleased, releaseMessages } from '../../../common/domain/release';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
@@ -333,12 +332,12 @@ export function createPurchaseService(deps: PurchaseDeps) {
         lines: snapshot,
         customer,
         shippingMethod: method,
-        subtotal: formatMoney(totals.subtotal),
+        subtotalCents: totals.subtotal,
         discountCode: discount?.code ?? null,
-        discountAmount: formatMoney(totals.discountAmount),
-        shipping: formatMoney(totals.shipping),
-        tax: formatMoney(totals.tax),
-        total: formatMoney(totals.total),
+        discountAmountCents: totals.discountAmount,
+        shippingCents: totals.shipping,
+        taxCents: totals.tax,
+        totalCents: totals.total,
         amountCents: totals.total,
         discountClaimed,
         holdExpiresAt,

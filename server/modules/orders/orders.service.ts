@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { Order, OrderStatus } from '../../../common/contracts/checkout';
 import type { Mailer } from '../mail/mail.service';
+import { formatMoney } from '../../../common/domain/money';
 import { renderShippedNotice } from './order-email';
 import { trackingUrlOf } from './tracking';
 import {
@@ -34,12 +35,13 @@ export function toOrder(row: OrderRow, items: readonly OrderItemRow[]): Order {
     shippingZip: row.shippingZip,
     shippingCountry: row.shippingCountry,
     shippingMethod: row.shippingMethod,
-    subtotal: row.subtotal,
+    // Cents in the row, the contract's decimal strings on the wire (docs/decisions/016-money-minor-units.md).
+    subtotal: formatMoney(row.subtotalCents),
     discountCode: row.discountCode,
-    discountAmount: row.discountAmount,
-    tax: row.tax,
-    shipping: row.shipping,
-    total: row.total,
+    discountAmount: formatMoney(row.discountAmountCents),
+    tax: formatMoney(row.taxCents),
+    shipping: formatMoney(row.shippingCents),
+    total: formatMoney(row.totalCents),
     status: row.status,
     isTest: row.isTest,
     trackingNumber: row.trackingNumber,
@@ -47,7 +49,7 @@ export function toOrder(row: OrderRow, items: readonly OrderItemRow[]): Order {
     trackingUrl: trackingUrlOf(row.carrier, row.trackingNumber),
     items: items.map((i) => ({
       productName: i.productName,
-      productPrice: i.productPrice,
+      productPrice: formatMoney(i.productPriceCents),
       quantity: i.quantity,
       selectedSize: i.selectedSize,
       selectedColor: i.selectedColor,

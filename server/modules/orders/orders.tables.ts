@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { ORDER_STATUSES } from '../../../common/domain/order-status';
 import { products } from '../catalog/catalog.tables';
+
+const MONEY = { mode: 'number' } as const;
 
 export const orders = pgTable(
   'orders',
@@ -21,12 +23,13 @@ export const orders = pgTable(
     shippingZip: text('shipping_zip').notNull(),
     shippingCountry: text('shipping_country').notNull().default('US'),
     shippingMethod: text('shipping_method'),
-    subtotal: numeric('subtotal', { precision: 10, scale: 2 }).notNull(),
+    /** Money is integer cents (docs/decisions/016-money-minor-units.md). */
+    subtotalCents: bigint('subtotal_cents', MONEY).notNull(),
     discountCode: text('discount_code'),
-    discountAmount: numeric('discount_amount', { precision: 10, scale: 2 }).notNull().default('0'),
-    tax: numeric('tax', { precision: 10, scale: 2 }).notNull().default('0'),
-    shipping: numeric('shipping', { precision: 10, scale: 2 }).notNull().default('0'),
-    total: numeric('total', { precision: 10, scale: 2 }).notNull(),
+    discountAmountCents: bigint('discount_amount_cents', MONEY).notNull().default(0),
+    taxCents: bigint('tax_cents', MONEY).notNull().default(0),
+    shippingCents: bigint('shipping_cents', MONEY).notNull().default(0),
+    totalCents: bigint('total_cents', MONEY).notNull(),
     status: text('status').notNull().default('pending'),
     /** Paid through the offline test gateway: no money was taken (marked in the admin, CSV and e-mail). */
     isTest: boolean('is_test').notNull().default(false),
@@ -38,6 +41,9 @@ export const orders = pgTable(
   },
   (t) => [
     // Fulfilment status: the order lifecycle of common/domain/checkout-lifecycle.ts.
+    ...(['subtotal', 'discount_amount', 'tax', 'shipping', 'total'] as const).map((c) =>
+      check(`orders_${c}_cents_non_negative`, sql`${sql.identifier(`${c}_cents`)} >= 0`),
+    ),
     check('orders_status_valid', sql`${t.status} in (${sql.raw(ORDER_STATUSES.map((s) => `'${s}'`).join(', '))})`),
     index('orders_session_idx').on(t.sessionId, t.createdAt),
     index('orders_status_idx').on(t.status),
@@ -57,7 +63,7 @@ export const orderItems = pgTable(
     /** Kept for reference only; deleting a product never touches the snapshot below. */
     productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     productName: text('product_name').notNull(),
-    productPrice: numeric('product_price', { precision: 10, scale: 2 }).notNull(),
+    productPriceCents: bigint('product_price_cents', MONEY).notNull(),
     quantity: integer('quantity').notNull(),
     selectedSize: text('selected_size'),
     selectedColor: text('selected_color'),
@@ -65,5 +71,8 @@ export const orderItems = pgTable(
     editionNumbers: jsonb('edition_numbers').$type<number[]>().notNull().default([]),
     editionSize: integer('edition_size').notNull().default(50),
   },
-  (t) => [index('order_items_order_idx').on(t.orderId)],
+  (t) => [
+    index('order_items_order_idx').on(t.orderId),
+    check('order_items_product_price_cents_non_negative', sql`${t.productPriceCents} >= 0`),
+  ],
 );

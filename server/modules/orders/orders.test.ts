@@ -66,7 +66,7 @@ describeEachDb('payment-success and orders', (t) => {
     ).toEqual({ orderNumber });
 
     // The product changes afterwards; the order does not.
-    await db.update(products).set({ name: 'Renamed', price: '99.00' }).where(eq(products.id, productId));
+    await db.update(products).set({ name: 'Renamed', priceCents: 9900 }).where(eq(products.id, productId));
     const latest = await shopper.get('/api/orders/latest');
     expect(latest.statusCode).toBe(200);
     const order = orderSchema.parse(latest.json());

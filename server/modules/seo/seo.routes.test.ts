@@ -295,7 +295,7 @@ describeEachDb(
         .values({
           name: nasty,
           description: `It is <i>bold</i> & "loud"\u2028 really. Second sentence </script>.`,
-          price: '10.00',
+          priceCents: 1000,
           category: 'tshirts',
           materials: 'cotton',
           stock: 5,
