@@ -68,13 +68,15 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
 
   r.post('/api/drops/:productId/pass', { schema: { params: dropProductParams, response: { 200: admissionPassSchema, ...errorResponses } } }, async (request, reply): Promise<AdmissionPass> => {
     const { pass, cookie, maxAgeMs } = await drops.issuePass(request.params.productId, await sid(request), passesOf(request));
-    reply.header('cache-control', 'no-store').setCookie(drops.passCookieName, cookie, {
+    // Written as a header line at once: the cookie plugin runs without its onSend hook (server/plugins/session.ts).
+    const line = app.serializeCookie(drops.passCookieName, cookie, {
       path: '/',
       httpOnly: true,
       sameSite: 'lax',
       secure: opts.secureCookies || request.protocol === 'https',
       maxAge: Math.ceil(maxAgeMs / 1000),
     });
+    reply.header('cache-control', 'no-store').header('set-cookie', line); // Fastify appends to earlier Set-Cookie lines
     return pass;
   });
 
