@@ -31,7 +31,7 @@ import { createPaymentGateway } from './modules/payments/create-gateway';
 import { createPaymentsService } from './modules/payments/payments.service';
 import { createPurchaseLimitsService } from './modules/purchase-limits/purchase-limits.service';
 import { createAdminService } from './modules/admin/admin.service';
-import { createAdminProductsService } from './modules/admin/admin-products.service';
+import { createAdminProductsService } from './flows/admin-products';
 import { createMoveShopperDataFlow } from './flows/admin-login';
 import { createNotifyDemandFlow } from './flows/admin-notify-demand';
 import { createImagesService, createObjectStore } from './modules/storage/images.service';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { safeString } from './safe-string';
 import { formatMoney, parseMoney } from '../domain/money';
 import { MAX_MAX_PER_SHOPPER, MIN_MAX_PER_SHOPPER } from '../domain/purchase-limit';
+import { MAX_SIZES } from '../domain/size-run';
 import { categorySizes, productSchema } from './catalog';
 import { orderSchema, orderStatusSchema } from './checkout';
 
@@ -173,6 +174,21 @@ const maxPerShopperInput = z
   )
   .optional();
 
+/**
+ * One size of a size run (ADR 015): the label, a colour only where colours are stocked apart, and its
+ * pieces. The run as a whole (labels unique, pieces adding up to the edition) is checked by the server with
+ * common/domain/size-run.ts validateSizeRun, which also words the form's inline check.
+ */
+export const sizeRunEntryInput = z.object({
+  size: safeString({ message: 'Enter a size.' }).max(100, { message: 'A size is at most 20 characters.' }),
+  colour: z.union([z.null(), safeString().trim().max(50, { message: 'A colour is at most 50 characters.' })]).optional(),
+  pieces: z.number({ message: 'Pieces must be a whole number, 0 or more.' }),
+});
+/** A size run as sent: a few more entries than allowed still parse, so the answer names the real limit. */
+export const sizeRunInput = z
+  .array(sizeRunEntryInput, { message: 'The size run must be a list of sizes' })
+  .max(MAX_SIZES * 4, { message: `A run has at most ${MAX_SIZES} sizes.` });
+
 const nullableText = (max: number) =>
   z
     .string()
@@ -221,11 +237,19 @@ export const productPayloadSchema = z
       .default([])
       // Adding an already-present colour is ignored (docs/product.md §4).
       .transform((list) => list.filter((c, i) => list.findIndex((o) => o.name === c.name) === i)),
+    /**
+     * The pieces per size, adding up to the edition (ADR 015). Given, it sets the product's stock (the sum
+     * of its sizes' left pieces) and its `sizes` (the run's labels, free entry allowed); left out, the
+     * product keeps its run (or its one pool).
+     */
+    sizeRun: sizeRunInput.optional(),
   })
   .superRefine((p, ctx) => {
     if (p.salePrice !== null && parseMoney(p.salePrice) >= parseMoney(p.price)) {
       ctx.addIssue({ code: 'custom', path: ['salePrice'], message: 'Sale price must be below the price' });
     }
+    // A size run names its own sizes (free entry): the category's list is only its preset.
+    if (p.sizeRun) return;
     const allowed = categorySizes[p.category] ?? [];
     const stray = p.sizes.filter((s) => !allowed.includes(s));
     if (stray.length > 0) {
@@ -248,8 +272,28 @@ export const isUuid = (value: string): boolean => uuidSchema.safeParse(value).su
 
 /** Ids are checked by the server: an id that is not a uuid is simply not found (404). */
 export const adminProductIdParams = z.object({ id: safeString().max(100) });
-/** GET /api/admin/products: every product, sold out included, with exact stock. */
-export const adminProductSchema = productSchema;
+/**
+ * One row of a product's size run as the owner sees it: its pieces (left + held + sold) and where they are.
+ * `size` null is the old "one run": on a split product it keeps the pieces held or sold before the split
+ * ("sold before sizes", read-only).
+ */
+export const adminSizeSchema = z.object({
+  size: safeString().nullable(),
+  colour: safeString().nullable(),
+  pieces: z.number().int(),
+  left: z.number().int(),
+  held: z.number().int(),
+  sold: z.number().int(),
+  /** When this size's last piece sold (ISO 8601); null while any is left or held. */
+  soldOutAt: safeString().nullable(),
+});
+export type AdminSize = z.infer<typeof adminSizeSchema>;
+
+/**
+ * GET /api/admin/products: every product, sold out included, with exact stock, and its size run: empty
+ * while the edition is one pool (not split into sizes).
+ */
+export const adminProductSchema = productSchema.extend({ sizeRun: z.array(adminSizeSchema) });
 export type AdminProduct = z.infer<typeof adminProductSchema>;
 export const adminProductListSchema = z.array(adminProductSchema);
 

@@ -32,7 +32,7 @@ import { errorResponses } from '../../../common/contracts/api-error';
 import { adminDeviceIdParams, adminDeviceListSchema } from '../../../common/contracts/admin-devices';
 import { unauthorized } from '../../plugins/http-error';
 import { adminSessionState, DEVICE_COOKIE_MAX_AGE_MS, needsActivityRefresh } from './admin-auth.service';
-import { StockConflictError } from './admin-products.service';
+import { StockConflictError } from './product-messages';
 import type { AdminService } from './admin.service';
 
 /** The only admin routes open without a login. */
