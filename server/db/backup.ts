@@ -39,6 +39,7 @@ export const KEPT_TABLES: readonly string[] = [
   'app_settings', // the owner's password hash
   'categories',
   'products',
+  'product_variants', // stock per size (ADR 015); before stock_holds, which name a variant
   'discount_codes',
   'newsletter_subscriptions',
   'checkouts',
