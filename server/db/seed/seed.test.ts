@@ -10,6 +10,8 @@ import { confirmOffline, customer, productState, startPayment } from '../../../t
 import { openDatabase } from '../client';
 import { prepareDatabase } from '../prepare';
 import { discountSeeds, seedProducts } from './catalog-data';
+import { seedCatalogue } from './seed';
+import { readSizeStock } from '../../modules/inventory/variants.repository';
 
 describeEachDb('demo catalogue edition history', (t) => {
   test('every seeded product accounts for its fifty pieces: sold + left = edition size', async () => {
@@ -149,3 +151,28 @@ describe('three instances starting together on one empty database', () => {
     }
   });
 });
+
+describeEachDb(
+  'demo size runs (ADR 015)',
+  (t) => {
+    test('every product with sizes is split into a realistic run whose pieces, left and sold add up to the product', async () => {
+      const db = t().database.db;
+      await seedCatalogue(db, fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-seed-runs-')), { art: false, sizeRuns: true });
+      const products = await t().services.catalog.listProducts();
+      const runs = await readSizeStock(db, products.map((p) => p.id));
+      for (const p of products) {
+        const run = runs.get(p.id) ?? [];
+        expect(run.map((s) => s.size), p.name).toEqual(p.sizes);
+        if (p.sizes.length === 0) continue;
+        expect(run.reduce((a, s) => a + s.pieces, 0), p.name).toBe(p.editionSize);
+        expect(run.reduce((a, s) => a + s.left, 0), p.name).toBe(p.stock);
+        expect(run.reduce((a, s) => a + s.sold, 0), p.name).toBe(p.soldCount);
+        for (const s of run) expect(s.soldOutAt !== null, `${p.name} ${s.size}`).toBe(s.left === 0);
+      }
+      // A tee of 50: 5/10/15/10/5/5 over XS–XXL.
+      const tee = products.find((p) => p.sizes.join() === 'XS,S,M,L,XL,XXL')!;
+      expect(runs.get(tee.id)!.map((s) => s.pieces)).toEqual([5, 10, 15, 10, 5, 5]);
+    });
+  },
+  { seed: false },
+);

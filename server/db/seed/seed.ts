@@ -5,6 +5,8 @@ import { categories, products } from '../../modules/catalog/catalog.tables';
 import { discountCodes } from '../../modules/discounts/discounts.tables';
 import { EDITION_SIZE } from '../../../common/domain/stock';
 import { parseMoney, parseMoneyOrNull } from '../../../common/domain/money';
+import { demoSizeRun, demoSizeStock } from '../../../common/domain/size-run';
+import { productVariants } from '../../modules/inventory/variants.tables';
 import { discountSeeds, seedCategories, seedProductImages, seedProducts } from './catalog-data';
 import { renderSeedArt } from './product-art';
 
@@ -15,15 +17,27 @@ import { renderSeedArt } from './product-art';
  */
 export const DEMO_MAX_PER_SHOPPER = 10;
 
-/** Seeds the demo catalogue into an empty database; does nothing when products exist. */
-export async function seedIfEmpty(db: Db, dataDir: string, opts: { art?: boolean } = {}): Promise<boolean> {
+export interface SeedOptions {
+  /** false: the image paths are written but the art is not drawn (tests). */
+  art?: boolean;
+  /**
+   * Split every product with sizes into a realistic size run (ADR 015; common/domain/size-run.ts
+   * demoSizeRun: 5/10/15/10/5/5 over XS–XXL), its sold pieces taken from the popular sizes first
+   * (demoSizeStock). The demo shop has them (seedIfEmpty); seedCatalogue alone leaves one pool per product
+   * unless asked, for the suites written against one pool.
+   */
+  sizeRuns?: boolean;
+}
+
+/** Seeds the demo catalogue into an empty database, with size runs unless told not to; does nothing when products exist. */
+export async function seedIfEmpty(db: Db, dataDir: string, opts: SeedOptions = {}): Promise<boolean> {
   const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(products);
   if (count > 0) return false;
-  await seedCatalogue(db, dataDir, opts);
+  await seedCatalogue(db, dataDir, { ...opts, sizeRuns: opts.sizeRuns ?? true });
   return true;
 }
 
-export async function seedCatalogue(db: Db, dataDir: string, opts: { art?: boolean } = {}): Promise<void> {
+export async function seedCatalogue(db: Db, dataDir: string, opts: SeedOptions = {}): Promise<void> {
   const outDir = path.join(dataDir, 'uploads', 'seed');
   // Tests skip rendering: the paths are the same, the files just are not drawn.
   const art = opts.art === false ? null : await renderSeedArt(outDir);
@@ -37,7 +51,7 @@ export async function seedCatalogue(db: Db, dataDir: string, opts: { art?: boole
       .values(seedCategories.map((c, i) => ({ slug: c.slug, name: c.name, description: c.description, image: categoryImages[i] })))
       .onConflictDoNothing();
     const base = Date.now() - seedProducts.length * 1000;
-    await tx.insert(products).values(
+    const inserted = await tx.insert(products).values(
       seedProducts.map((p, i) => ({
         name: p.name,
         description: p.description,
@@ -62,7 +76,26 @@ export async function seedCatalogue(db: Db, dataDir: string, opts: { art?: boole
         // Stable listing order: the order the catalogue is written in.
         createdAt: new Date(base + i * 1000),
       })),
-    );
+    ).returning({ id: products.id, name: products.name, createdAt: products.createdAt });
+    const byName = new Map(inserted.map((r) => [r.name, r]));
+    if (opts.sizeRuns) {
+      // Per size: pieces of the run, left as the demo history sold them; the product row keeps the sums.
+      const rows = seedProducts.flatMap((p) => {
+        if (p.sizes.length === 0) return [];
+        const run = demoSizeRun(p.sizes, EDITION_SIZE);
+        const left = demoSizeStock(run, p.stock);
+        const row = byName.get(p.name)!;
+        return run.map((e, j) => ({
+          productId: row.id,
+          size: e.size,
+          position: j + 1,
+          stock: left[j]!,
+          soldCount: e.pieces - left[j]!,
+          soldOutAt: left[j] === 0 && e.pieces > 0 ? row.createdAt : null,
+        }));
+      });
+      if (rows.length > 0) await tx.insert(productVariants).values(rows);
+    }
     await tx
       .insert(discountCodes)
       .values(discountSeeds.map((d) => ({ code: d.code, discountPercent: d.discountPercent, maxUsage: d.maxUsage })))
