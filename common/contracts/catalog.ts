@@ -7,6 +7,18 @@ export const moneyString = safeString().regex(/^\d+\.\d{2}$/);
 export const colorSchema = z.object({ name: safeString(), value: safeString() });
 export type ProductColor = z.infer<typeof colorSchema>;
 
+/**
+ * Pieces left of one size (and colour, when colours are stocked apart) of an edition (ADR 015). size
+ * null: the unsplit "one run", from which every listed size draws. Absent or only the one run: the
+ * product is one pool, as before sizes had their own stock.
+ */
+export const sizeStockSchema = z.object({
+  size: safeString().nullable(),
+  colour: safeString().nullable(),
+  left: z.number().int(),
+});
+export type SizeStock = z.infer<typeof sizeStockSchema>;
+
 export const productSchema = z.object({
   id: safeString().uuid(),
   name: safeString(),
@@ -34,6 +46,8 @@ export const productSchema = z.object({
   soldOutAt: safeString().nullable(),
   /** Seconds from release (or creation) to sell-out: 'All 50 sold in 3 min 12 s'; null while not sold out. */
   sellOutSeconds: z.number().int().nullable(),
+  /** Pieces left per size (sizeStockSchema); `stock` stays the sum. */
+  sizeStock: z.array(sizeStockSchema).optional(),
 });
 export type Product = z.infer<typeof productSchema>;
 
@@ -47,6 +61,8 @@ export const liveStockSchema = z.object({
   inStock: z.boolean(),
   soldOutAt: safeString().nullable(),
   sellOutSeconds: z.number().int().nullable(),
+  /** Pieces a shopper can take now per size (sizeStockSchema); `left` stays the sum. */
+  sizeStock: z.array(sizeStockSchema).optional(),
 });
 export type LiveStock = z.infer<typeof liveStockSchema>;
 
