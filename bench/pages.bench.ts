@@ -22,7 +22,7 @@ const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const productCount = Number(process.env.BENCH_PRODUCTS ?? 100);
 const ADMIN_PASSWORD = 'bench-admin-password';
-const GOAL = 50;
+const GOAL = 80;
 
 // The same bytes for each path, with a content type and length: the ceiling of Node's HTTP stack.
 const PLAIN_SERVER = `

@@ -8,12 +8,12 @@ import { sql } from 'drizzle-orm';
 import { healthSchema, healthUnavailableSchema } from '../common/contracts/health';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { safeLoggerOptions } from './plugins/log-redaction';
-import { registerSafeInput } from './plugins/safe-input';
+import { lazyChildLoggerFactory, safeLoggerOptions } from './plugins/log-redaction';
+import { registerSafeInput, takesBody } from './plugins/safe-input';
 import { registerErrorHandler } from './plugins/error-handler';
 import { createWriteProbe } from './db/write-probe';
 import { registerJsonBody } from './plugins/json-body';
-import { registerSecurity } from './plugins/security';
+import { foreignOriginCheck, registerSecurity } from './plugins/security';
 import { registerSession } from './plugins/session';
 import { registerStaticClient } from './plugins/static-client';
 import { registerRateLimits } from './modules/rate-limit/rate-limits';
@@ -61,6 +61,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       deps.logger === false
         ? false
         : { level: config.LOG_LEVEL, ...(typeof deps.logger === 'object' ? deps.logger : {}), ...safeLoggerOptions },
+    // A request's logger is made on its first line, not for every request (plugins/log-redaction.ts).
+    ...(deps.logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
     bodyLimit: 1024 * 1024,
     // Only trusted proxies may set the client IP (login rate limit) and protocol (Secure cookies).
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY.split(',').map((v) => v.trim()),
@@ -82,10 +84,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const services = await createServices(config, deps.database, app.log, deps);
   app.decorate('services', services);
 
-  registerErrorHandler(app);
+  registerErrorHandler(app, { notFoundCheck: foreignOriginCheck(config) });
   registerJsonBody(app);
   registerSafeInput(app);
   await registerSecurity(app, config);
+  // Request bodies are inflated only where a route takes one: a GET runs no decompression hook.
+  app.addHook('onRoute', (route) => {
+    if (!takesBody(route)) route.decompress ??= false;
+  });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
   await registerSession(app, { secret: deps.sessionSecret, sessions: services.sessions, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
 

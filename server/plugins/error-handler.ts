@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { HttpError } from './http-error';
@@ -31,7 +31,7 @@ function describeZodIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message:
 }
 
 /** Every failure answers JSON { message }: 4xx says what was wrong, 5xx hides internals. */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, opts: { notFoundCheck?: onRequestHookHandler } = {}): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (error instanceof HttpError) {
       return reply.headers(error.headers).status(error.statusCode).send({ message: error.message });
@@ -80,7 +80,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.' });
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  // An unknown path runs the checks every known route of its kind runs first (a foreign write is a 403, not a 404).
+  const notFoundOptions = opts.notFoundCheck ? { preHandler: opts.notFoundCheck as unknown as preHandlerHookHandler } : {};
+  app.setNotFoundHandler(notFoundOptions, (request, reply) => {
     reply.status(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
   });
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { takesBody } from './safe-input';
 import type { Config } from '../config';
 import { forbidden } from './http-error';
 
@@ -78,20 +79,37 @@ export const API_SECURITY_HEADERS: Record<string, string> = {
   'x-frame-options': 'DENY',
 };
 
+/**
+ * Cross-site request forgery: a state change (any method but GET, HEAD, OPTIONS) must come from our own
+ * pages. Per route for the routes that take a body (registerSecurity), and for unknown paths through the
+ * not-found handler (plugins/error-handler.ts), so a foreign write is a 403 wherever it is aimed.
+ */
+export function foreignOriginCheck(config: Config): onRequestHookHandler {
+  return (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
+    const origin = request.headers.origin;
+    const foreign = origin ? !ownOrigins(config, request).has(origin) : request.headers['sec-fetch-site'] === 'cross-site';
+    done(foreign ? forbidden('Cross-origin request refused') : undefined);
+  };
+}
+
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const pageHeaders = securityHeaders(config);
   const apiHeaders = { ...API_SECURITY_HEADERS, ...hstsHeader(config) };
-  // Synchronous hooks: no promise per request on the hot path.
+  // Every response, errors and unknown paths included, so the one hook that stays global.
+  // Synchronous: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
     done();
   });
 
-  // Cross-site request forgery: a state change must come from our own pages.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (SAFE_METHODS.has(request.method) || ORIGIN_EXEMPT.some((re) => re.test(request.url))) return done();
-    const origin = request.headers.origin;
-    const foreign = origin ? !ownOrigins(config, request).has(origin) : request.headers['sec-fetch-site'] === 'cross-site';
-    done(foreign ? forbidden('Cross-origin request refused') : undefined);
+  // Cross-site request forgery: a state change must come from our own pages. Only routes that change
+  // state (any method but GET, HEAD, OPTIONS) get the check, as they are registered: a catalogue read
+  // or a page runs no hook for it (bench/README.md, "Every hook earns its cost").
+  const refuseForeign = foreignOriginCheck(config);
+  app.addHook('onRoute', (route) => {
+    if (!takesBody(route) || ORIGIN_EXEMPT.some((re) => re.test(route.url))) return;
+    const existing = route.onRequest;
+    route.onRequest = [refuseForeign, ...(Array.isArray(existing) ? existing : existing ? [existing] : [])];
   });
 }

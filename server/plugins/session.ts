@@ -6,6 +6,8 @@ import { SESSION_TTL_MS, type SessionRecord, type SessionService } from '../modu
 
 export const SESSION_COOKIE = 'fifty_sid';
 
+type CookieSerializeOptions = NonNullable<Parameters<FastifyInstance['serializeCookie']>[2]>;
+
 /**
  * On an https shop (PUBLIC_URL https://…) cookies carry the `__Host-` prefix: the browser then only
  * accepts them Secure, for path /, without a Domain, so no sibling subdomain can plant or override one.
@@ -89,8 +91,20 @@ export async function registerSession(
   app.decorate('cookieSigners', signers);
   const secureCookies = opts.secureCookies ?? false;
   const sessionCookie = cookieName(SESSION_COOKIE, secureCookies);
+  /**
+   * Writes the Set-Cookie line at once, replacing an earlier one of the same name in this answer. The
+   * cookie plugin runs without hooks (nothing parsed or flushed on every request), and the version we
+   * pin writes its own setCookie's lines only from its onSend hook, which `hook: false` leaves out.
+   */
+  const writeCookie = (reply: FastifyReply, name: string, value: string, options: CookieSerializeOptions) => {
+    const line = app.serializeCookie(name, value, { sameSite: 'lax', ...options });
+    const prior = reply.getHeader('set-cookie');
+    const kept = (prior === undefined ? [] : Array.isArray(prior) ? prior : [String(prior)]).filter((c) => !c.startsWith(`${name}=`));
+    reply.removeHeader('set-cookie');
+    reply.header('set-cookie', [...kept, line]);
+  };
   const setCookie = (request: FastifyRequest, reply: FastifyReply, sid: string) =>
-    reply.setCookie(sessionCookie, signers.sign(SESSION_COOKIE, sid), cookieOptions(request, secureCookies));
+    writeCookie(reply, sessionCookie, signers.sign(SESSION_COOKIE, sid), cookieOptions(request, secureCookies));
 
   app.decorateRequest(kReply, null);
   app.decorateRequest(kPending, null);
@@ -135,7 +149,12 @@ export async function registerSession(
     const old = await this.getSession();
     if (old) await sessions.destroy(old.sid);
     setPending(this, Promise.resolve(null));
-    this.server.replyOf(this).clearCookie(sessionCookie, { path: '/', secure: secureCookies || this.protocol === 'https' });
+    writeCookie(this.server.replyOf(this), sessionCookie, '', {
+      path: '/',
+      secure: secureCookies || this.protocol === 'https',
+      expires: new Date(0),
+      maxAge: 0,
+    });
   });
 
   app.decorateRequest('readSignedCookie', function (this: FastifyRequest, base: string) {
@@ -145,9 +164,7 @@ export async function registerSession(
   });
 
   app.decorateRequest('setSignedCookie', function (this: FastifyRequest, base: string, value: string, maxAgeMs: number) {
-    this.server
-      .replyOf(this)
-      .setCookie(cookieName(base, secureCookies), signers.sign(base, value), cookieOptions(this, secureCookies, maxAgeMs));
+    writeCookie(this.server.replyOf(this), cookieName(base, secureCookies), signers.sign(base, value), cookieOptions(this, secureCookies, maxAgeMs));
   });
 
   app.decorateRequest('saveSession', async function (this: FastifyRequest, data: SessionData) {

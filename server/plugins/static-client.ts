@@ -80,10 +80,12 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
     prefix: '/uploads/',
     decorateReply: false,
     index: false,
+    // The caching header is ours (setHeaders), not send's default `max-age=0`.
+    cacheControl: false,
     setHeaders(res) {
       // Upload keys are content-unique and never rewritten.
-      res.header('cache-control', 'public, max-age=31536000, immutable');
-      res.header('x-content-type-options', 'nosniff');
+      res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      res.setHeader('x-content-type-options', 'nosniff');
     },
   });
 
@@ -96,9 +98,10 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
       index: false,
       wildcard: false,
       decorateReply: false,
+      cacheControl: false,
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
       },
     });
   }
