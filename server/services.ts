@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
-import type { Database } from './db/client';
+import type { Database, DbOrTx } from './db/client';
 import { createJobRunner } from './jobs/job-runner';
 import { createRateLimitCounter } from './modules/rate-limit/rate-limit.store';
 import { createBotCheckService } from './modules/bot-check/bot-check.service';
@@ -20,6 +20,7 @@ import { createCheckoutService } from './modules/checkout/checkout.service';
 import { createRequestGate } from './lib/request-gate';
 import { createDbClock, type Clock } from './lib/db-clock';
 import { createInventoryService } from './modules/inventory/inventory.service';
+import { readSizeStock } from './modules/inventory/variants.repository';
 import { createDropsService } from './modules/drops/drops.service';
 import { createLiveStockHub } from './modules/inventory/live-stock';
 import { createEventStreamHub, DEFAULT_STREAMS_PER_INSTANCE } from './lib/event-stream-hub';
@@ -104,6 +105,11 @@ export async function createServices(config: Config, database: Database, log: Fa
   const gate = createRequestGate({ concurrency: 10 });
   const gateway = await createPaymentGateway(config, db, log, gate.outside);
   const inventory = createInventoryService({ db });
+  // Inventory with its size runs (ADR 015, inventory's readSizeStock): Notify me per size and the waiting room read them.
+  const sizedInventory = {
+    ...inventory,
+    sizeStock: (productIds: readonly string[], tx?: DbOrTx) => readSizeStock(tx ?? db, productIds),
+  };
   // One event-stream hub for every stream this instance serves (live stock, the waiting room): one set of
   // caps, per instance and per network address (server/lib/event-stream-hub.ts).
   const streamHub = createEventStreamHub<unknown>({
@@ -125,7 +131,8 @@ export async function createServices(config: Config, database: Database, log: Fa
   const alerts = createAlertsService({
     db,
     catalog,
-    inventory,
+    // Notify me per size (ADR 015): the size runs as inventory counts them.
+    inventory: sizedInventory,
     mailer,
     log,
     shopName: config.SHOP_NAME,
@@ -155,7 +162,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     db,
     // Ports (modules/drops/drops.ports.ts): the services fit them as they are.
     catalog,
-    inventory,
+    inventory: sizedInventory,
     botCheck,
     streamHub,
     secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),

@@ -90,14 +90,20 @@ export function buildRoomOpenMail(
   };
 }
 
-/** A piece came back and is kept for this subscriber until `reservedUntil` (their link claims it). */
-export function buildRestockMail(input: AlertMailInput & { reservedUntil: Date; minutes: number }): MailMessage {
+/**
+ * A piece came back and is kept for this subscriber until `reservedUntil` (their link claims it). `size`:
+ * the size of the kept piece (ADR 015), named in the subject and the text; null for an edition in one pool.
+ */
+export function buildRestockMail(
+  input: AlertMailInput & { reservedUntil: Date; minutes: number; size?: string | null },
+): MailMessage {
   const until = `${input.reservedUntil.toISOString().slice(11, 16)} UTC`;
+  const piece = input.size ? `${input.productName} in size ${input.size}` : input.productName;
   return compose(
     input,
-    `A piece of ${input.productName} is back — kept for you for ${input.minutes} minutes`,
+    `A piece of ${piece} is back — kept for you for ${input.minutes} minutes`,
     [
-      `A piece of ${input.productName} came back, and you were first on the waiting list.`,
+      `A piece of ${piece} came back, and you were first on the waiting list.`,
       `It is kept for you until ${until} (${input.minutes} minutes): only the link below can add it to a cart until then.`,
       "After that it goes to the next person on the list.",
     ],

@@ -4,7 +4,10 @@ import type { AlertKind } from '../../../common/domain/product-alerts';
 import { productAlerts } from './alerts.tables';
 
 export type AlertRow = typeof productAlerts.$inferSelect;
-export type MailableAlert = Pick<AlertRow, 'id' | 'productId' | 'email' | 'token' | 'claimToken' | 'kind' | 'reservedUntil'>;
+export type MailableAlert = Pick<
+  AlertRow,
+  'id' | 'productId' | 'email' | 'token' | 'claimToken' | 'kind' | 'reservedUntil' | 'reservedVariantId'
+>;
 
 const mailable = {
   id: productAlerts.id,
@@ -14,18 +17,33 @@ const mailable = {
   claimToken: productAlerts.claimToken,
   kind: productAlerts.kind,
   reservedUntil: productAlerts.reservedUntil,
+  reservedVariantId: productAlerts.reservedVariantId,
 };
 
 /**
  * A signup; false when this address, or another spelling of its mailbox (the same `mailboxKey`), already
- * asked for this alert (it is switched back on if it had unsubscribed).
+ * asked for this alert (it is switched back on if it had unsubscribed). One signup per mailbox and product:
+ * asking again for another size changes the size it waits for, unless it was already mailed or reserved.
  */
 export async function insertAlert(
   db: DbOrTx,
-  row: { productId: string; email: string; mailboxKey: string; kind: AlertKind; token: string },
+  row: { productId: string; email: string; mailboxKey: string; kind: AlertKind; token: string; variantId?: string | null },
 ): Promise<boolean> {
-  const inserted = await db.insert(productAlerts).values(row).onConflictDoNothing().returning({ id: productAlerts.id });
+  const inserted = await db
+    .insert(productAlerts)
+    .values({ ...row, variantId: row.variantId ?? null })
+    .onConflictDoNothing()
+    .returning({ id: productAlerts.id });
   if (inserted.length > 0) return true;
+  const same = and(
+    eq(productAlerts.productId, row.productId),
+    or(eq(productAlerts.email, row.email), eq(productAlerts.mailboxKey, row.mailboxKey)),
+    eq(productAlerts.kind, row.kind),
+  );
+  await db
+    .update(productAlerts)
+    .set({ variantId: row.variantId ?? null })
+    .where(and(same, isNull(productAlerts.notifiedAt), isNull(productAlerts.reservedUntil)));
   await db
     .update(productAlerts)
     .set({ unsubscribedAt: null })
@@ -72,10 +90,21 @@ export async function claimReleaseAlerts(db: DbOrTx, productIds: readonly string
     .returning(mailable);
 }
 
+export interface Reservation {
+  claimToken: string;
+  reservedUntil: Date;
+  /** The size of the piece kept; null: any piece of the edition. */
+  variantId: string | null;
+}
+
 /** Live reservations of a product's returned pieces (mailed or about to be), with their claim tokens. */
-export async function findReservations(db: DbOrTx, productId: string): Promise<Array<{ claimToken: string; reservedUntil: Date }>> {
+export async function findReservations(db: DbOrTx, productId: string): Promise<Reservation[]> {
   const rows = await db
-    .select({ claimToken: productAlerts.claimToken, reservedUntil: productAlerts.reservedUntil })
+    .select({
+      claimToken: productAlerts.claimToken,
+      reservedUntil: productAlerts.reservedUntil,
+      variantId: productAlerts.reservedVariantId,
+    })
     .from(productAlerts)
     .where(
       and(
@@ -86,17 +115,34 @@ export async function findReservations(db: DbOrTx, productId: string): Promise<A
       ),
     );
   // A reservation always has its claim token (reserveNext sets both); '' never matches a cookie.
-  return rows.map((r) => ({ claimToken: r.claimToken ?? '', reservedUntil: r.reservedUntil! }));
+  return rows.map((r) => ({ claimToken: r.claimToken ?? '', reservedUntil: r.reservedUntil!, variantId: r.variantId }));
 }
 
-/** The next `count` restock subscribers of a product, first come first served, get a reservation (mailed next). */
-export async function reserveNext(tx: DbOrTx, productId: string, count: number, minutes: number): Promise<number> {
+/**
+ * The next `count` restock subscribers of a product, first come first served, get a reservation (mailed
+ * next). With `variantId` the pieces are of that size: the subscribers waiting for it or for any size, and
+ * the reservation names it; without, pieces of an unsplit edition: every subscriber in line.
+ */
+export async function reserveNext(
+  tx: DbOrTx,
+  productId: string,
+  count: number,
+  minutes: number,
+  variantId: string | null = null,
+): Promise<number> {
   if (count <= 0) return 0;
   const ids = tx
     .select({ id: productAlerts.id })
     .from(productAlerts)
-    .where(and(pending('restock'), isNull(productAlerts.reservedUntil), eq(productAlerts.productId, productId)))
-    .orderBy(asc(productAlerts.createdAt))
+    .where(
+      and(
+        pending('restock'),
+        isNull(productAlerts.reservedUntil),
+        eq(productAlerts.productId, productId),
+        variantId === null ? undefined : or(eq(productAlerts.variantId, variantId), isNull(productAlerts.variantId)),
+      ),
+    )
+    .orderBy(asc(productAlerts.createdAt), asc(productAlerts.id))
     .limit(count)
     .for('update', { skipLocked: true });
   const rows = await tx
@@ -106,6 +152,7 @@ export async function reserveNext(tx: DbOrTx, productId: string, count: number, 
       // A claim token of its own for this reservation (two v4 UUIDs from PostgreSQL's strong random: 244 bits).
       claimToken: sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`,
       claimedAt: null,
+      reservedVariantId: variantId,
     })
     .where(inArray(productAlerts.id, ids))
     .returning({ id: productAlerts.id });

@@ -53,7 +53,7 @@ export async function alertsRoutes(app: FastifyInstance, opts: { alerts: AlertsS
       config: { rateLimited: 'alerts', botChecked: true },
     },
     async (request, reply) => {
-      const { created, kind, message } = await alerts.subscribe(request.params.id, request.body.email);
+      const { created, kind, message } = await alerts.subscribe(request.params.id, request.body.email, request.body.size ?? null);
       // The same answer whether or not the address had asked before: nothing leaks about who signed up.
       reply.status(created ? 201 : 200);
       return { kind, message };

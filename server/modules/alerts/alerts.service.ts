@@ -8,8 +8,9 @@ import { alertKindFor, alertMessages, isReservedForOthers, reservedMessage, type
 import { passRequired } from '../../../common/domain/drop';
 import { mailboxKey } from '../../../common/domain/identity';
 import { isReleased } from '../../../common/domain/release';
+import { sizeKey } from '../../../common/domain/size-run';
 import { isAvailable } from '../../../common/domain/stock';
-import { conflict, forbidden, HttpError, notFound } from '../../plugins/http-error';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../plugins/http-error';
 import type { Mailer, MailMessage } from '../../lib/mailer';
 import { buildDropCalendar } from './alerts.calendar';
 import { buildReleaseMail, buildRestockMail, buildRoomOpenMail } from './alerts.mail';
@@ -28,6 +29,7 @@ import {
   unmarkNotified,
   unsubscribeByToken,
   type MailableAlert,
+  type Reservation,
 } from './alerts.repository';
 
 /** The cookie a claim link sets: the only cart that may take a reserved piece (httpOnly, this browser). */
@@ -36,6 +38,12 @@ const BATCH = 100;
 /** Claim tokens one browser's cookie keeps (the newest first), '.'-separated: a token never holds a '.'. */
 const CLAIMS_PER_BROWSER = 5;
 const claimTokensOf = (cookie: string | null | undefined): string[] => (cookie ? cookie.split('.').filter(Boolean) : []);
+
+/** Notify me for one size (ADR 015): what the signup answers, and a size the run does not have. */
+export const sizeAlertMessages = {
+  restock: (size: string) => `We'll e-mail you if a piece in ${size} comes back.`,
+  unknownSize: (size: string) => `This piece has no size ${size}.`,
+} as const;
 
 export const claimMessages = {
   /** A claim link opened in a second browser (forwarded, leaked): only the first one keeps the piece. */
@@ -49,9 +57,24 @@ export interface AlertsCatalog {
   getProductsFresh(ids: readonly string[]): Promise<Map<string, Product>>;
 }
 
+/** One size of a product's run as inventory counts it (inventory's readSizeStock fits it). */
+export interface AlertsSizeStock {
+  variantId: string;
+  /** null: the "one run" of an edition not split into sizes (any listed size). */
+  size: string | null;
+  colour: string | null;
+  /** Pieces a shopper can take now. */
+  left: number;
+}
+
 /** What alerts needs of inventory: the stock of a product, and word of units that came back (in inventory's transaction). */
 export interface AlertsStock {
   stockOf(productId: string, tx?: DbOrTx): Promise<{ stock: number; inStock: boolean } | null>;
+  /**
+   * The size runs of these products, in run order (ADR 015); a product absent or with only its one run is
+   * not split (its pieces are one pool). Absent: no product is split.
+   */
+  sizeStock?(productIds: readonly string[], tx?: DbOrTx): Promise<Map<string, AlertsSizeStock[]>>;
   onUnitsReturned(listener: (tx: Tx, productIds: string[]) => Promise<void>): void;
 }
 
@@ -112,6 +135,20 @@ export function createAlertsService(deps: AlertsDeps) {
       url: `${productPage(p.id)}#waiting-room`,
       host,
     });
+  /** A product's sizes when it is split into sizes (ADR 015), in run order; [] for one pool. */
+  async function sizeRunOf(productId: string, tx: DbOrTx = db): Promise<AlertsSizeStock[]> {
+    if (!inventory.sizeStock) return [];
+    const run = (await inventory.sizeStock([productId], tx)).get(productId) ?? [];
+    return run.some((v) => v.size !== null) ? run : [];
+  }
+  /** Size labels of these variants (the mails and claims name the size of a kept piece). */
+  async function sizeLabels(productIds: readonly string[]): Promise<Map<string, string>> {
+    const labels = new Map<string, string>();
+    if (!inventory.sizeStock || productIds.length === 0) return labels;
+    for (const run of (await inventory.sizeStock([...new Set(productIds)])).values())
+      for (const v of run) if (v.size !== null) labels.set(v.variantId, v.size);
+    return labels;
+  }
   const links = (a: MailableAlert) => ({
     // The claim link carries the reservation's own token; the unsubscribe link the signup's (ADR 011, amended).
     productUrl: `${base}/product/${a.productId}${a.kind === 'restock' && a.claimToken ? `?claim=${a.claimToken}` : ''}`,
@@ -119,16 +156,21 @@ export function createAlertsService(deps: AlertsDeps) {
   });
 
   /** Sends each claimed alert's mail; a failed one is released to be tried again. */
-  async function mailAll(alerts: MailableAlert[], build: (a: MailableAlert, p: Product) => MailMessage): Promise<number> {
+  async function mailAll(
+    alerts: MailableAlert[],
+    build: (a: MailableAlert, p: Product, size: string | null) => MailMessage,
+  ): Promise<number> {
     if (alerts.length === 0) return 0;
     const products = await catalog.getProductsFresh(alerts.map((a) => a.productId));
+    const sized = alerts.filter((a) => a.reservedVariantId !== null);
+    const labels = await sizeLabels(sized.map((a) => a.productId));
     const failed: string[] = [];
     let sent = 0;
     for (const alert of alerts) {
       const product = products.get(alert.productId);
       if (!product) continue;
       try {
-        await mailer.send(build(alert, product));
+        await mailer.send(build(alert, product, alert.reservedVariantId ? (labels.get(alert.reservedVariantId) ?? null) : null));
         sent++;
       } catch (err) {
         // No address in the log: the alert's id is enough to find it.
@@ -145,10 +187,11 @@ export function createAlertsService(deps: AlertsDeps) {
     let total = 0;
     for (;;) {
       const claimed = await claimReservedMails(db, reserveMinutes, BATCH);
-      total += await mailAll(claimed, (a, p) =>
+      total += await mailAll(claimed, (a, p, size) =>
         buildRestockMail({
           to: a.email,
           productName: p.name,
+          size,
           shopName,
           ...links(a),
           reservedUntil: a.reservedUntil!,
@@ -178,7 +221,9 @@ export function createAlertsService(deps: AlertsDeps) {
 
   /**
    * Pieces on the shelf that no live reservation keeps go to the next subscribers in line; null (nothing
-   * reserved) while the product is inside its drop window, unless its drop is known to be sold out.
+   * reserved) while the product is inside its drop window, unless its drop is known to be sold out. Per size
+   * (ADR 015, "Returns, refunds and restock reservations"): each size's free pieces go to the first
+   * subscribers waiting for that size or for any size, in run order, never more than the edition has free.
    */
   async function reserveFree(tx: Tx, productId: string, dropSoldOut = false): Promise<number | null> {
     await lockProduct(tx, productId);
@@ -186,7 +231,27 @@ export function createAlertsService(deps: AlertsDeps) {
     const stock = await inventory.stockOf(productId, tx);
     if (!stock || !isAvailable(stock)) return 0;
     const live = await findReservations(tx, productId);
-    return reserveNext(tx, productId, stock.stock - live.length, reserveMinutes);
+    let free = stock.stock - live.length;
+    const run = await sizeRunOf(productId, tx);
+    if (run.length === 0) return reserveNext(tx, productId, free, reserveMinutes);
+    let reserved = 0;
+    for (const size of run) {
+      if (free <= 0) break;
+      const kept = live.filter((r) => r.variantId === size.variantId).length;
+      const n = await reserveNext(tx, productId, Math.min(free, size.left - kept), reserveMinutes, size.variantId);
+      reserved += n;
+      free -= n;
+    }
+    return reserved;
+  }
+
+  /** 409 when every piece of `stock` is kept for someone else on the waiting list (not one of `mine`). */
+  function assertFreeFor(stock: number, reservations: readonly Reservation[], mine: readonly string[]): void {
+    if (reservations.length === 0) return;
+    const claimToken = reservations.find((r) => mine.includes(r.claimToken))?.claimToken ?? null;
+    if (!isReservedForOthers({ stock, reservations: reservations.map((r) => r.claimToken), claimToken })) return;
+    const first = reservations.reduce((a, b) => (a.reservedUntil < b.reservedUntil ? a : b));
+    throw conflict(reservedMessage(first.reservedUntil, new Date()));
   }
 
   let mailTimer: NodeJS.Timeout | null = null;
@@ -253,11 +318,28 @@ export function createAlertsService(deps: AlertsDeps) {
   });
 
   return {
-    /** A shopper asks to be told; the kind follows the product's state. 201 new, 200 when already asked. */
-    async subscribe(productId: string, email: string): Promise<{ created: boolean; kind: AlertKind; message: string }> {
+    /**
+     * A shopper asks to be told; the kind follows the product's state. 201 new, 200 when already asked. With
+     * a size of the product's run ("tell me if an M comes back"), a sold-out size waits even while other
+     * sizes are on sale; a product not split into sizes ignores it (any size is the one pool).
+     */
+    async subscribe(
+      productId: string,
+      email: string,
+      size: string | null = null,
+    ): Promise<{ created: boolean; kind: AlertKind; message: string }> {
       const product = await catalog.getProductFresh(productId);
       if (!product) throw notFound('Product not found');
-      const kind = alertKindFor(product, Date.now());
+      let kind = alertKindFor(product, Date.now());
+      let wanted: AlertsSizeStock | null = null;
+      if (size !== null) {
+        const run = await sizeRunOf(productId);
+        if (run.length > 0) {
+          wanted = run.find((v) => v.size !== null && sizeKey(v.size) === sizeKey(size)) ?? null;
+          if (!wanted) throw badRequest(sizeAlertMessages.unknownSize(size));
+          if (kind === null && wanted.left <= 0) kind = 'restock';
+        }
+      }
       if (!kind) throw conflict(alertMessages.onSale);
       // One signup per folded mailbox and product (ADR 013): older rows get their key first.
       for (const old of await listUnkeyedAlerts(db, productId)) await setAlertMailboxKey(db, old.id, mailboxHash(old.email));
@@ -267,8 +349,10 @@ export function createAlertsService(deps: AlertsDeps) {
         mailboxKey: mailboxHash(email),
         kind,
         token: crypto.randomBytes(24).toString('base64url'),
+        variantId: wanted?.variantId ?? null,
       });
-      return { created, kind, message: alertMessages[kind] };
+      const message = kind === 'restock' && wanted?.size ? sizeAlertMessages.restock(wanted.size) : alertMessages[kind];
+      return { created, kind, message };
     },
 
     /**
@@ -338,18 +422,19 @@ export function createAlertsService(deps: AlertsDeps) {
 
     /**
      * Cart add: refuses (409) when every piece left is reserved for someone on the waiting list and this
-     * shopper does not hold one of the claims.
+     * shopper does not hold one of the claims; with the size added (ADR 015), also when every piece left of
+     * that size is kept for someone waiting for it.
      */
-    async assertNotReserved(productId: string, claimCookie: string | null): Promise<void> {
+    async assertNotReserved(productId: string, claimCookie: string | null, size: string | null = null): Promise<void> {
       const reservations = await findReservations(db, productId);
       if (reservations.length === 0) return;
       const stock = await inventory.stockOf(productId);
       // The claim cookie may carry several claims (one per reserved piece this browser opened).
       const mine = claimTokensOf(claimCookie);
-      const claimToken = reservations.find((r) => mine.includes(r.claimToken))?.claimToken ?? null;
-      if (!isReservedForOthers({ stock: stock?.stock ?? 0, reservations: reservations.map((r) => r.claimToken), claimToken })) return;
-      const first = reservations.reduce((a, b) => (a.reservedUntil < b.reservedUntil ? a : b));
-      throw conflict(reservedMessage(first.reservedUntil, new Date()));
+      assertFreeFor(stock?.stock ?? 0, reservations, mine);
+      if (size === null || !reservations.some((r) => r.variantId !== null)) return;
+      const wanted = (await sizeRunOf(productId)).find((v) => v.size !== null && sizeKey(v.size) === sizeKey(size));
+      if (wanted) assertFreeFor(wanted.left, reservations.filter((r) => r.variantId === wanted.variantId), mine);
     },
 
     /**
@@ -364,9 +449,11 @@ export function createAlertsService(deps: AlertsDeps) {
         throw new HttpError(410, alertMessages.claimEnded);
       const held = claimTokensOf(cookie);
       if (!held.includes(token) && !(await markClaimed(db, row.id))) throw forbidden(claimMessages.otherBrowser);
+      const size = row.reservedVariantId ? ((await sizeLabels([row.productId])).get(row.reservedVariantId) ?? null) : null;
       return {
         claim: {
           productId: row.productId,
+          size,
           reservedUntil: row.reservedUntil.toISOString(),
           message: `This piece is kept for you for another ${Math.max(1, Math.ceil((row.reservedUntil.getTime() - Date.now()) / 60_000))} minutes.`,
         },
