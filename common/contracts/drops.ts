@@ -48,6 +48,22 @@ export interface DropTicket {
   passExpiresAt: string | null;
 }
 
+/** One size of a drop split into sizes (ADR 015): what a shopper can still pick. */
+export interface DropSizeLeft {
+  size: string;
+  /** Set only where colours are stocked apart. */
+  colour: string | null;
+  /** Pieces of this size not yet sold or held. */
+  left: number;
+}
+
+/** The first size of a sold-out drop to sell out, timed from the release ('M first, in 41 s'). */
+export interface DropFirstSoldOut {
+  size: string;
+  /** Seconds from the release to the sale of its last piece; null when not known. */
+  seconds: number | null;
+}
+
 export interface DropStatus {
   productId: string;
   /** ISO 8601 (UTC). */
@@ -69,6 +85,13 @@ export interface DropStatus {
    */
   held?: number;
   editionSize: number;
+  /**
+   * A drop split into sizes (ADR 015): what is left of each size, in run order, live like `left` (an admitted
+   * shopper sees which sizes are left). Absent: one pool (not split).
+   */
+  sizes?: DropSizeLeft[];
+  /** Sold out and split into sizes: the size that sold out first (common/domain/size-run.ts sell-out story). */
+  firstSoldOut?: DropFirstSoldOut | null;
   ticket: DropTicket | null;
 }
 
@@ -92,6 +115,8 @@ export const dropStatusSchema = z.object({
   left: z.number().int(),
   held: z.number().int().optional(),
   editionSize: z.number().int(),
+  sizes: z.array(z.object({ size: z.string(), colour: z.string().nullable(), left: z.number().int() })).optional(),
+  firstSoldOut: z.object({ size: z.string(), seconds: z.number().nullable() }).nullable().optional(),
   ticket: dropTicketSchema.nullable(),
 });
 

@@ -23,9 +23,22 @@ export interface EditionRoom {
   held: number;
 }
 
+/** One size of a product's run as inventory counts it (ADR 015; inventory's readSizeStock fits it). */
+export interface DropSizeStock {
+  /** null: the "one run" of an edition not split into sizes. */
+  size: string | null;
+  colour: string | null;
+  /** Pieces not yet sold or held. */
+  left: number;
+  /** When this size's last piece was sold; null while it has pieces. */
+  soldOutAt: Date | null;
+}
+
 /** Stock of drop products (inventory). */
 export interface DropInventory {
   stockOf(productId: string): Promise<{ stock: number } | null>;
+  /** The size runs of these products, in run order (absent from the map: not split). Absent: no sizes. */
+  sizeStock?(productIds: readonly string[]): Promise<Map<string, DropSizeStock[]>>;
   editionRoom(productId: string): Promise<EditionRoom | null>;
   /** Several editions in one query (the owner's list). */
   editionRooms(productIds: readonly string[]): Promise<Map<string, EditionRoom>>;

@@ -1,8 +1,11 @@
 import type { PolledTicket, RoomRead } from './drops.repository';
+import type { DropSizeStock } from './drops.ports';
 
 /** A drop's waiting room as this instance last read it (one ranking query), with the stock it then had. */
 export interface RoomSnapshot extends RoomRead {
   stock: number;
+  /** The product's size run when split into sizes (ADR 015), read with the stock; [] for one pool. */
+  sizes: DropSizeStock[];
   /** The drop's phase by the clock when read (ignoring sell-out): a read of another phase is not used. */
   phase: string;
   /** Date.now() when the read started. */
@@ -20,6 +23,8 @@ export interface RoomSnapshot extends RoomRead {
 export function createRoomSnapshots(opts: {
   read: (productId: string) => Promise<RoomRead | null>;
   stockOf: (productId: string) => Promise<number>;
+  /** The product's sizes (ADR 015), read with every refresh; absent: none. */
+  sizesOf?: (productId: string) => Promise<DropSizeStock[]>;
   maxAgeMs: number;
 }) {
   const cache = new Map<string, RoomSnapshot>();
@@ -29,12 +34,16 @@ export function createRoomSnapshots(opts: {
   async function load(productId: string, phase: string, stock?: number): Promise<RoomSnapshot | null> {
     const readAt = Date.now();
     const mine = ++version;
-    const [room, left] = await Promise.all([opts.read(productId), stock === undefined ? opts.stockOf(productId) : stock]);
+    const [room, left, sizes] = await Promise.all([
+      opts.read(productId),
+      stock === undefined ? opts.stockOf(productId) : stock,
+      opts.sizesOf ? opts.sizesOf(productId) : [],
+    ]);
     if (!room) {
       cache.delete(productId);
       return null;
     }
-    const snapshot: RoomSnapshot = { ...room, stock: left, phase, readAt, version: mine };
+    const snapshot: RoomSnapshot = { ...room, stock: left, sizes, phase, readAt, version: mine };
     // A slower, older read never replaces a newer one.
     const current = cache.get(productId);
     if (!current || current.version < mine) cache.set(productId, snapshot);

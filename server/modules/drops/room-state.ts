@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Product } from '../../../common/contracts/catalog';
-import type { DropStatus, DropTicket, TicketStatus } from '../../../common/contracts/drops';
+import type { DropFirstSoldOut, DropSizeLeft, DropStatus, DropTicket, TicketStatus } from '../../../common/contracts/drops';
 import { dropMessages, dropPhase, estimateWaitSeconds, roomOpensAtMs, type DropClock } from '../../../common/domain/drop';
 import { DEFAULT_IPV6_PREFIX, networkKey } from '../../lib/network-address';
 import { conflict, HttpError, notFound } from '../../plugins/http-error';
@@ -18,7 +18,7 @@ import {
   type PolledTicket,
   type RoomRead,
 } from './drops.repository';
-import type { DropBotCheck, DropInventory } from './drops.ports';
+import type { DropBotCheck, DropInventory, DropSizeStock } from './drops.ports';
 import { createRoomSnapshots, type RoomSnapshot } from './room-snapshot';
 
 /** A status read older than this is read again (the ticker refreshes live drops every DROP_TICK_MS). */
@@ -57,14 +57,36 @@ export function createRoomState(
 
   const stockLeft = async (productId: string) => (await inventory.stockOf(productId))?.stock ?? 0;
 
+  /** The product's sizes when it is split into sizes (ADR 015); [] for one pool. */
+  const sizesOf = async (productId: string): Promise<DropSizeStock[]> => {
+    if (!inventory.sizeStock) return [];
+    const run = (await inventory.sizeStock([productId])).get(productId) ?? [];
+    return run.some((s) => s.size !== null) ? run : [];
+  };
+
   const snapshots = createRoomSnapshots({
     read: async (productId) => {
       await ctx.ensureRows([productId]);
       return readRoom(db, productId);
     },
     stockOf: stockLeft,
+    sizesOf,
     maxAgeMs: SNAPSHOT_MAX_AGE_MS,
   });
+
+  /** What is left of each size, in run order (the pieces of the old one run, kept on no size, are not one). */
+  const sizesLeft = (sizes: readonly DropSizeStock[]): DropSizeLeft[] =>
+    sizes.filter((s) => s.size !== null).map((s) => ({ size: s.size!, colour: s.colour, left: s.left }));
+
+  /** The size whose last piece sold first, timed from the release ('M first, in 41 s'); null when none sold out. */
+  function firstSoldOutOf(sizes: readonly DropSizeStock[], releaseAtMs: number): DropFirstSoldOut | null {
+    let first: DropSizeStock | null = null;
+    for (const s of sizes)
+      if (s.size !== null && s.soldOutAt && (!first || s.soldOutAt < first.soldOutAt!)) first = s;
+    if (!first) return null;
+    const seconds = Math.round((first.soldOutAt!.getTime() - releaseAtMs) / 1000);
+    return { size: first.size!, seconds: seconds >= 0 ? seconds : null };
+  }
 
   function ticketOf(
     t: PolledTicket,
@@ -87,7 +109,14 @@ export function createRoomState(
   }
 
   /** The status without its ticket, keys in the contract's order (the ticket is last: ./status-push.ts relies on it). */
-  function dropWideOf(product: Product, dropClock: DropClock, poll: RoomRead, stock: number, phase: DropStatus['phase']): Omit<DropStatus, 'ticket'> {
+  function dropWideOf(
+    product: Product,
+    dropClock: DropClock,
+    poll: RoomRead & { sizes?: DropSizeStock[] },
+    stock: number,
+    phase: DropStatus['phase'],
+  ): Omit<DropStatus, 'ticket'> {
+    const sizes = poll.sizes ?? [];
     return {
       productId: product.id,
       releaseAt: iso(dropClock.releaseAtMs),
@@ -99,6 +128,8 @@ export function createRoomState(
       left: stock,
       ...(phase === 'open' ? { held: outlook.held(product.id) } : {}),
       editionSize: product.editionSize,
+      ...(sizes.length > 0 ? { sizes: sizesLeft(sizes) } : {}),
+      ...(sizes.length > 0 && phase === 'sold_out' ? { firstSoldOut: firstSoldOutOf(sizes, dropClock.releaseAtMs) } : {}),
     };
   }
 
