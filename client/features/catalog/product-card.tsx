@@ -21,6 +21,7 @@ import { WishlistButton } from '../../components/wishlist-button';
 import { DropCountdown, NotifyMeLink } from '../../components/drop-countdown';
 import { useNow, useReleaseClock } from '../../lib/release-clock';
 import { dropTiming } from '../../lib/use-drops';
+import { isCutInSizes, sizesLeft } from '../../lib/size-stock';
 
 const MAX_SWATCHES = 3;
 
@@ -85,6 +86,11 @@ export function ProductCard({ product, priority = false, className, headingLevel
   const image = product.images[0];
   const Heading = headingLevel;
   const extraColours = product.colors.length - MAX_SWATCHES;
+  // An edition cut in sizes (ADR 015): the picker greys a sold-out size, read 'M — sold out'.
+  const sizeChoices = isCutInSizes(product.sizeStock)
+    ? sizesLeft(product.sizes, product.sizeStock!, colour)
+    : product.sizes.map((size) => ({ size, left: Infinity }));
+  const firstOpenSize = sizeChoices.findIndex((o) => o.left > 0);
 
   const add = (selectedSize: string | null, selectedColor: string | null) => {
     const cartWasEmpty = (queryClient.getQueryData<CartItem[]>(CART_KEY) ?? []).length === 0;
@@ -271,18 +277,30 @@ export function ProductCard({ product, priority = false, className, headingLevel
                   ) : null}
                   <div className="flex flex-wrap gap-1.5">
                     {severalSizes
-                      ? product.sizes.map((size, i) => (
-                          <button
-                            key={size}
-                            type="button"
-                            autoFocus={i === 0}
-                            disabled={addToCart.isPending}
-                            onClick={() => add(size, colour)}
-                            className="h-9 min-w-11 border border-ink bg-white px-2 text-sm font-semibold hover:bg-ink hover:text-paper disabled:opacity-50"
-                          >
-                            {size}
-                          </button>
-                        ))
+                      ? sizeChoices.map(({ size, left }, i) =>
+                          left <= 0 ? (
+                            <button
+                              key={size}
+                              type="button"
+                              disabled
+                              className="h-9 min-w-11 cursor-not-allowed border border-neutral-300 bg-neutral-100 px-2 text-sm font-semibold text-neutral-600 line-through"
+                            >
+                              {size}
+                              <span className="sr-only"> — sold out</span>
+                            </button>
+                          ) : (
+                            <button
+                              key={size}
+                              type="button"
+                              autoFocus={i === firstOpenSize}
+                              disabled={addToCart.isPending}
+                              onClick={() => add(size, colour)}
+                              className="h-9 min-w-11 border border-ink bg-white px-2 text-sm font-semibold hover:bg-ink hover:text-paper disabled:opacity-50"
+                            >
+                              {size}
+                            </button>
+                          ),
+                        )
                       : product.colors.map((c, i) => (
                           <button
                             key={c.name}

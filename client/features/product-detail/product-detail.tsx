@@ -25,6 +25,8 @@ import {
 } from './purchase-rules';
 import { QuantityStepper } from './quantity-stepper';
 import { SizeSelect } from './size-select';
+import { SizeStockPicker } from './size-stock-picker';
+import { isCutInSizes, leftOfSize, sizesLeft } from '../../lib/size-stock';
 import { ClaimNotice } from './claim-notice';
 import { useLiveStock } from './use-live-stock';
 
@@ -112,7 +114,7 @@ export function ProductDetail({
   const [imageIndex, setImageIndex] = useState(0);
   // One size ('One Size') is chosen for the shopper (common/domain/variant.ts); so is the pictured
   // (first) colour, so an order line always says what to make.
-  const [size, setSize] = useState<string | null>(variantDefaults(product).size);
+  const [chosenSize, setSize] = useState<string | null>(variantDefaults(product).size);
   const [color, setColor] = useState<string | null>(product.colors[0]?.name ?? null);
   const [quantity, setQuantity] = useState(1);
 
@@ -120,6 +122,12 @@ export function ProductDetail({
   const release = useReleaseClock(product.releaseAt);
   // Stock is live (ADR 011): server-rendered, then followed over an event stream.
   const live = useLiveStock(product);
+  // An edition cut in sizes (ADR 015): each size with its own pieces, live; a size that sells out while
+  // chosen is no longer the choice (the shopper picks again). One pool: the size list as before.
+  const sizeOptions = isCutInSizes(live.stock.sizeStock)
+    ? sizesLeft(product.sizes, live.stock.sizeStock!, color)
+    : null;
+  const size = sizeOptions && leftOfSize(sizeOptions, chosenSize) <= 0 ? null : chosenSize;
   const stocked = { ...product, stock: live.stock.left, inStock: live.stock.inStock };
   const purchasable = isAvailable(stocked);
   const enabled = canAddToCart(stocked, { size, color }) && !adding;
@@ -129,6 +137,13 @@ export function ProductDetail({
   const [sizeNudge, setSizeNudge] = useState(false);
   const pickSize = () => {
     setSizeNudge(true);
+    if (sizeOptions) {
+      const picker = document.getElementById(SIZE_SELECT_ID);
+      const first = picker?.querySelector<HTMLInputElement>('input[type="radio"]:not(:disabled)');
+      picker?.scrollIntoView({ block: 'center' });
+      first?.focus();
+      return;
+    }
     const select = document.getElementById(SIZE_SELECT_ID) as HTMLSelectElement | null;
     if (!select) return;
     select.scrollIntoView({ block: 'center' });
@@ -232,7 +247,19 @@ export function ProductDetail({
             {product.colors.length > 0 && (
               <ColorSwatches colors={product.colors} value={color} onChange={chooseColor} />
             )}
-            {product.sizes.length > 0 && (
+            {sizeOptions ? (
+              <SizeStockPicker
+                id={SIZE_SELECT_ID}
+                sizes={sizeOptions}
+                value={size}
+                onChange={(next) => {
+                  setSize(next);
+                  setSizeNudge(false);
+                }}
+                disabled={!purchasable}
+                describedBy={needsSize ? 'size-hint' : undefined}
+              />
+            ) : product.sizes.length > 0 && (
               <SizeSelect
                 sizes={product.sizes}
                 value={size}

@@ -19,16 +19,19 @@ export function SizeStockPicker({
   onChange,
   disabled = false,
   describedBy,
+  id,
 }: {
   sizes: readonly SizeStockOption[];
   value: string | null;
   onChange: (size: string) => void;
   disabled?: boolean;
   describedBy?: string;
+  /** The fieldset's id, so Add to Cart can take the shopper to the sizes when none is chosen. */
+  id?: string;
 }) {
   const name = useId();
   return (
-    <fieldset className="flex min-w-0 flex-col gap-2" aria-describedby={describedBy} disabled={disabled}>
+    <fieldset id={id} className="flex min-w-0 flex-col gap-2" aria-describedby={describedBy} disabled={disabled}>
       <legend className="mb-2 text-sm font-semibold">Size</legend>
       <div className="flex flex-wrap gap-2">
         {sizes.map((option) => {

@@ -17,19 +17,37 @@ function fromProduct(p: Product): LiveStock {
     inStock: isAvailable(p),
     soldOutAt: p.soldOutAt ?? null,
     sellOutSeconds: p.sellOutSeconds ?? null,
+    sizeStock: p.sizeStock,
   };
 }
 
+/** A drop's status of an edition cut in sizes carries what is left of each (ADR 015); absent: one pool. */
+type SizedDropStatus = DropStatus & { sizes?: Array<{ size: string; colour: string | null; left: number }> };
+
 /** The stock a drop's status tells (`left`, `editionSize`); how the edition ended comes from GET …/stock. */
-function fromDropStatus(p: Product, s: DropStatus, before: LiveStock): LiveStock {
+function fromDropStatus(p: Product, s: SizedDropStatus, before: LiveStock): LiveStock {
   const left = s.left;
-  return {
+  const next: LiveStock = {
     productId: p.id,
     left,
     editionSize: s.editionSize,
     inStock: isAvailable({ ...p, stock: left }),
     soldOutAt: left === 0 ? before.soldOutAt : null,
     sellOutSeconds: left === 0 ? before.sellOutSeconds : null,
+  };
+  // Sizes follow the status when it tells them; else the last known (the edition's sum still moves).
+  return s.sizes ? { ...next, sizeStock: s.sizes } : withSizes(next, before);
+}
+
+/**
+ * A stock reading that does not tell the sizes (an older server) keeps the last known ones, so the picker
+ * does not change shape under the shopper; when the edition is gone, so is every size.
+ */
+function withSizes(next: LiveStock, before: LiveStock): LiveStock {
+  if (next.sizeStock !== undefined || before.sizeStock === undefined) return next;
+  return {
+    ...next,
+    sizeStock: next.left <= 0 ? before.sizeStock.map((e) => ({ ...e, left: 0 })) : before.sizeStock,
   };
 }
 
@@ -69,7 +87,7 @@ export function useLiveStock(product: Product): { stock: LiveStock; announcement
     const url = `/api/products/${productId}/stock`;
     const read = () =>
       apiJson<LiveStock>('GET', url)
-        .then((s) => !closed && setStock(s))
+        .then((s) => !closed && setStock((before) => withSizes(s, before)))
         .catch(() => undefined);
     const startPolling = () => {
       if (poll || closed) return;
@@ -102,7 +120,7 @@ export function useLiveStock(product: Product): { stock: LiveStock; announcement
       unsubscribe = subscribeEvents(
         `${url}/events`,
         'stock',
-        (data) => !closed && setStock(JSON.parse(data) as LiveStock),
+        (data) => !closed && setStock((before) => withSizes(JSON.parse(data) as LiveStock, before)),
         // The browser retries a dropped stream by itself; a refused one (503) is closed: poll instead.
         (gaveUp) => gaveUp && startPolling(),
       );
