@@ -2,6 +2,7 @@ import { Bell } from 'lucide-react';
 import { describeCountdown, formatCountdown, formatReleaseUtc } from '../../common/domain/release';
 import { buttonVariants } from './ui/button';
 import { cn } from '../lib/cn';
+import type { SizeStock } from '../../common/contracts/catalog';
 import { NotifyMeButton } from './notify-me';
 import { useHydrated } from '../lib/release-clock';
 
@@ -46,7 +47,7 @@ export function NotifyMeLink({
 }: {
   className?: string;
   describedBy?: string;
-  product?: { id: string; name?: string };
+  product?: { id: string; name?: string; sizeStock?: readonly SizeStock[] };
   label?: string;
 }) {
   if (product)
@@ -54,6 +55,7 @@ export function NotifyMeLink({
       <NotifyMeButton
         productId={product.id}
         productName={product.name}
+        sizeStock={product.sizeStock}
         label={label}
         className={className}
         describedBy={describedBy}

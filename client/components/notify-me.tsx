@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Bell, CalendarPlus } from 'lucide-react';
 import type { AlertSignupResponse } from '../../common/contracts/alerts';
+import type { SizeStock } from '../../common/contracts/catalog';
 import { Button } from './ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from './ui/dialog';
 import { ApiError, apiJson } from '../lib/api-client';
@@ -12,7 +13,8 @@ type Status = { kind: 'idle' | 'checking' | 'sending' } | { kind: 'done'; messag
 /**
  * 'Notify me' (ADR 011): a small dialog with an e-mail field. Before a release it asks to hear
  * when the drop opens; on a sold-out edition, if a piece comes back (the server picks which). The bot
- * check is the newsletter's proof of work, solved in a Web Worker when the form is sent.
+ * check is the newsletter's proof of work, solved in a Web Worker when the form is sent. A product split
+ * into sizes (ADR 015) offers its sold-out sizes: "tell me if an M comes back", or any size.
  */
 export function NotifyMeButton({
   productId,
@@ -20,8 +22,11 @@ export function NotifyMeButton({
   label = 'Notify me',
   className,
   describedBy,
+  sizeStock,
 }: {
   productId: string;
+  /** The product's pieces left per size: its sold-out sizes are offered (none split: no choice). */
+  sizeStock?: readonly SizeStock[];
   /** Named in the dialog's description when known. */
   productName?: string;
   label?: string;
@@ -30,6 +35,9 @@ export function NotifyMeButton({
 }) {
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState('');
+  const soldOutSizes = (sizeStock ?? []).filter((s) => s.size !== null && s.left <= 0).map((s) => s.size!);
+  const [size, setSize] = useState('');
+  const sizeId = useId();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const inputId = useId();
   const busy = status.kind === 'checking' || status.kind === 'sending';
@@ -44,7 +52,11 @@ export function NotifyMeButton({
       const { proveHuman } = await import('../lib/proof-of-work/prove-human');
       const altcha = await proveHuman();
       setStatus({ kind: 'sending' });
-      const res = await apiJson<AlertSignupResponse>('POST', `/api/products/${productId}/alerts`, { email: value, altcha });
+      const res = await apiJson<AlertSignupResponse>('POST', `/api/products/${productId}/alerts`, {
+        email: value,
+        altcha,
+        ...(size ? { size } : {}),
+      });
       setStatus({ kind: 'done', message: res.message, alert: res.kind });
       setEmail('');
     } catch (err) {
@@ -90,6 +102,26 @@ export function NotifyMeButton({
             Email address
           </label>
           <EmailInput id={inputId} value={email} onValueChange={setEmail} className="h-12 px-4" />
+          {soldOutSizes.length > 0 && (
+            <>
+              <label htmlFor={sizeId} className="text-sm font-bold uppercase tracking-widest">
+                Size
+              </label>
+              <select
+                id={sizeId}
+                value={size}
+                onChange={(e) => setSize(e.target.value)}
+                className="h-12 border-2 border-ink bg-paper px-3 text-base focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
+              >
+                <option value="">Any size</option>
+                {soldOutSizes.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
           <Button type="submit" size="lg" disabled={busy}>
             {busy ? 'Signing up…' : 'Notify me'}
           </Button>
