@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCutInSizes, leftOfSize, sizesLeft } from './size-stock';
+import { isCutInSizes, leftOfSize, linesNamedIn, sizesLeft } from './size-stock';
 
 describe('size stock as the storefront reads it', () => {
   it('a product without sizeStock, or with only the one run, is one pool', () => {
@@ -66,5 +66,33 @@ describe('size stock as the storefront reads it', () => {
     expect(leftOfSize(options, 'm')).toBe(2);
     expect(leftOfSize(options, 'XL')).toBe(0);
     expect(leftOfSize(options, null)).toBe(0);
+  });
+});
+
+describe('the cart lines a refusal names', () => {
+  const line = (id: string, productId: string, name: string, size: string | null) => ({
+    id,
+    productId,
+    selectedSize: size,
+    product: { name },
+  });
+  const lines = [
+    line('1', 'a', 'Run Tee', 'M'),
+    line('2', 'a', 'Run Tee', 'L'),
+    line('3', 'b', 'Deck', '8.0"'),
+    line('4', 'c', 'Cap', null),
+  ];
+
+  it('the line of the size the message names, not the other sizes of that product', () => {
+    expect(linesNamedIn('Sorry, Run Tee in M is sold out', lines).map((l) => l.id)).toEqual(['1']);
+    expect(linesNamedIn('Sorry, M of Run Tee just sold out', lines).map((l) => l.id)).toEqual(['1']);
+    expect(linesNamedIn('Only 2 left in L of Run Tee', lines).map((l) => l.id)).toEqual(['2']);
+    expect(linesNamedIn('Sorry, Deck 8.0" just sold out', lines).map((l) => l.id)).toEqual(['3']);
+  });
+
+  it('a product named without a size: all its lines; a product not named: none', () => {
+    expect(linesNamedIn('Sorry, Run Tee just sold out', lines).map((l) => l.id)).toEqual(['1', '2']);
+    expect(linesNamedIn('Sorry, Cap just sold out', lines).map((l) => l.id)).toEqual(['4']);
+    expect(linesNamedIn('Your cart changed; please review the total', lines)).toEqual([]);
   });
 });

@@ -63,3 +63,33 @@ export function leftOfSize(options: readonly SizeLeft[], size: string | null): n
   const key = sizeKey(size);
   return options.find((o) => sizeKey(o.size) === key)?.left ?? 0;
 }
+
+export interface NamedLine {
+  id: string;
+  productId: string;
+  selectedSize: string | null;
+  product: { name: string };
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The cart lines a refusal names ('Sorry, M of Run Tee just sold out'): lines of a product the message
+ * names, and of those with a size, only the ones whose size it names too (matched as a whole word, outside
+ * the product's name). A message naming a product but no size of it names all its lines.
+ */
+export function linesNamedIn<L extends NamedLine>(message: string, lines: readonly L[]): L[] {
+  const named: L[] = [];
+  const byProduct = new Map<string, L[]>();
+  for (const line of lines) byProduct.set(line.productId, [...(byProduct.get(line.productId) ?? []), line]);
+  for (const group of byProduct.values()) {
+    const name = group[0]!.product.name;
+    if (!message.toLowerCase().includes(name.toLowerCase())) continue;
+    const rest = message.replace(new RegExp(escapeRe(name), 'gi'), ' ');
+    const sized = group.filter(
+      (l) => l.selectedSize !== null && new RegExp(`(^|[^\\w"])${escapeRe(l.selectedSize)}(?![\\w"])`, 'i').test(rest),
+    );
+    named.push(...(sized.length > 0 ? sized : group));
+  }
+  return named;
+}

@@ -16,6 +16,7 @@ import {
 } from './cart-totals';
 import { useCart, useClearCart, useRemoveCartItem, useUpdateCartItem } from '../../lib/cart/use-cart';
 import { formatLineOptions } from '../../../common/domain/variant';
+import { SoldOutSizeWayForward } from '../../lib/cart/sold-out-size';
 
 type DropLines = ReadonlyArray<{ productId: string; product: { name: string } }>;
 
@@ -151,7 +152,11 @@ function CartLine({ line, Refusal }: { line: CartItem; Refusal: CartDropParts['R
         </div>
         {/* A refused change said beside it, with the way forward (a drop's pass, the current stock). */}
         {update.isError && (
-          <Refusal error={update.error} lines={[line]} fallback="Could not change the quantity. Please try again." className="mt-2 p-3" />
+          <>
+            <Refusal error={update.error} lines={[line]} fallback="Could not change the quantity. Please try again." className="mt-2 p-3" />
+            {/* Its size sold out: pick another or take the line out. */}
+            <SoldOutSizeWayForward error={update.error} lines={[line]} onChooseSize={cartDrawer.close} />
+          </>
         )}
       </div>
     </li>

@@ -10,6 +10,7 @@ import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
 import { useShopSettings } from '../../lib/use-shop-settings';
+import { SoldOutSizeWayForward } from '../../lib/cart/sold-out-size';
 import {
   shopperMessage,
   useCustomerInfo,
@@ -267,6 +268,8 @@ function PaymentSection({
         <div className="space-y-3">
           {/* The reason in place, with the way forward (Rejoin the line; the current stock). */}
           <Refusal error={error} lines={items} fallback="We couldn't set up your payment." />
+          {/* A size sold out: another size, or the order without it (the payment is set up again). */}
+          <SoldOutSizeWayForward error={error} lines={items} />
           <Button type="button" variant="outline" size="sm" onClick={onRetry}>
             Try again
           </Button>
