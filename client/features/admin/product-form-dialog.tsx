@@ -28,6 +28,12 @@ import {
   type ProductFormValues,
 } from './product-form-sections';
 import { productPatchOf } from './product-patch';
+import { SizeRunEditor } from './size-run-editor';
+import {
+  demoSizeRun,
+  presetForCategory,
+  type SizeRunEntry,
+} from '../../../common/domain/size-run';
 import { useSaveProduct } from './use-admin-data';
 import { adminErrorMessage } from './use-admin-session';
 
@@ -132,6 +138,51 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
     setStockConflict(null);
     setFocus('stock');
   };
+  // The size run (ADR 015) lives beside the form's fields: null while the edition is one pool.
+  const loadedRun = runOf(product);
+  const [run, setRun] = useState<SizeRunEntry[] | null>(loadedRun);
+  // Pieces held or sold before the split stay on the old one run (for an unsplit product: its sold pieces).
+  const keptPieces = product
+    ? loadedRun
+      ? product.sizeRun.filter((s) => s.size === null).reduce((a, s) => a + s.held + s.sold, 0)
+      : product.soldCount
+    : 0;
+  const editionField = Number(watch('editionSize'));
+  const editionSize = Number.isInteger(editionField) && editionField > 0 ? editionField : (product?.editionSize ?? 50);
+  const category = String(watch('category') ?? '');
+  const splitIntoSizes = () => {
+    const listed = (getValues('sizes') ?? []) as string[];
+    const sizes = listed.length > 0 ? listed : presetForCategory(category, String(getValues('subcategory') ?? '')).sizes;
+    setRun(demoSizeRun(sizes, Math.max(0, editionSize - keptPieces)));
+  };
+  const runChanged = JSON.stringify(run) !== JSON.stringify(loadedRun);
+  const sizeRunSlot = {
+    split: run !== null,
+    node:
+      run === null ? (
+        <div className="grid gap-2 border-2 border-ink bg-white p-3">
+          <p className="text-sm">
+            <span className="font-semibold">One run:</span>{' '}
+            {product
+              ? `${product.stock} of ${product.editionSize} left, any listed size.`
+              : 'every piece in one pool, any listed size.'}{' '}
+            Split it to give each size its own pieces; the pieces per size add up to the edition.
+          </p>
+          <Button type="button" variant="outline" size="sm" className="min-h-11 justify-self-start" onClick={splitIntoSizes}>
+            Split into sizes
+          </Button>
+        </div>
+      ) : (
+        <SizeRunEditor
+          category={category}
+          subcategory={String(watch('subcategory') ?? '')}
+          editionSize={editionSize}
+          value={run}
+          onChange={setRun}
+          keptPieces={keptPieces}
+        />
+      ),
+  };
   const images = watch('images') ?? [];
   const salePrice = watch('salePrice');
   const isOnSale = watch('isOnSale');
@@ -160,9 +211,14 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
       setError('salePrice', { message: 'Enter a sale price, or untick On Sale' }, { shouldFocus: true });
       return;
     }
-    const request = product
-      ? { id: product.id, patch: productPatchOf(payload, dirtyFields, seenStock.current) }
-      : { id: null, payload };
+    const withRun = run !== null && (runChanged || !product);
+    const sizeRun = withRun ? run.map((e) => ({ ...e, size: e.size.trim() })) : undefined;
+    let patch = product ? productPatchOf(payload, dirtyFields, seenStock.current) : null;
+    // A new run is checked against the stock the owner saw, like a stock change (409 when a sale moved it).
+    if (patch && sizeRun) patch = { ...patch, sizeRun, editionSize: payload.editionSize, expectedStock: seenStock.current };
+    const request = product && patch
+      ? { id: product.id, patch }
+      : { id: null, payload: sizeRun ? { ...payload, sizeRun } : payload };
     save.mutate(
       request,
       {
@@ -202,11 +258,16 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
         </DialogDescription>
       </DialogHeader>
 
-      <div className="grid gap-5 px-6 py-5 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-5 px-6 py-5 sm:grid-cols-2">
         <BasicsSection {...section} />
         <PricingSection {...section} />
-        <StockSection {...section} stockConflict={stockConflict} onUseCurrentStock={takeCurrentStock} />
-        <VariantsSection {...section} />
+        <StockSection
+          {...section}
+          stockConflict={stockConflict}
+          onUseCurrentStock={takeCurrentStock}
+          sizeRun={sizeRunSlot}
+        />
+        <VariantsSection {...section} splitIntoSizes={run !== null} />
         <MediaSection {...section} onUploadingChange={onUploadingChange} />
       </div>
 
@@ -226,6 +287,13 @@ function ProductForm({ product, onDone }: { product: AdminProduct | null; onDone
       </div>
     </form>
   );
+}
+
+/** The product's run as the editor edits it (the sized rows); null while one pool. */
+function runOf(product: AdminProduct | null): SizeRunEntry[] | null {
+  const sized = product?.sizeRun.filter((s) => s.size !== null) ?? [];
+  if (sized.length === 0) return null;
+  return sized.map((s) => ({ size: s.size!, ...(s.colour ? { colour: s.colour } : {}), pieces: s.pieces }));
 }
 
 function safeJson(text: string): unknown {

@@ -47,12 +47,14 @@ function ProductField({
   section,
   name,
   label,
+  description,
   className,
   children,
 }: {
   section: ProductFormSectionProps;
   name: keyof ProductFormValues;
   label: string;
+  description?: ReactNode;
   className?: string;
   children: (control: FormFieldControl) => ReactNode;
 }) {
@@ -60,6 +62,7 @@ function ProductField({
     <FormField
       id={section.fieldId(name)}
       label={label}
+      description={description}
       required={requiredFields.has(name)}
       error={fieldError(section, name)}
       className={className}
@@ -162,11 +165,17 @@ export function PricingSection(section: ProductFormSectionProps) {
 export function StockSection({
   stockConflict = null,
   onUseCurrentStock,
+  sizeRun = null,
   ...section
 }: ProductFormSectionProps & {
   /** The server's stock after a 409 (a sale while the form was open); its message is the Stock field's error. */
   stockConflict?: number | null;
   onUseCurrentStock?: () => void;
+  /**
+   * The size run (ADR 015), shown under the edition size: the editor when split, else the one run and its
+   * "Split into sizes" action. While split, the stock is the sum of the sizes and has no field of its own.
+   */
+  sizeRun?: { split: boolean; node: ReactNode } | null;
 }) {
   const { register, setValue } = section.form;
   const { fieldId } = section;
@@ -175,9 +184,18 @@ export function StockSection({
   return (
     <>
       <div className="grid content-start gap-1.5">
-        <ProductField section={section} name="stock" label="Stock">
-          {(c) => <Input {...whole} min="0" {...register('stock')} {...c} />}
-        </ProductField>
+        {sizeRun?.split ? (
+          <p className="text-sm text-muted">Stock is the pieces left of all sizes together: set them per size below.</p>
+        ) : (
+          <ProductField
+            section={section}
+            name="stock"
+            label="Stock"
+            description="Pieces left to buy now (at most the edition size less those sold)."
+          >
+            {(c) => <Input {...whole} min="0" {...register('stock')} {...c} />}
+          </ProductField>
+        )}
         {stockConflict !== null && onUseCurrentStock && (
           <button
             type="button"
@@ -188,9 +206,15 @@ export function StockSection({
           </button>
         )}
       </div>
-      <ProductField section={section} name="editionSize" label="Edition size">
+      <ProductField
+        section={section}
+        name="editionSize"
+        label="Edition size"
+        description="All pieces ever made of this design (No. 17 of 50). Split into sizes, the pieces per size add up to it."
+      >
         {(c) => <Input {...whole} min="1" {...register('editionSize')} {...c} />}
       </ProductField>
+      {sizeRun && <div className="min-w-0 sm:col-span-2">{sizeRun.node}</div>}
       {/* Per-shopper limit (docs/product.md §9): units of this product one shopper may buy, all sizes together. */}
       <ProductField section={section} name="maxPerShopper" label="Limit per shopper">
         {(c) => <Input {...whole} min="1" max="50" {...register('maxPerShopper')} {...c} />}
@@ -255,14 +279,15 @@ function ReleaseTimeField({ section }: { section: ProductFormSectionProps }) {
 }
 
 /** Sizes (set by the category) and colours (from the admin palette). */
-export function VariantsSection(section: ProductFormSectionProps) {
+export function VariantsSection({ splitIntoSizes = false, ...section }: ProductFormSectionProps & { splitIntoSizes?: boolean }) {
   const { watch, setValue, getValues } = section.form;
   const sizesLabelId = `${section.fieldId('sizes')}-label`;
   const sizes = watch('sizes') ?? [];
   const colours = (watch('colors') ?? []) as ProductColor[];
   return (
     <>
-      <div className="grid gap-2 sm:col-span-2">
+      {/* Split into sizes, the run above names the sizes: the category's list is only its preset. */}
+      <div className={splitIntoSizes ? 'hidden' : 'grid gap-2 sm:col-span-2'}>
         <span className="text-sm font-semibold" id={sizesLabelId}>
           Sizes
         </span>

@@ -55,12 +55,12 @@ export function SizeRunEditor({
   const add = () => onChange([...value, { size: '', pieces: 0 }]);
 
   return (
-    <fieldset className="grid min-w-0 gap-3">
+    <fieldset className="grid min-w-0 grid-cols-1 gap-3">
       <legend className="mb-1 text-sm font-semibold">Sizes and pieces</legend>
-      <div className="grid gap-1.5 sm:max-w-xs">
+      <div className="grid min-w-0 grid-cols-1 gap-1.5 sm:max-w-sm">
         <Label htmlFor={`${id}-preset`}>Start from</Label>
         <Select onValueChange={applyPreset}>
-          <SelectTrigger id={`${id}-preset`}>
+          <SelectTrigger id={`${id}-preset`} className="min-w-0 [&>span]:truncate">
             <SelectValue placeholder={`Choose a preset (suggested: ${findPreset(suggested).label})`} />
           </SelectTrigger>
           <SelectContent>
