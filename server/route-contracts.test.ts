@@ -24,6 +24,7 @@ const WITHOUT_RESPONSE_SCHEMA: Record<string, string> = {
   'GET /api/products/featured': 'raw snapshot bytes (productListSchema)',
   // text/csv downloads.
   'GET /api/admin/orders.csv': 'CSV text',
+  'GET /api/admin/pick-list.csv': 'CSV text',
   'GET /api/admin/newsletter-signups.csv': 'CSV text',
   'GET /api/admin/notify-demand/:id/signups.csv': 'CSV text',
   // text/calendar download (alerts.calendar.ts).

@@ -1,3 +1,4 @@
+import { buttonVariants } from '../../components/ui/button';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ChevronLeft, ChevronRight, Inbox, Search } from 'lucide-react';
 import { ADMIN_ORDERS_PAGE_SIZE } from '../../../common/contracts/admin';
@@ -95,6 +96,10 @@ export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) 
     <div className="grid grid-cols-1 gap-4">
       <PanelHeading title="Orders" csvHref={`/api/admin/orders.csv${ordersQueryString(filters)}`}>
         <UpdatedAt at={page.dataUpdatedAt} what="orders" refreshing={page.isFetching} onRefresh={() => void page.refetch()} />
+        {/* Pieces to pick per product and size from paid orders not yet shipped (GET /api/admin/pick-list.csv). */}
+        <a href="/api/admin/pick-list.csv" download className={buttonVariants({ variant: 'outline', size: 'sm' })}>
+          Pick list by size (CSV)
+        </a>
       </PanelHeading>
 
       {loading ? (

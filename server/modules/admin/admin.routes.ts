@@ -190,6 +190,11 @@ export async function adminRoutes(
     return sendCsv(reply, `orders-${today()}.csv`, await admin.ordersCsv(request.query));
   });
 
+  // The pick list: pieces to pick per product and size from paid orders not yet shipped.
+  r.get('/api/admin/pick-list.csv', async (_request, reply) => {
+    return sendCsv(reply, `pick-list-${today()}.csv`, await admin.pickListCsv());
+  });
+
   r.put(
     '/api/admin/orders/:orderId/status',
     { schema: { params: adminOrderIdParams, body: orderStatusBody, response: { 200: adminOrderSchema, ...errorResponses } } },

@@ -15,7 +15,7 @@ import type { NewsletterSubscription } from '../../../common/contracts/newslette
 import type { Db } from '../../db/client';
 import { notFound } from '../../plugins/http-error';
 import { createAdminAuthService, type AdminSessions } from './admin-auth.service';
-import { newsletterCsv, notifySignupsCsv, ordersCsv } from './csv-export';
+import { newsletterCsv, notifySignupsCsv, ordersCsv, pickListCsv, PICK_STATUSES } from './csv-export';
 
 type OrderFilter = { status?: OrderStatus; q?: string };
 type Tracking = { trackingNumber?: string | null; carrier?: string | null };
@@ -113,6 +113,16 @@ export function createAdminService(deps: {
     /** The same filters as the list: the export is what the owner sees (every page of it). */
     async ordersCsv(filter: OrderFilter): Promise<string> {
       return ordersCsv(await deps.orders.listOrders(filter));
+    },
+
+    /** Pieces to pick per product, size and colour from paid orders not yet shipped (csv-export.ts pickListCsv). */
+    async pickListCsv(): Promise<string> {
+      const [orders, catalogue] = await Promise.all([
+        Promise.all(PICK_STATUSES.map((status) => deps.orders.listOrders({ status }))).then((lists) => lists.flat()),
+        products.listProducts(),
+      ]);
+      const sizes = new Map(catalogue.map((p) => [p.name, p.sizes]));
+      return pickListCsv(orders, (name) => sizes.get(name) ?? []);
     },
 
     /** Notify-me signups per product, most wanted first (products deleted since are left out). */

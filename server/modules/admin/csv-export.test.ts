@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AdminOrder } from '../../../common/contracts/admin';
-import { csvCell, newsletterCsv, ordersCsv, toCsv } from './csv-export';
+import { csvCell, newsletterCsv, ordersCsv, pickListCsv, toCsv } from './csv-export';
 
 /**
  * A strict RFC 4180 reader (what a spreadsheet does on open): quoted fields with "" escapes, CRLF
@@ -177,6 +177,32 @@ describe('csv export', () => {
     expect(parseCsv(csv)).toEqual([
       ['Email', 'Signed up', 'Status'],
       ["'=cmd@x.com", '2025-01-01T00:00:00.000Z', 'Subscribed'],
+    ]);
+  });
+});
+
+describe('pick list', () => {
+  test('pieces to pick per product and size from paid orders not yet shipped, sizes in run order', () => {
+    const line = (productName: string, selectedSize: string | null, quantity: number) => ({
+      ...order({}).items[0]!,
+      productName,
+      selectedSize,
+      selectedColor: 'Black',
+      quantity,
+    });
+    const csv = pickListCsv(
+      [
+        order({ orderNumber: 'FIFTY-1', status: 'confirmed', items: [line('Run Tee', 'M', 2), line('Run Tee', 'XS', 1)] }),
+        order({ orderNumber: 'FIFTY-2', status: 'processing', items: [line('Run Tee', 'm', 1)] }),
+        order({ orderNumber: 'FIFTY-3', status: 'shipped', items: [line('Run Tee', 'L', 5)] }),
+        order({ orderNumber: 'FIFTY-4', status: 'pending', items: [line('Run Tee', 'L', 5)] }),
+      ],
+      (name) => (name === 'Run Tee' ? ['XS', 'S', 'M', 'L'] : []),
+    );
+    expect(parseCsv(csv)).toEqual([
+      ['Product', 'Size', 'Colour', 'Pieces to pick', 'Orders'],
+      ['Run Tee', 'XS', 'Black', '1', 'FIFTY-1'],
+      ['Run Tee', 'M', 'Black', '3', 'FIFTY-1 FIFTY-2'],
     ]);
   });
 });

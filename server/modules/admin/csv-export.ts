@@ -121,3 +121,42 @@ export function notifySignupsCsv(signups: NotifySignupList): string {
     signups.map((s) => [s.email, s.kind, s.createdAt, s.notifiedAt ?? '']),
   );
 }
+
+/** Orders whose pieces are paid for and still to be packed: the pick list's orders. */
+export const PICK_STATUSES = ['confirmed', 'processing'] as const;
+
+/**
+ * The pick list (GET /api/admin/pick-list.csv): per product (a drop), per size and colour, the pieces to
+ * pick from paid orders not yet shipped, sizes in the product's run order where it has one (else by name),
+ * and the orders they go to. One row per product, size and colour.
+ */
+export function pickListCsv(orders: readonly AdminOrder[], sizeOrder: (productName: string) => readonly string[] = () => []): string {
+  const rows = new Map<string, { product: string; size: string; colour: string; pieces: number; orders: string[] }>();
+  for (const order of orders) {
+    if (!(PICK_STATUSES as readonly string[]).includes(order.status)) continue;
+    for (const item of order.items) {
+      const size = item.selectedSize ?? '';
+      const colour = item.selectedColor ?? '';
+      const key = `${item.productName}\u0000${size.toLowerCase()}\u0000${colour.toLowerCase()}`;
+      const row = rows.get(key) ?? { product: item.productName, size, colour, pieces: 0, orders: [] };
+      row.pieces += item.quantity;
+      if (!row.orders.includes(order.orderNumber)) row.orders.push(order.orderNumber);
+      rows.set(key, row);
+    }
+  }
+  const rank = (product: string, size: string) => {
+    const i = sizeOrder(product).findIndex((s) => s.toLowerCase() === size.toLowerCase());
+    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const sorted = [...rows.values()].sort(
+    (a, b) =>
+      a.product.localeCompare(b.product) ||
+      rank(a.product, a.size) - rank(b.product, b.size) ||
+      a.size.localeCompare(b.size) ||
+      a.colour.localeCompare(b.colour),
+  );
+  return toCsv(
+    ['Product', 'Size', 'Colour', 'Pieces to pick', 'Orders'],
+    sorted.map((r) => [r.product, r.size, r.colour, r.pieces, r.orders.join(' ')]),
+  );
+}
