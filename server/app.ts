@@ -15,6 +15,7 @@ import { createWriteProbe } from './db/write-probe';
 import { registerJsonBody } from './plugins/json-body';
 import { foreignOriginCheck, registerSecurity } from './plugins/security';
 import { registerSession } from './plugins/session';
+import { registerShopper } from './plugins/shopper';
 import { registerStaticClient } from './plugins/static-client';
 import { registerRateLimits } from './modules/rate-limit/rate-limits';
 import { registerBotCheck } from './modules/bot-check/bot-check.routes';
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } });
   await registerSession(app, { secret: deps.sessionSecret, sessions: services.sessions, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
+  registerShopper(app, { secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false, ipv6Prefix: config.IPV6_PREFIX });
 
   const writeProbe = createWriteProbe({ dataDir: config.DATA_DIR });
   app.get('/healthz', { schema: { response: { 200: healthSchema, 503: healthUnavailableSchema } } }, async (_request, reply) => {
@@ -137,8 +139,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(catalogRoutes, { catalog: services.catalog });
   await app.register(inventoryRoutes, { inventory: services.inventory, liveStock: services.liveStock });
   await app.register(alertsRoutes, { alerts: services.alerts });
-  await app.register(cartRoutes, { cart: services.cart, gate: services.gate, admission: services.drops });
-  await app.register(checkoutRoutes, { checkout: services.checkout, gate: services.gate, admission: services.drops, reservations: services.alerts });
+  await app.register(cartRoutes, { cart: services.cart, flows: services.flows, gate: services.gate });
+  await app.register(checkoutRoutes, { checkout: services.checkout, flows: services.flows, gate: services.gate });
   await app.register(paymentsRoutes, { payments: services.payments, gate: services.gate });
   await app.register(ordersRoutes, { fulfilment: services.fulfilment, orders: services.orders, gate: services.gate });
   await app.register(adminRoutes, {

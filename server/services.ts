@@ -26,7 +26,11 @@ import { createLiveStockHub } from './modules/inventory/live-stock';
 import { createEventStreamHub, DEFAULT_STREAMS_PER_INSTANCE } from './lib/event-stream-hub';
 import { createAlertsService } from './modules/alerts/alerts.service';
 import { createTurnMail } from './modules/drops/turn-mail';
-import { createFulfilmentService } from './modules/orders/fulfilment.service';
+import { createAddToCartFlow } from './flows/add-to-cart';
+import type { MayBuyDeps } from './flows/assert-may-buy';
+import { createChangeCartLineFlow } from './flows/change-cart-line';
+import { createCompletePurchaseFlow } from './flows/complete-purchase';
+import { createStartPaymentFlow } from './flows/start-payment';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentGateway } from './modules/payments/create-gateway';
 import { createPaymentsService } from './modules/payments/payments.service';
@@ -126,6 +130,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     catalog,
     secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
     holdMinutes: settings.holdMinutes,
+    clock,
   });
   // 'Notify me' (ADR 011): release mails at the release time; returned pieces kept for the waiting list.
   const alerts = createAlertsService({
@@ -148,10 +153,21 @@ export async function createServices(config: Config, database: Database, log: Fa
   });
   jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts());
   jobs.every('restock-alerts', 15_000, () => alerts.offerReturnedPieces());
-  const cart = createCartService({ db, catalog, inventory, limits, reservations: alerts, clock });
+  const cart = createCartService({ db, catalog, inventory, limits });
   const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock });
   const orders = createOrdersService({ db, mailer, shopName: config.SHOP_NAME, log });
-  const fulfilment = createFulfilmentService({ db, gateway, checkout, mailer, settings, log, onStockChanged });
+  const mayBuy: MayBuyDeps = {
+    clock,
+    admission: { assertAdmitted: (sessionId, productIds, passes) => drops.assertAdmitted(sessionId, productIds, passes) },
+    reservations: alerts,
+    limits,
+  };
+  const flows = {
+    addToCart: createAddToCartFlow({ cart, mayBuy }),
+    changeCartLine: createChangeCartLineFlow({ cart, mayBuy }),
+    startPayment: createStartPaymentFlow({ cart, checkout, mayBuy }),
+  };
+  const fulfilment = createCompletePurchaseFlow({ db, gateway, checkout, orders, cart, inventory, limits, mailer, settings, log, onStockChanged });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
   const payments = createPaymentsService({ db, gateway, fulfilment, log });
   jobs.every('release-expired-holds', 15_000, () => checkout.releaseExpiredHolds());
@@ -214,7 +230,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, fulfilment, payments, drops, turnMail, wishlist };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, flows, fulfilment, payments, drops, turnMail, wishlist };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -32,8 +32,11 @@ import {
   type Reservation,
 } from './alerts.repository';
 
-/** The cookie a claim link sets: the only cart that may take a reserved piece (httpOnly, this browser). */
-export const CLAIM_COOKIE = 'fifty_claim';
+/**
+ * The cookie a claim link sets: the only cart that may take a reserved piece (httpOnly, this browser). Its
+ * name lives with the request's shopper (server/plugins/shopper.ts), which reads it for the buying flows.
+ */
+export { CLAIM_COOKIE } from '../../plugins/shopper';
 const BATCH = 100;
 /** Claim tokens one browser's cookie keeps (the newest first), '.'-separated: a token never holds a '.'. */
 const CLAIMS_PER_BROWSER = 5;

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  type AddToCartBody,
+  type CartItem,
   addToCartBody,
   cartDone,
   cartItemParams,
@@ -10,22 +12,20 @@ import {
   updateCartResponse,
 } from '../../../common/contracts/cart';
 import type { RequestGate } from '../../lib/request-gate';
-import { CLAIM_COOKIE } from '../alerts/alerts.service';
+import type { Shopper } from '../../plugins/shopper';
 import type { CartService } from './cart.service';
 
-/** The drops module's check (drops.service.ts): inside a drop window a product needs the session's admission pass. */
-export interface AdmissionGuard {
-  /** Answers the products whose valid pass it saw (a pass is proof of release). */
-  assertAdmitted(sessionId: string | null, productIds: readonly string[], cookieHeader: string | undefined): Promise<ReadonlySet<string> | void>;
+/** The flows the writing routes hand the shopper to (server/flows/add-to-cart.ts, change-cart-line.ts). */
+export interface CartFlows {
+  addToCart(shopper: Shopper, body: AddToCartBody): Promise<CartItem>;
+  /** null: the line was removed. */
+  changeCartLine(shopper: Shopper, lineId: string, quantity: number): Promise<CartItem | null>;
 }
 
-const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
+const sid = (request: FastifyRequest) => request.shopper.sessionId();
 
-export async function cartRoutes(
-  app: FastifyInstance,
-  opts: { cart: CartService; gate: RequestGate; admission?: AdmissionGuard },
-): Promise<void> {
-  const { cart, gate, admission } = opts;
+export async function cartRoutes(app: FastifyInstance, opts: { cart: CartService; flows: CartFlows; gate: RequestGate }): Promise<void> {
+  const { cart, flows, gate } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const inCart = <T>(fn: () => Promise<T>) => gate.run('cart', fn);
 
@@ -35,21 +35,11 @@ export async function cartRoutes(
   r.get('/api/cart', { schema: { response: { 200: cartSchema } } }, async (request) => inCart(async () => cart.list(await sid(request))));
 
   r.post('/api/cart', { schema: { body: addToCartBody, response: { 200: cartItemSchema } }, config: { rateLimited: 'cart-add' } }, async (request) =>
-    inCart(async () => {
-      // During a drop window the product needs this session's admission pass (waiting room, ADR 010).
-      const passed = await admission?.assertAdmitted(await sid(request), [request.body.productId], request.headers.cookie);
-      return cart.add(await sid(request), request.body, async () => (await request.ensureSession()).sid, {
-        claimToken: request.readSignedCookie(CLAIM_COOKIE),
-        admitted: passed?.has(request.body.productId) ?? false,
-      });
-    }),
+    inCart(() => flows.addToCart(request.shopper, request.body)),
   );
 
   r.put('/api/cart/:id', { schema: { params: cartItemParams, body: updateCartBody, response: { 200: updateCartResponse } } }, async (request) =>
-    inCart(async () => {
-      const line = await cart.update(await sid(request), request.params.id, request.body.quantity);
-      return line ?? { success: true as const, removed: true as const };
-    }),
+    inCart(async () => (await flows.changeCartLine(request.shopper, request.params.id, request.body.quantity)) ?? { success: true as const, removed: true as const }),
   );
 
   r.delete('/api/cart/:id', { schema: { params: cartItemParams, response: { 200: cartDone } } }, async (request) =>

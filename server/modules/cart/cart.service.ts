@@ -2,15 +2,10 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
 import type { Product } from '../../../common/contracts/catalog';
 import { unitPriceCents } from '../../../common/domain/pricing';
-import { isReleased, releaseMessages } from '../../../common/domain/release';
-import { systemClock, type Clock } from '../../lib/db-clock';
 import { checkCartQuantity, isAvailable, stockMessages } from '../../../common/domain/stock';
 import { resolveVariant } from '../../../common/domain/variant';
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
-import type { CatalogService } from '../catalog/catalog.service';
-import type { InventoryService } from '../inventory/inventory.service';
-import type { PurchaseLimitsService } from '../purchase-limits/purchase-limits.service';
-import { publicSessionRef } from '../session/session-ref';
+import { publicSessionRef } from '../../lib/session-ref';
 import {
   addCartLineIfAvailable,
   clearCart,
@@ -69,22 +64,37 @@ export interface PricedCartLine {
   maxPerShopper: number;
 }
 
-/** The alerts module's check (alerts.service.ts): a piece kept for the waiting list goes only to its claimant. */
-export interface ReservationGuard {
-  assertNotReserved(productId: string, claimToken: string | null): Promise<void>;
+/** What the cart reads of the catalogue (the catalog module's service; wired in server/services.ts). */
+export interface CartCatalog {
+  /** From the catalogue snapshot (size and colour rarely change). */
+  getProduct(id: string): Promise<Product | null>;
+  getProductFresh(id: string): Promise<Product | null>;
+  getProductsFresh(ids: readonly string[]): Promise<Map<string, Product>>;
 }
 
-export function createCartService(deps: {
-  db: Db;
-  catalog: CatalogService;
-  inventory: InventoryService;
-  limits: PurchaseLimitsService;
-  reservations?: ReservationGuard;
-  /** The database's clock: whether a product is released is decided by it (server/lib/db-clock.ts). */
-  clock?: Clock;
-}) {
+/** The live stock row (the inventory module's service). */
+export interface CartStock {
+  stockOf(productId: string): Promise<{ stock: number; inStock: boolean } | null>;
+}
+
+/** The per-shopper limit, checked again under the session's lock (the purchase-limits module's service). */
+export interface CartLimits {
+  assertCartRoom(
+    sessionId: string | null,
+    product: { id: string; name: string; maxPerShopper: number },
+    adding: number,
+    inCart: number,
+    tx?: DbOrTx,
+  ): Promise<void>;
+}
+
+/**
+ * The cart's lines. Whether the shopper may take a piece at all (release, admission pass, reservation,
+ * limit) is asked before any add or raise by the flows' assertMayBuy (server/flows/assert-may-buy.ts);
+ * the cart checks size, colour, stock and the limit again under its lock.
+ */
+export function createCartService(deps: { db: Db; catalog: CartCatalog; inventory: CartStock; limits: CartLimits }) {
   const { db, catalog, inventory } = deps;
-  const clock = deps.clock ?? systemClock;
 
   /** The session's lines with their products, fresh from the database (a deleted product's line is gone). */
   async function linesWithProducts(sessionId: string): Promise<Array<{ row: CartLineRow; product: Product }>> {
@@ -108,30 +118,38 @@ export function createCartService(deps: {
       return (await linesWithProducts(sessionId)).map(({ row, product }) => toCartItem(row, product));
     },
 
-    /**
-     * Validates everything before the session exists, so a refused add creates nothing;
-     * `ensureSession` is called only once the line is known to be good.
-     */
-    async add(
-      sessionId: string | null,
-      body: AddToCartBody,
-      ensureSession: () => Promise<string>,
-      opts: { claimToken?: string | null; admitted?: boolean } = {},
-    ): Promise<CartItem> {
+    /** The product a cart add is about (404 when there is none): the snapshot's, else the live row. */
+    async productToAdd(productId: string): Promise<Product> {
       // The catalogue snapshot validates size and colour (they rarely change); the live row decides stock.
-      const product = (await catalog.getProduct(body.productId)) ?? (await productOrThrow(body.productId));
-      // Before its release the product cannot be put in a cart (and no session is created for it). Released
-      // is the database's clock; a valid admission pass (`admitted`) is proof of it (ADR 010).
-      if (!opts.admitted && !isReleased(product, clock.now())) throw conflict(releaseMessages.notYet(product.name, product.releaseAt!));
-      // A returned piece kept for someone on the waiting list (ADR 011): only their claim takes it.
-      await deps.reservations?.assertNotReserved(product.id, opts.claimToken ?? null);
+      return (await catalog.getProduct(productId)) ?? (await productOrThrow(productId));
+    },
+
+    /** The live product row (404 when it is gone). */
+    productFresh: productOrThrow,
+
+    /** Units of a product across the session's lines (sizes and colours share one stock). */
+    async quantityInCart(sessionId: string | null, productId: string): Promise<number> {
+      return sessionId ? productQuantityInCart(db, sessionId, productId) : 0;
+    },
+
+    /** The session's line (404 when it is not this session's). */
+    async lineOf(sessionId: string | null, id: string): Promise<CartLineRow> {
+      const line = sessionId ? await findCartLine(db, sessionId, id) : null;
+      if (!line) throw notFound('Cart item not found');
+      return line;
+    },
+
+    /**
+     * Adds `body` for `product` (read by productToAdd; the caller has asked assertMayBuy first). Size and
+     * colour are resolved here; the per-shopper limit and the stock are checked again under the lock.
+     * Validates everything before the session exists, so a refused add creates nothing: `ensureSession`
+     * is called only once the line is known to be good.
+     */
+    async add(sessionId: string | null, body: AddToCartBody, ensureSession: () => Promise<string>, product: Product): Promise<CartItem> {
       // The one size/colour rule of an order line, shared with the storefront's pickers (common/domain/variant.ts).
       const variant = resolveVariant(product, { size: body.selectedSize, color: body.selectedColor });
       if (!variant.ok) throw badRequest(variant.message);
       const { size: selectedSize, color: selectedColor } = variant;
-      // Per-shopper limit (docs/product.md §9): what the session has in its cart, holds and bought, plus this.
-      const inCart = sessionId ? await productQuantityInCart(db, sessionId, product.id) : 0;
-      await deps.limits.assertCartRoom(sessionId, product, body.quantity, inCart);
       // A sold-out answer creates no session; the snapshot may be stale, so refuse only on the live row.
       if (!sessionId && !checkCartQuantity(product, body.quantity).ok) {
         const check = checkCartQuantity(await productOrThrow(product.id), body.quantity);

@@ -235,3 +235,14 @@ export async function findSessionsHoldingOrBought(db: DbOrTx, productId: string,
     );
   return rows.map((r) => r.sessionId);
 }
+
+/** One payment attempt at a time per shopper (double clicks, two tabs): held until the transaction ends. */
+export async function lockShopperAttempts(tx: DbOrTx, sessionId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(5050, hashtext(${sessionId}))`);
+}
+
+/** The clock's instant as the database sees it (`now()` in production), rounded up to the millisecond. */
+export async function readDatabaseNow(db: DbOrTx, now: SQL): Promise<Date> {
+  const { rows } = await db.execute<{ ms: number }>(sql`select extract(epoch from ${now})::float8 * 1000 as ms`);
+  return new Date(Math.ceil(Number(rows[0]!.ms)));
+}

@@ -4,6 +4,7 @@ import {
   calculateShippingBody,
   createPaymentIntentBody,
   createPaymentIntentResult,
+  type CreatePaymentIntentResult,
   customerInfoBody,
   customerInfoSchema,
   discountResult,
@@ -12,19 +13,22 @@ import {
   validateDiscountBody,
 } from '../../../common/contracts/checkout';
 import { errorResponses } from '../../../common/contracts/api-error';
-import type { CheckoutService } from './checkout.service';
+import type { CheckoutService, PaymentIntentBody } from './checkout.service';
 import type { RequestGate } from '../../lib/request-gate';
-import type { AdmissionGuard } from '../cart/cart.routes';
-import type { ReservationGuard } from '../cart/cart.service';
-import { CLAIM_COOKIE } from '../alerts/alerts.service';
+import type { Shopper } from '../../plugins/shopper';
 
-const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
+/** The start-payment flow (server/flows/start-payment.ts): assertMayBuy, then the hold and the intent. */
+export interface PaymentFlows {
+  startPayment(shopper: Shopper, body: PaymentIntentBody): Promise<CreatePaymentIntentResult>;
+}
+
+const sid = (request: FastifyRequest) => request.shopper.sessionId();
 
 export async function checkoutRoutes(
   app: FastifyInstance,
-  opts: { checkout: CheckoutService; gate: RequestGate; admission?: AdmissionGuard; reservations?: ReservationGuard },
+  opts: { checkout: CheckoutService; flows: PaymentFlows; gate: RequestGate },
 ): Promise<void> {
-  const { checkout, gate, admission, reservations } = opts;
+  const { checkout, flows, gate } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const inCheckout = <T>(fn: () => Promise<T>) => gate.run('checkout', fn);
 
@@ -46,20 +50,6 @@ export async function checkoutRoutes(
   );
 
   r.post('/api/create-payment-intent', { schema: { body: createPaymentIntentBody, response: { 200: createPaymentIntentResult, ...errorResponses } }, config: { rateLimited: 'payment-intent' } }, async (request) =>
-    gate.run('payment', async () => {
-      const sessionId = await sid(request);
-      // Drop products inside their window need this session's admission pass (ADR 010).
-      const admitted = admission && ((ids: readonly string[]) => admission.assertAdmitted(sessionId, ids, request.headers.cookie));
-      // A piece kept for the waiting list (ADR 011) is held only by its claimant, whatever the cart says.
-      const claim = reservations ? request.readSignedCookie(CLAIM_COOKIE) : null;
-      const allowed =
-        admitted || reservations
-          ? async (ids: readonly string[]) => {
-              await admitted?.(ids);
-              for (const id of ids) await reservations?.assertNotReserved(id, claim);
-            }
-          : undefined;
-      return checkout.createPaymentIntent(sessionId, request.body, allowed);
-    }),
+    gate.run('payment', () => flows.startPayment(request.shopper, request.body)),
   );
 }

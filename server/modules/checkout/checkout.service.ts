@@ -2,7 +2,7 @@ import { createCustomerInfoService } from './customer-info.service';
 import { createPurchaseService, type PurchaseDeps } from './purchase.service';
 import { createTotalsService } from './totals.service';
 
-export type { CheckoutRow, PaymentCheck } from './purchase.service';
+export type { CheckoutRow, PaymentCheck, PaymentIntentBody } from './purchase.service';
 
 /** What the purchase workflow needs, less the two services wired here. */
 type CheckoutDeps = Omit<PurchaseDeps, 'customerInfo' | 'totals'>;

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../../db/client';
 import type { CustomerInfo, CustomerInfoBody } from '../../../common/contracts/checkout';
-import { publicSessionRef } from '../session/session-ref';
+import { publicSessionRef } from '../../lib/session-ref';
 import {
   findCustomerInfo,
   moveCustomerInfo,

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import { isDatabaseUnavailable, isStorageFailure } from '../../db/db-errors';
@@ -7,18 +6,20 @@ import type { ShippingMethod } from '../../../common/contracts/settings';
 import { canFulfilCheckout, checkoutHoldsStock } from '../../../common/domain/checkout-lifecycle';
 import { checkDiscountCode, DISCOUNT_MESSAGES, isLimitedCode, normalizeDiscountCode } from '../../../common/domain/discount';
 import { amountMatches } from '../../../common/domain/pricing';
-import { isReleased, releaseMessages } from '../../../common/domain/release';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
 import { quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
 import { systemClock, type Clock } from '../../lib/db-clock';
 import { mapLimit } from '../../lib/map-limit';
 import { badRequest, conflict, HttpError } from '../../plugins/http-error';
-import type { CartService, PricedCartLine } from '../cart/cart.service';
-import type { DiscountsService } from '../discounts/discounts.service';
-import type { InventoryService } from '../inventory/inventory.service';
-import type { PaymentGateway } from '../payments/payment-gateway';
-import type { PurchaseLimitsService } from '../purchase-limits/purchase-limits.service';
-import type { SettingsService } from '../settings/settings.service';
+import type {
+  CheckoutCart,
+  CheckoutCartLine as PricedCartLine,
+  CheckoutDiscounts,
+  CheckoutGateway,
+  CheckoutLimits,
+  CheckoutSettings,
+  CheckoutStock,
+} from './checkout.ports';
 import {
   deferPaymentChecks,
   findCheckoutByIntent,
@@ -29,6 +30,8 @@ import {
   listOpenCheckoutIds,
   lockCheckout,
   lockOpenCheckouts,
+  lockShopperAttempts,
+  readDatabaseNow,
   setCheckoutIntent,
   setPaymentCheck,
   transitionCheckout,
@@ -41,7 +44,7 @@ import { CHECKOUT_MESSAGES, discountError, type TotalsService } from './totals.s
 
 export type { CheckoutRow, PaymentCheck };
 
-type PaymentIntentBody = { amount?: number; discountCode?: string | null; shippingMethod?: ShippingMethod };
+export type PaymentIntentBody = { amount?: number; discountCode?: string | null; shippingMethod?: ShippingMethod };
 
 /** Gateway states in which the money is, or may still become, the shop's: such a hold is never released. */
 const PAID_OR_PAYING = new Set(['succeeded', 'processing', 'requires_capture']);
@@ -59,22 +62,8 @@ export class HoldLostError extends Error {
 /** The paid checkout would take its shopper over a product's limit (counted with the card): refunded. */
 export class OverLimitError extends HoldLostError {}
 
-/**
- * Throws (403) when a product inside its drop window has no admission pass of this session (the drops
- * module's check); may answer the products whose valid pass it saw (a pass is proof of release).
- */
-export type AdmissionCheck = (productIds: readonly string[]) => Promise<ReadonlySet<string> | void>;
-
 /** The checkout was refunded (or is gone) before its order could be made. */
 export class CheckoutRefundedError extends Error {}
-
-/** How the orders module records the order inside the purchase's transaction (fulfilment passes these). */
-export interface OrderRecorder<T> {
-  /** The checkout is already fulfilled: the order made then, read in this transaction (null: none). */
-  existing(tx: Tx): Promise<T | null>;
-  /** Writes the order for the locked checkout, its lines' edition numbers given. */
-  record(tx: Tx, checkout: CheckoutRow, editions: Array<{ numbers: number[]; editionSize: number }>): Promise<T>;
-}
 
 /** What makes two payment attempts the same: reusing an intent for it keeps the shopper's countdown. */
 function attemptSignature(c: {
@@ -109,16 +98,17 @@ function attemptSignature(c: {
 
 export interface PurchaseDeps {
   db: Db;
-  cart: CartService;
-  inventory: InventoryService;
-  discounts: DiscountsService;
-  settings: SettingsService;
-  gateway: PaymentGateway;
+  /** The cart's priced lines (totals of the summary; the payment's lines come from the start-payment flow). */
+  cart: CheckoutCart;
+  inventory: CheckoutStock;
+  discounts: CheckoutDiscounts;
+  settings: CheckoutSettings;
+  gateway: CheckoutGateway;
   log: FastifyBaseLogger;
   customerInfo: CustomerInfoService;
   totals: TotalsService;
   /** Per-shopper limits: claims follow the holds, in the same transactions (docs/product.md §9, Per-shopper limits and No hoarding). */
-  limits: PurchaseLimitsService;
+  limits: CheckoutLimits;
   /** Called after a commit that moved stock (the catalogue shown to shoppers must follow at once). */
   onStockChanged?: () => void;
   /** The database's clock: release, hold deadlines and hold expiry are decided by it (server/lib/db-clock.ts). */
@@ -132,7 +122,7 @@ export interface PurchaseDeps {
  * released (replaced, expired, refunded). Stock moves through inventory, code usages through discounts.
  */
 export function createPurchaseService(deps: PurchaseDeps) {
-  const { db, cart, inventory, discounts, settings, gateway, log, customerInfo, totals: pricing, limits } = deps;
+  const { db, inventory, discounts, settings, gateway, log, customerInfo, totals: pricing, limits } = deps;
   const stockChanged = () => deps.onStockChanged?.();
   const clock = deps.clock ?? systemClock;
 
@@ -221,152 +211,174 @@ export function createPurchaseService(deps: PurchaseDeps) {
   }
 
   /**
-   * Prices the cart on the server, holds its stock and claims a limited code in one transaction,
-   * then opens the gateway intent for exactly that amount. A previous open attempt of the session
-   * is replaced (its units and code go back first), or reused when nothing changed. null: the reused
-   * intent could not be paid any more and was released (createPaymentIntent tries again).
+   * The payment attempt, step by step (docs/architecture.md, Flows: start-payment). Prices the cart on the
+   * server, holds its stock and claims a limited code in ONE transaction (`holdAttempt`), then opens the
+   * gateway intent for exactly that amount (`openIntent`). A previous open attempt of the session is
+   * replaced (its units and code go back first), or reused when nothing changed. null: the reused intent
+   * could not be paid any more and was released (createPaymentIntent tries again).
    */
   async function attemptPaymentIntent(
     sessionId: string,
     body: PaymentIntentBody,
-    admitted?: AdmissionCheck,
+    lines: readonly PricedCartLine[],
   ): Promise<CreatePaymentIntentResult | null> {
-    const lines = await cart.pricedLines(sessionId);
-    if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
-    // Inside a drop window the session needs its admission pass for the product (403 otherwise; ADR 010).
-    const passed = (await admitted?.(lines.map((l) => l.productId))) ?? null;
-    // A line whose product is not released yet (its release moved later after it was added) holds nothing;
-    // released is the database's clock, and a valid admission pass is proof of it.
-    const early = lines.find((l) => !passed?.has(l.productId) && !isReleased(l, clock.now()));
-    if (early) throw conflict(releaseMessages.notYet(early.name, early.releaseAt!));
     await refuseWhenSoldOut(sessionId, lines);
-    const info = await customerInfo.find(sessionId);
-    if (!info) throw badRequest(CHECKOUT_MESSAGES.noCustomerInfo);
-    const customer = toCheckoutCustomer(info);
-    const method = resolveShippingMethod(info.shippingCountry, body.shippingMethod);
-    const code = body.discountCode?.trim() ? normalizeDiscountCode(body.discountCode) : null;
+    const buyer = await readBuyer(sessionId, body);
     // Hold deadlines are the database's time, so any instance expires them alike.
     const now = new Date(clock.now());
-
-    const outcome = await db.transaction(async (tx) => {
-      // One attempt at a time per shopper (double clicks, two tabs).
-      await tx.execute(sql`select pg_advisory_xact_lock(5050, hashtext(${sessionId}))`);
-      const previous = await lockOpenCheckouts(tx, sessionId);
-
-      let discount: { code: string; percent: number; limited: boolean } | null = null;
-      if (code) {
-        const row = await discounts.find(code, tx);
-        const own = previous.filter((c) => c.discountClaimed && c.discountCode === code).length;
-        const check = checkDiscountCode(row, now, own);
-        if (!check.ok) throw discountError(check);
-        discount = { code: check.code, percent: check.discountPercent, limited: isLimitedCode(row!) };
-      }
-      const totals = pricing.totalsFor(lines, method, discount);
-      if (body.amount !== undefined && !amountMatches(body.amount, totals.total))
-        throw conflict(CHECKOUT_MESSAGES.amountChanged);
-      if (totals.total <= 0) throw badRequest(CHECKOUT_MESSAGES.nothingToPay);
-
-      const snapshot: CheckoutLine[] = lines.map((l) => ({
-        productId: l.productId,
-        name: l.name,
-        unitPriceCents: l.unitPriceCents,
-        quantity: l.quantity,
-        selectedSize: l.selectedSize,
-        selectedColor: l.selectedColor,
-        image: l.image,
-      }));
-      const signature = attemptSignature({
-        lines: snapshot,
-        customer,
-        shippingMethod: method,
-        discountCode: discount?.code ?? null,
-        amountCents: totals.total,
-      });
-      const reusable = previous.find(
-        (c) =>
-          c.paymentIntentId &&
-          c.holdExpiresAt.getTime() - now.getTime() > 30_000 &&
-          attemptSignature(c) === signature,
-      );
-      if (reusable) return { kind: 'reuse' as const, checkout: reusable, replaced: [] as CheckoutRow[] };
-
-      const take = new Map(quantitiesByProduct(snapshot));
-      const { released, codes } = await releaseCheckouts(tx, previous, 'cancelled', new Set(take.keys()));
-      // No renewing a hold forever: a replacement keeps the earliest deadline of the session's open
-      // holds on these products; one whose time has passed lapsed (the cooldown applies from it).
-      let holdExpiresAt = new Date(now.getTime() + settings.holdMinutes * 60_000);
-      for (const old of previous) {
-        const shared = old.lines.find((l) => take.has(l.productId));
-        if (!shared || old.holdExpiresAt >= holdExpiresAt) continue;
-        if (old.holdExpiresAt <= now) {
-          const refusal = limits.cooldownRefusal(shared.name, old.holdExpiresAt, now);
-          if (refusal) throw refusal;
-          continue;
-        }
-        holdExpiresAt = old.holdExpiresAt;
-      }
-      const recordClaims = await limits.checkHold(tx, { sessionId, customer }, lines, now);
-      const short = await inventory.moveUnits(tx, released, take);
-      if (short) {
-        const name = snapshot.find((l) => l.productId === short)?.name ?? 'this item';
-        throw conflict(stockMessages.justSoldOut(name));
-      }
-
-      // A limited code is claimed once per attempt; a replaced attempt's usage of the same code carries over.
-      const carried = discount?.limited ? codes.indexOf(discount.code) : -1;
-      if (carried >= 0) codes.splice(carried, 1);
-      const claim = discount?.limited && carried < 0 ? discount.code : null;
-      const discountClaimed = Boolean(discount?.limited);
-      // Code usages change in code order (like products in id order), so concurrent attempts never deadlock.
-      const codeOps = [
-        ...codes.map((c) => ({ code: c, claim: false })),
-        ...(claim ? [{ code: claim, claim: true }] : []),
-      ];
-      for (const op of codeOps.sort((a, b) => (a.code < b.code ? -1 : 1))) {
-        if (!op.claim) await discounts.release(tx, op.code);
-        else if (!(await discounts.claim(tx, op.code))) throw conflict(DISCOUNT_MESSAGES.used);
-      }
-
-      const checkout = await insertCheckout(tx, {
-        sessionId,
-        lines: snapshot,
-        customer,
-        shippingMethod: method,
-        subtotalCents: totals.subtotal,
-        discountCode: discount?.code ?? null,
-        discountAmountCents: totals.discountAmount,
-        shippingCents: totals.shipping,
-        taxCents: totals.tax,
-        totalCents: totals.total,
-        amountCents: totals.total,
-        discountClaimed,
-        holdExpiresAt,
-      });
-      await inventory.recordHolds(tx, checkout.id, take);
-      await recordClaims(checkout.id);
-      return { kind: 'new' as const, checkout, replaced: previous };
-    });
-
-    const { checkout } = outcome;
-    if (outcome.kind === 'new') stockChanged();
-    if (outcome.kind === 'reuse') {
-      const intent = await gateway.retrieveIntent(checkout.paymentIntentId!);
-      if (intent?.clientSecret && intent.status !== 'canceled' && intent.status !== 'succeeded') {
-        return {
-          clientSecret: intent.clientSecret,
-          paymentIntentId: intent.id,
-          amount: checkout.amountCents,
-          holdExpiresAt: checkout.holdExpiresAt.toISOString(),
-          provider: gateway.provider,
-        };
-      }
-      // The reused intent cannot be paid any more: release it; the caller starts a fresh attempt.
-      await releaseOne(checkout.id, 'cancelled');
-      return null;
-    }
+    const outcome = await db.transaction((tx) => holdAttempt(tx, sessionId, body, lines, buyer, now));
+    if (outcome.kind === 'reuse') return reuseIntent(outcome.checkout);
+    stockChanged();
     for (const old of outcome.replaced)
       if (old.paymentIntentId) void gateway.cancelIntent(old.paymentIntentId).catch(() => undefined);
+    return openIntent(outcome.checkout, sessionId);
+  }
 
+  /** Step: who is paying and how it ships (400 without saved customer info). */
+  async function readBuyer(sessionId: string, body: PaymentIntentBody) {
+    const info = await customerInfo.find(sessionId);
+    if (!info) throw badRequest(CHECKOUT_MESSAGES.noCustomerInfo);
+    return {
+      customer: toCheckoutCustomer(info),
+      method: resolveShippingMethod(info.shippingCountry, body.shippingMethod),
+      code: body.discountCode?.trim() ? normalizeDiscountCode(body.discountCode) : null,
+    };
+  }
+
+  /** Step (in the hold's transaction): the code checked against what the shopper's open attempts claim. */
+  async function checkCode(tx: Tx, code: string | null, previous: readonly CheckoutRow[], now: Date) {
+    if (!code) return null;
+    const row = await discounts.find(code, tx);
+    const own = previous.filter((c) => c.discountClaimed && c.discountCode === code).length;
+    const check = checkDiscountCode(row, now, own);
+    if (!check.ok) throw discountError(check);
+    return { code: check.code, percent: check.discountPercent, limited: isLimitedCode(row!) };
+  }
+
+  /**
+   * Step (in the hold's transaction): a replacement keeps the earliest deadline of the session's open holds
+   * on these products — no renewing a hold forever; one whose time has passed lapsed (the cooldown applies).
+   */
+  function holdDeadline(previous: readonly CheckoutRow[], take: ReadonlyMap<string, number>, now: Date): Date {
+    let holdExpiresAt = new Date(now.getTime() + settings.holdMinutes * 60_000);
+    for (const old of previous) {
+      const shared = old.lines.find((l) => take.has(l.productId));
+      if (!shared || old.holdExpiresAt >= holdExpiresAt) continue;
+      if (old.holdExpiresAt <= now) {
+        const refusal = limits.cooldownRefusal(shared.name, old.holdExpiresAt, now);
+        if (refusal) throw refusal;
+        continue;
+      }
+      holdExpiresAt = old.holdExpiresAt;
+    }
+    return holdExpiresAt;
+  }
+
+  /**
+   * Step (in the hold's transaction): the replaced attempts' code usages go back and a limited code is
+   * claimed once per attempt (a replaced attempt's usage of the same code carries over), in code order
+   * (like products in id order), so concurrent attempts never deadlock.
+   */
+  async function swapCodeUsages(tx: Tx, released: string[], discount: { code: string; limited: boolean } | null): Promise<void> {
+    const codes = [...released];
+    const carried = discount?.limited ? codes.indexOf(discount.code) : -1;
+    if (carried >= 0) codes.splice(carried, 1);
+    const claim = discount?.limited && carried < 0 ? discount.code : null;
+    const ops = [...codes.map((c) => ({ code: c, claim: false })), ...(claim ? [{ code: claim, claim: true }] : [])];
+    for (const op of ops.sort((a, b) => (a.code < b.code ? -1 : 1))) {
+      if (!op.claim) await discounts.release(tx, op.code);
+      else if (!(await discounts.claim(tx, op.code))) throw conflict(DISCOUNT_MESSAGES.used);
+    }
+  }
+
+  /**
+   * Step: ONE transaction — lock the shopper's attempts, price, reuse an unchanged attempt or release the
+   * previous ones, check the limit, take the units, swap code usages, write the checkout, its holds and
+   * its limit claims. Nothing is written unless all of it is.
+   */
+  async function holdAttempt(
+    tx: Tx,
+    sessionId: string,
+    body: PaymentIntentBody,
+    lines: readonly PricedCartLine[],
+    buyer: Awaited<ReturnType<typeof readBuyer>>,
+    now: Date,
+  ): Promise<{ kind: 'reuse'; checkout: CheckoutRow } | { kind: 'new'; checkout: CheckoutRow; replaced: CheckoutRow[] }> {
+    await lockShopperAttempts(tx, sessionId);
+    const previous = await lockOpenCheckouts(tx, sessionId);
+    const discount = await checkCode(tx, buyer.code, previous, now);
+    const totals = pricing.totalsFor(lines, buyer.method, discount);
+    if (body.amount !== undefined && !amountMatches(body.amount, totals.total)) throw conflict(CHECKOUT_MESSAGES.amountChanged);
+    if (totals.total <= 0) throw badRequest(CHECKOUT_MESSAGES.nothingToPay);
+
+    const snapshot: CheckoutLine[] = lines.map((l) => ({
+      productId: l.productId,
+      name: l.name,
+      unitPriceCents: l.unitPriceCents,
+      quantity: l.quantity,
+      selectedSize: l.selectedSize,
+      selectedColor: l.selectedColor,
+      image: l.image,
+    }));
+    const signature = attemptSignature({
+      lines: snapshot,
+      customer: buyer.customer,
+      shippingMethod: buyer.method,
+      discountCode: discount?.code ?? null,
+      amountCents: totals.total,
+    });
+    const reusable = previous.find(
+      (c) => c.paymentIntentId && c.holdExpiresAt.getTime() - now.getTime() > 30_000 && attemptSignature(c) === signature,
+    );
+    if (reusable) return { kind: 'reuse', checkout: reusable };
+
+    const take = new Map(quantitiesByProduct(snapshot));
+    const { released, codes } = await releaseCheckouts(tx, previous, 'cancelled', new Set(take.keys()));
+    const holdExpiresAt = holdDeadline(previous, take, now);
+    const recordClaims = await limits.checkHold(tx, { sessionId, customer: buyer.customer }, lines, now);
+    const short = await inventory.moveUnits(tx, released, take);
+    if (short) throw conflict(stockMessages.justSoldOut(snapshot.find((l) => l.productId === short)?.name ?? 'this item'));
+    await swapCodeUsages(tx, codes, discount);
+
+    const checkout = await insertCheckout(tx, {
+      sessionId,
+      lines: snapshot,
+      customer: buyer.customer,
+      shippingMethod: buyer.method,
+      subtotalCents: totals.subtotal,
+      discountCode: discount?.code ?? null,
+      discountAmountCents: totals.discountAmount,
+      shippingCents: totals.shipping,
+      taxCents: totals.tax,
+      totalCents: totals.total,
+      amountCents: totals.total,
+      discountClaimed: Boolean(discount?.limited),
+      holdExpiresAt,
+    });
+    await inventory.recordHolds(tx, checkout.id, take);
+    await recordClaims(checkout.id);
+    return { kind: 'new', checkout, replaced: previous };
+  }
+
+  const answer = (checkout: CheckoutRow, intent: { id: string; clientSecret?: string | null }): CreatePaymentIntentResult => ({
+    clientSecret: intent.clientSecret ?? '',
+    paymentIntentId: intent.id,
+    amount: checkout.amountCents,
+    holdExpiresAt: checkout.holdExpiresAt.toISOString(),
+    provider: gateway.provider,
+  });
+
+  /** Step: an unchanged attempt keeps its intent (and the shopper's countdown) while it can still be paid. */
+  async function reuseIntent(checkout: CheckoutRow): Promise<CreatePaymentIntentResult | null> {
+    const intent = await gateway.retrieveIntent(checkout.paymentIntentId!);
+    if (intent?.clientSecret && intent.status !== 'canceled' && intent.status !== 'succeeded') return answer(checkout, intent);
+    // The reused intent cannot be paid any more: release it; the caller starts a fresh attempt.
+    await releaseOne(checkout.id, 'cancelled');
+    return null;
+  }
+
+  /** Step: the gateway intent for exactly the held amount; a failure gives the hold back. */
+  async function openIntent(checkout: CheckoutRow, sessionId: string): Promise<CreatePaymentIntentResult> {
     let intent;
     try {
       intent = await gateway.createIntent({
@@ -383,24 +395,21 @@ export function createPurchaseService(deps: PurchaseDeps) {
       throw new HttpError(502, CHECKOUT_MESSAGES.paymentInitFailed);
     }
     await setCheckoutIntent(db, checkout.id, intent.id);
-    return {
-      clientSecret: intent.clientSecret ?? '',
-      paymentIntentId: intent.id,
-      amount: checkout.amountCents,
-      holdExpiresAt: checkout.holdExpiresAt.toISOString(),
-      provider: gateway.provider,
-    };
+    return answer(checkout, intent);
   }
 
+  /**
+   * The cart's `lines`, already allowed by the start-payment flow's assertMayBuy (server/flows/start-payment.ts).
+   */
   async function createPaymentIntent(
     sessionId: string | null,
     body: PaymentIntentBody,
-    admitted?: AdmissionCheck,
+    lines: readonly PricedCartLine[],
   ): Promise<CreatePaymentIntentResult> {
-    if (!sessionId) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
+    if (!sessionId || lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
     // A reused intent that can no longer be paid was released: the next attempt makes a new one.
     for (;;) {
-      const result = await attemptPaymentIntent(sessionId, body, admitted);
+      const result = await attemptPaymentIntent(sessionId, body, lines);
       if (result) return result;
     }
   }
@@ -467,42 +476,27 @@ export function createPurchaseService(deps: PurchaseDeps) {
     },
 
     /**
-     * The paid checkout becomes its order, in one transaction owned here: the checkout is locked, its
-     * hold settled (or, after expiry, the units and code taken again: HoldLostError when they are gone),
-     * its units sold with their edition numbers, the order recorded by `order.record`, and the checkout
-     * moved to fulfilled. A checkout fulfilled already gives `order.existing`; a refunded one throws
-     * CheckoutRefundedError. The paying card joins the shopper's identities: over a product's limit with
-     * it, OverLimitError (nothing written; the caller refunds).
+     * Complete-purchase step 1 (server/flows/complete-purchase.ts), inside the order's transaction: the
+     * checkout locked. `fulfilled`: its order exists already (status and order change in one transaction).
+     * A refunded (or missing) one throws CheckoutRefundedError.
      */
-    async completePurchase<T>(
-      checkoutId: string,
-      order: OrderRecorder<T>,
-      payment: { cardFingerprint?: string | null } = {},
-    ): Promise<T> {
-      return db.transaction(async (tx) => {
-        const locked = await lockCheckout(tx, checkoutId);
-        // Status and order change in one transaction: `fulfilled` means the order exists.
-        if (locked?.status === 'fulfilled') {
-          const again = await order.existing(tx);
-          if (again) return again;
-        }
-        if (!locked || locked.status === 'refunded') throw new CheckoutRefundedError();
-        if (!canFulfilCheckout(locked.status))
-          throw new Error(`checkout ${locked.id} is ${locked.status} without an order`);
+    async lockForOrder(tx: Tx, checkoutId: string): Promise<{ kind: 'fulfilled' | 'payable'; checkout: CheckoutRow }> {
+      const locked = await lockCheckout(tx, checkoutId);
+      if (locked?.status === 'fulfilled') return { kind: 'fulfilled', checkout: locked };
+      if (!locked || locked.status === 'refunded') throw new CheckoutRefundedError();
+      if (!canFulfilCheckout(locked.status)) throw new Error(`checkout ${locked.id} is ${locked.status} without an order`);
+      return { kind: 'payable', checkout: locked };
+    },
 
-        const over = await limits.consumeForOrder(
-          tx,
-          { checkoutId: locked.id, sessionId: locked.sessionId, customer: locked.customer, lines: locked.lines },
-          payment.cardFingerprint ?? null,
-        );
-        if (over) throw new OverLimitError(over.productName, over.message);
-        await settleHold(tx, locked);
-        const editions = await inventory.sell(tx, locked.lines);
-        const made = await order.record(tx, locked, editions);
-        await cart.clearInTransaction(tx, locked.sessionId);
-        await transitionCheckout(tx, locked.id, 'fulfilled', { set: { paymentCheckAt: null } });
-        return made;
-      });
+    /**
+     * Complete-purchase step: the hold becomes sold units — a live hold is consumed; after expiry the
+     * units (and a limited code's usage) are taken again, all or nothing (HoldLostError when gone).
+     */
+    settleHold,
+
+    /** Complete-purchase step, last in the order's transaction: the checkout is fulfilled (its order exists). */
+    async markFulfilled(tx: Tx, checkoutId: string): Promise<void> {
+      await transitionCheckout(tx, checkoutId, 'fulfilled', { set: { paymentCheckAt: null } });
     },
 
     /** A refunded checkout's reason when it was a per-shopper limit (its message), else null (it sold out). */
@@ -527,9 +521,8 @@ export function createPurchaseService(deps: PurchaseDeps) {
     },
 
     /** The database's clock, rounded up to the millisecond (a Date cannot hold its microseconds). */
-    async databaseNow(): Promise<Date> {
-      const { rows } = await db.execute<{ ms: number }>(sql`select extract(epoch from now())::float8 * 1000 as ms`);
-      return new Date(Math.ceil(Number(rows[0]!.ms)));
+    databaseNow(): Promise<Date> {
+      return readDatabaseNow(db, clock.sqlNow());
     },
 
     /** Reconciliation: checkouts whose intent may be paid without an order, due for a look (no window). */

@@ -5,9 +5,7 @@ import { checkDiscountCode, isLimitedCode, normalizeDiscountCode, type DiscountC
 import { computeTotals, totalsToWire, type TotalsCents } from '../../../common/domain/pricing';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
 import { badRequest, conflict, notFound } from '../../plugins/http-error';
-import type { CartService, PricedCartLine } from '../cart/cart.service';
-import type { DiscountsService } from '../discounts/discounts.service';
-import type { SettingsService } from '../settings/settings.service';
+import type { CheckoutCart, CheckoutCartLine as PricedCartLine, CheckoutDiscounts, CheckoutSettings } from './checkout.ports';
 import { countOwnClaims } from './checkout.repository';
 import type { CustomerInfoService } from './customer-info.service';
 
@@ -25,9 +23,9 @@ export const discountError = (check: Extract<DiscountCheck, { ok: false }>) =>
 /** Totals: the cart priced with shipping, tax and a discount code, from the shop's one rates table. */
 export function createTotalsService(deps: {
   db: Db;
-  cart: CartService;
-  discounts: DiscountsService;
-  settings: SettingsService;
+  cart: CheckoutCart;
+  discounts: CheckoutDiscounts;
+  settings: CheckoutSettings;
   customerInfo: CustomerInfoService;
 }) {
   const { db, cart, discounts, settings, customerInfo } = deps;

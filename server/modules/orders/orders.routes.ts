@@ -4,14 +4,21 @@ import { orderSchema, paymentSuccessBody, paymentSuccessResult } from '../../../
 import { errorResponses } from '../../../common/contracts/api-error';
 import { notFound } from '../../plugins/http-error';
 import type { RequestGate } from '../../lib/request-gate';
-import type { FulfilmentService } from './fulfilment.service';
 import type { OrdersService } from './orders.service';
 
-const sid = async (request: FastifyRequest) => (await request.getSession())?.sid ?? null;
+/** The complete-purchase flow (server/flows/complete-purchase.ts) as payment-success asks it. */
+export interface PaymentSuccess {
+  /** Only the session that paid may ask, and only for its own intent. */
+  fulfilForSession(sessionId: string | null, intentId: string): Promise<{ orderNumber: string }>;
+  /** Waits for confirmation e-mails still being sent. */
+  drain(): Promise<void>;
+}
+
+const sid = (request: FastifyRequest) => request.shopper.sessionId();
 
 export async function ordersRoutes(
   app: FastifyInstance,
-  opts: { fulfilment: FulfilmentService; orders: OrdersService; gate: RequestGate },
+  opts: { fulfilment: PaymentSuccess; orders: OrdersService; gate: RequestGate },
 ): Promise<void> {
   const { fulfilment, orders, gate } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { Order, OrderStatus } from '../../../common/contracts/checkout';
-import type { Mailer } from '../mail/mail.service';
+import type { Mailer } from '../../lib/mailer';
 import { formatMoney } from '../../../common/domain/money';
+import { generateOrderNumber } from '../../../common/domain/order-number';
 import { renderShippedNotice } from './order-email';
 import { trackingUrlOf } from './tracking';
 import {
@@ -13,6 +14,9 @@ import {
   findLatestOrderForSession,
   findOrderById,
   findOrderByIntent,
+  findOrderNumberByIntent,
+  insertOrder,
+  insertOrderItems,
   listItemsOf,
   listOrderRows,
   setOrderStatus,
@@ -63,6 +67,42 @@ export function toOrder(row: OrderRow, items: readonly OrderItemRow[]): Order {
 }
 
 type OrderFilter = { status?: OrderStatus; q?: string };
+
+/**
+ * A paid checkout as the order is written from it (the checkout module's row fits as it is; the
+ * complete-purchase flow passes it, server/flows/complete-purchase.ts).
+ */
+export interface PaidCheckout {
+  id: string;
+  sessionId: string;
+  customer: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    phone: string | null;
+    shippingAddress: string;
+    shippingCity: string;
+    shippingState: string;
+    shippingZip: string;
+    shippingCountry: string;
+  };
+  shippingMethod: string;
+  subtotalCents: number;
+  discountCode: string | null;
+  discountAmountCents: number;
+  taxCents: number;
+  shippingCents: number;
+  totalCents: number;
+  lines: ReadonlyArray<{
+    productId: string;
+    name: string;
+    unitPriceCents: number;
+    quantity: number;
+    selectedSize: string | null;
+    selectedColor: string | null;
+    image: string | null;
+  }>;
+}
 
 /**
  * Reads and admin updates of orders (orders are only ever created by fulfilment). With a mailer, an order
@@ -151,6 +191,68 @@ export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: 
     },
     async findByIntent(intentId: string): Promise<Order | null> {
       return one(await findOrderByIntent(db, intentId));
+    },
+    /** The order number of an intent's order, or null (no order yet). */
+    orderNumberOf(intentId: string): Promise<string | null> {
+      return findOrderNumberByIntent(db, intentId);
+    },
+    /** Inside the order's transaction: the order already made for this intent (a repeated completion), or null. */
+    async existingInTransaction(tx: Tx, intentId: string): Promise<Order | null> {
+      const again = await findOrderByIntent(tx, intentId);
+      return again ? toOrder(again, []) : null;
+    },
+    /**
+     * Inside the order's transaction (the complete-purchase flow's): writes the order of a paid checkout and
+     * its lines with their edition numbers. `isTest`: paid through the offline gateway (no money moved).
+     */
+    async record(
+      tx: Tx,
+      paid: PaidCheckout,
+      intentId: string,
+      editions: ReadonlyArray<{ numbers: number[]; editionSize: number }>,
+      opts: { isTest: boolean },
+    ): Promise<Order> {
+      const c = paid.customer;
+      const row = await insertOrder(tx, {
+        orderNumber: generateOrderNumber(),
+        sessionId: paid.sessionId,
+        checkoutId: paid.id,
+        stripePaymentIntentId: intentId,
+        customerEmail: c.email,
+        customerFirstName: c.firstName,
+        customerLastName: c.lastName,
+        customerPhone: c.phone,
+        shippingAddress: c.shippingAddress,
+        shippingCity: c.shippingCity,
+        shippingState: c.shippingState,
+        shippingZip: c.shippingZip,
+        shippingCountry: c.shippingCountry,
+        shippingMethod: paid.shippingMethod,
+        subtotalCents: paid.subtotalCents,
+        discountCode: paid.discountCode,
+        discountAmountCents: paid.discountAmountCents,
+        taxCents: paid.taxCents,
+        shippingCents: paid.shippingCents,
+        totalCents: paid.totalCents,
+        isTest: opts.isTest,
+      });
+      if (!row) throw new Error(`order for ${intentId} appeared while its checkout was locked`);
+      const items = await insertOrderItems(
+        tx,
+        paid.lines.map((line, i) => ({
+          orderId: row.id,
+          productId: line.productId,
+          productName: line.name,
+          productPriceCents: line.unitPriceCents,
+          quantity: line.quantity,
+          selectedSize: line.selectedSize,
+          selectedColor: line.selectedColor,
+          productImage: line.image,
+          editionNumbers: editions[i]!.numbers,
+          editionSize: editions[i]!.editionSize,
+        })),
+      );
+      return toOrder(row, items);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { purchaseClaims } from './purchase-limits.tables';
 
@@ -126,12 +126,15 @@ export async function consumeClaims(tx: DbOrTx, checkoutId: string): Promise<voi
     .where(eq(purchaseClaims.checkoutId, checkoutId));
 }
 
-/** Held claims of these checkouts end: released with the time (a lapse), or removed (superseded). */
+/**
+ * Held claims of these checkouts end: released with the time (a lapse), or removed (superseded).
+ * `at`: the instant of the release, from the injected clock (`now()` in production).
+ */
 export async function endHeldClaims(
   tx: DbOrTx,
   checkoutIds: readonly string[],
   how: 'released' | 'removed',
-  opts: { only?: readonly string[] } = {},
+  opts: { only?: readonly string[]; at: SQL },
 ): Promise<void> {
   if (checkoutIds.length === 0 || opts.only?.length === 0) return;
   const where = and(
@@ -140,5 +143,5 @@ export async function endHeldClaims(
     opts.only ? inArray(purchaseClaims.productId, [...opts.only]) : undefined,
   );
   if (how === 'removed') await tx.delete(purchaseClaims).where(where);
-  else await tx.update(purchaseClaims).set({ status: 'released', releasedAt: sql`now()` }).where(where);
+  else await tx.update(purchaseClaims).set({ status: 'released', releasedAt: opts.at }).where(where);
 }

@@ -3,7 +3,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client';
 import { deliveryAddressKey, mailboxKey } from '../../../common/domain/identity';
 import { cooldownMessage, holdCooldownMs, overLimitMessage, withinLimit } from '../../../common/domain/purchase-limit';
 import { conflict, HttpError } from '../../plugins/http-error';
-import type { CatalogService } from '../catalog/catalog.service';
+import { systemClock, type Clock } from '../../lib/db-clock';
 import {
   consumeClaims,
   endHeldClaims,
@@ -56,14 +56,22 @@ const legacyFold = (s: string) => s.toLowerCase().replace(/[.,#]/g, ' ').replace
  * count for a product is what any of those identities holds or bought. E-mails and addresses are
  * stored only as keyed hashes. Callers pass their transaction: claims move with the holds they follow.
  */
+/** What limits read of the catalogue: each product's per-shopper limit, fresh (the catalog module's service). */
+export interface LimitsCatalog {
+  getProductsFresh(ids: readonly string[]): Promise<ReadonlyMap<string, { maxPerShopper: number }>>;
+}
+
 export function createPurchaseLimitsService(deps: {
   db: Db;
-  catalog: CatalogService;
+  catalog: LimitsCatalog;
+  /** The database's clock: a lapse is dated by it, and the cooldown counts from then (server/lib/db-clock.ts). */
+  clock?: Clock;
   /** Keys the identity hashes (the session secret): the table never holds a guessable e-mail hash. */
   secret: string;
   holdMinutes: number;
 }) {
   const { db, catalog } = deps;
+  const clock = deps.clock ?? systemClock;
   const key = crypto.createHmac('sha256', deps.secret).update('purchase-limit identities').digest();
   const hash = (s: string) => crypto.createHmac('sha256', key).update(s).digest('hex');
   const cooldownMs = holdCooldownMs(deps.holdMinutes);
@@ -222,13 +230,14 @@ export function createPurchaseLimitsService(deps: {
       checkoutIds: readonly string[],
       how: { lapsed: boolean } | { replacedBy: ReadonlySet<string> },
     ): Promise<void> {
+      const at = clock.sqlNow();
       if ('lapsed' in how) {
-        await endHeldClaims(tx, checkoutIds, how.lapsed ? 'released' : 'removed');
+        await endHeldClaims(tx, checkoutIds, how.lapsed ? 'released' : 'removed', { at });
         return;
       }
       const carried = [...how.replacedBy];
-      await endHeldClaims(tx, checkoutIds, 'removed', { only: carried });
-      await endHeldClaims(tx, checkoutIds, 'released');
+      await endHeldClaims(tx, checkoutIds, 'removed', { only: carried, at });
+      await endHeldClaims(tx, checkoutIds, 'released', { at });
     },
 
     /**

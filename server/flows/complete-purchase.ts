@@ -1,17 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
-import type { Order } from '../../../common/contracts/checkout';
-import { generateOrderNumber } from '../../../common/domain/order-number';
-import { HttpError, notFound } from '../../plugins/http-error';
-import type { CheckoutRow, CheckoutService } from '../checkout/checkout.service';
-import { CheckoutRefundedError, HoldLostError, OverLimitError } from '../checkout/purchase.service';
-import type { Mailer, MailMessage } from '../mail/mail.service';
-import type { GatewayIntent, PaymentGateway } from '../payments/payment-gateway';
-import type { SettingsService } from '../settings/settings.service';
-import { renderOrderConfirmation, renderRefundNotice } from './order-email';
-import { findOrderByIntent, findOrderNumberByIntent, insertOrder, insertOrderItems } from './orders.repository';
-import { mapLimit } from '../../lib/map-limit';
-import { toOrder } from './orders.service';
+import type { Db } from '../db/client';
+import type { Order } from '../../common/contracts/checkout';
+import { HttpError, notFound } from '../plugins/http-error';
+import type { CartService } from '../modules/cart/cart.service';
+import type { CheckoutRow, CheckoutService } from '../modules/checkout/checkout.service';
+import { CheckoutRefundedError, HoldLostError, OverLimitError } from '../modules/checkout/purchase.service';
+import type { InventoryService } from '../modules/inventory/inventory.service';
+import type { Mailer, MailMessage } from '../lib/mailer';
+import type { OrdersService } from '../modules/orders/orders.service';
+import { renderOrderConfirmation, renderRefundNotice } from '../modules/orders/order-email';
+import type { GatewayIntent, PaymentGateway } from '../modules/payments/payment-gateway';
+import type { PurchaseLimitsService } from '../modules/purchase-limits/purchase-limits.service';
+import type { SettingsService } from '../modules/settings/settings.service';
+import { mapLimit } from '../lib/map-limit';
 
 export type FulfilResult =
   | { kind: 'ok'; orderNumber: string; created: boolean }
@@ -32,6 +33,10 @@ interface FulfilmentDeps {
   db: Db;
   gateway: PaymentGateway;
   checkout: CheckoutService;
+  orders: OrdersService;
+  cart: CartService;
+  inventory: InventoryService;
+  limits: PurchaseLimitsService;
   mailer: Mailer;
   settings: SettingsService;
   log: FastifyBaseLogger;
@@ -40,18 +45,58 @@ interface FulfilmentDeps {
 }
 
 /**
- * fulfil(intentId): the ONE way a paid intent becomes an order, called by payment-success, the offline
- * gateway's success event, the Stripe webhook and the reconciliation job. Idempotent: an intent makes
- * at most one order (UNIQUE on the intent id, and the checkout row is locked while it is made).
+ * Complete purchase (docs/architecture.md, Flows): fulfil(intentId) is the ONE way a paid intent becomes
+ * an order, called by payment-success, the offline gateway's success event, the Stripe webhook and the
+ * reconciliation job. Idempotent: an intent makes at most one order (UNIQUE on the intent id, and the
+ * checkout row is locked while it is made). Checkout asks, orders records: the order's transaction is
+ * this flow's `completeInTransaction`, one named step after the other.
  */
-export function createFulfilmentService(deps: FulfilmentDeps) {
-  const { db, gateway, checkout, mailer, settings, log } = deps;
+export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
+  const { db, gateway, checkout, orders, cart, inventory, limits, mailer, settings, log } = deps;
   const pendingMail = new Set<Promise<void>>();
 
   /** The checkout of an intent with its order number when it already has an order (two reads at once). */
   async function intentState(intentId: string): Promise<{ checkout: CheckoutRow; orderNumber: string | null } | null> {
-    const [co, orderNumber] = await Promise.all([checkout.findByIntent(intentId), findOrderNumberByIntent(db, intentId)]);
+    const [co, orderNumber] = await Promise.all([checkout.findByIntent(intentId), orders.orderNumberOf(intentId)]);
     return co ? { checkout: co, orderNumber } : null;
+  }
+
+  /**
+   * The order's ONE transaction, step by step: everything below commits together or not at all.
+   *   1. lockCheckout      — checkout: locked; fulfilled → the order made then; refunded → CheckoutRefundedError
+   *   2. consumeLimits     — purchase-limits: the card joins the shopper's identities (OverLimitError: refund)
+   *   3. settleHold        — checkout: the hold becomes sold units (HoldLostError when they went to someone else)
+   *   4. sellUnits         — inventory: units sold, edition numbers given
+   *   5. recordOrder       — orders: the order and its lines
+   *   6. clearCart         — cart: the paid cart emptied
+   *   7. markFulfilled     — checkout: fulfilled (its order exists)
+   */
+  function completeInTransaction(
+    checkoutId: string,
+    intentId: string,
+    cardFingerprint: string | null,
+  ): Promise<{ order: Order; created: boolean }> {
+    return db.transaction(async (tx) => {
+      const locked = await checkout.lockForOrder(tx, checkoutId);
+      if (locked.kind === 'fulfilled') {
+        const again = await orders.existingInTransaction(tx, intentId);
+        if (again) return { order: again, created: false };
+      }
+      const paid = locked.checkout;
+      const over = await limits.consumeForOrder(
+        tx,
+        { checkoutId: paid.id, sessionId: paid.sessionId, customer: paid.customer, lines: paid.lines },
+        cardFingerprint,
+      );
+      if (over) throw new OverLimitError(over.productName, over.message);
+      await checkout.settleHold(tx, paid);
+      const editions = await inventory.sell(tx, paid.lines);
+      // The offline gateway never takes money: its orders are test orders, marked wherever they show.
+      const order = await orders.record(tx, paid, intentId, editions, { isTest: gateway.provider === 'offline' });
+      await cart.clearInTransaction(tx, paid.sessionId);
+      await checkout.markFulfilled(tx, paid.id);
+      return { order, created: true };
+    });
   }
 
   function sendLater(message: MailMessage, context: Record<string, unknown>): void {
@@ -130,57 +175,7 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
 
     let made: { order: Order; created: boolean };
     try {
-      // The purchase workflow owns the transaction; this module records the order inside it.
-      made = await checkout.completePurchase<{ order: Order; created: boolean }>(co.id, {
-        existing: async (tx) => {
-          const again = await findOrderByIntent(tx, intentId);
-          return again ? { order: toOrder(again, []), created: false } : null;
-        },
-        record: async (tx, locked, editions) => {
-          const c = locked.customer;
-          const row = await insertOrder(tx, {
-            orderNumber: generateOrderNumber(),
-            sessionId: locked.sessionId,
-            checkoutId: locked.id,
-            stripePaymentIntentId: intentId,
-            customerEmail: c.email,
-            customerFirstName: c.firstName,
-            customerLastName: c.lastName,
-            customerPhone: c.phone,
-            shippingAddress: c.shippingAddress,
-            shippingCity: c.shippingCity,
-            shippingState: c.shippingState,
-            shippingZip: c.shippingZip,
-            shippingCountry: c.shippingCountry,
-            shippingMethod: locked.shippingMethod,
-            subtotalCents: locked.subtotalCents,
-            discountCode: locked.discountCode,
-            discountAmountCents: locked.discountAmountCents,
-            taxCents: locked.taxCents,
-            shippingCents: locked.shippingCents,
-            totalCents: locked.totalCents,
-            // The offline gateway never takes money: its orders are test orders, marked wherever they show.
-            isTest: gateway.provider === 'offline',
-          });
-          if (!row) throw new Error(`order for ${intentId} appeared while its checkout was locked`);
-          const items = await insertOrderItems(
-            tx,
-            locked.lines.map((line, i) => ({
-              orderId: row.id,
-              productId: line.productId,
-              productName: line.name,
-              productPriceCents: line.unitPriceCents,
-              quantity: line.quantity,
-              selectedSize: line.selectedSize,
-              selectedColor: line.selectedColor,
-              productImage: line.image,
-              editionNumbers: editions[i]!.numbers,
-              editionSize: editions[i]!.editionSize,
-            })),
-          );
-          return { order: toOrder(row, items), created: true };
-        },
-      }, { cardFingerprint: intent.cardFingerprint ?? null });
+      made = await completeInTransaction(co.id, intentId, intent.cardFingerprint ?? null);
     } catch (err) {
       if (err instanceof HoldLostError) return refundLatePayment(co, intentId, err);
       if (err instanceof CheckoutRefundedError)
@@ -288,4 +283,4 @@ export function createFulfilmentService(deps: FulfilmentDeps) {
   };
 }
 
-export type FulfilmentService = ReturnType<typeof createFulfilmentService>;
+export type CompletePurchaseFlow = ReturnType<typeof createCompletePurchaseFlow>;

@@ -1,0 +1,99 @@
+import type { DbOrTx, Tx } from '../../db/client';
+import type { ShippingMethod } from '../../../common/contracts/settings';
+import type { checkDiscountCode } from '../../../common/domain/discount';
+import type { HttpError } from '../../plugins/http-error';
+
+/**
+ * What checkout needs of other modules, as small ports (it imports none of them): server/services.ts
+ * passes the cart, inventory, discounts, purchase-limits, settings and payments services, which fit.
+ */
+
+/** A cart line priced at today's price: what checkout snapshots and charges for (the cart's pricedLines). */
+export interface CheckoutCartLine {
+  productId: string;
+  name: string;
+  unitPriceCents: number;
+  quantity: number;
+  selectedSize: string | null;
+  selectedColor: string | null;
+  image: string | null;
+  /** Units on sale right now (already net of every hold), for a fast "sold out" answer. */
+  available: number;
+  /** Scheduled release (ISO, UTC) or null. */
+  releaseAt: string | null;
+  /** Units one shopper may buy of the product (docs/product.md §9, Per-shopper limits). */
+  maxPerShopper: number;
+}
+
+export interface CheckoutCart {
+  pricedLines(sessionId: string): Promise<CheckoutCartLine[]>;
+}
+
+/** Units per product id. */
+export type Units = ReadonlyMap<string, number>;
+
+/** The stock side of a hold (the inventory module, the only writer of stock). */
+export interface CheckoutStock {
+  recordHolds(tx: Tx, checkoutId: string, take: Units): Promise<void>;
+  releaseHolds(tx: Tx, checkoutIds: readonly string[]): Promise<Map<string, number>>;
+  consumeHolds(tx: Tx, checkoutIds: readonly string[]): Promise<void>;
+  heldFor(checkoutIds: readonly string[]): Promise<Map<string, number>>;
+  /** Gives back `release` and takes `take`, all or nothing: the first product short, else null. */
+  moveUnits(tx: Tx, release: Units, take: Units): Promise<string | null>;
+}
+
+/** A discount code row as common/domain's checks read it. */
+export type DiscountCodeRow = NonNullable<Parameters<typeof checkDiscountCode>[0]>;
+
+export interface CheckoutDiscounts {
+  find(code: string, tx?: DbOrTx): Promise<DiscountCodeRow | null>;
+  claim(tx: Tx, code: string): Promise<boolean>;
+  release(tx: Tx, code: string): Promise<void>;
+  countUse(tx: Tx, code: string): Promise<void>;
+}
+
+/** Who is buying, as limits count it (hashed by the purchase-limits module). */
+export interface LimitShopper {
+  sessionId: string;
+  customer: { email: string; shippingAddress: string; shippingZip: string; shippingCountry: string };
+}
+export interface LimitLine {
+  productId: string;
+  name: string;
+  quantity: number;
+}
+
+export interface CheckoutLimits {
+  checkHold(
+    tx: Tx,
+    shopper: LimitShopper,
+    lines: ReadonlyArray<LimitLine & { maxPerShopper: number }>,
+    now: Date,
+  ): Promise<(checkoutId: string) => Promise<void>>;
+  cooldownRefusal(productName: string, lapsedAt: Date, now: Date): HttpError | null;
+  endHolds(tx: Tx, checkoutIds: readonly string[], how: { lapsed: boolean } | { replacedBy: ReadonlySet<string> }): Promise<void>;
+  limitRefusal(
+    checkout: LimitShopper & { checkoutId: string; lines: readonly LimitLine[] },
+    cardFingerprint: string | null,
+  ): Promise<{ productName: string; message: string } | null>;
+}
+
+export interface CheckoutSettings {
+  holdMinutes: number;
+  freeShippingThresholdCents: number;
+  taxRate: number;
+  rate(method: ShippingMethod): { cents: number };
+}
+
+/** The payment provider as checkout asks it (the payments module's gateway). */
+export interface CheckoutIntent {
+  id: string;
+  clientSecret: string | null;
+  status: string;
+}
+export interface CheckoutGateway {
+  readonly provider: 'offline' | 'stripe';
+  createIntent(input: { amountCents: number; metadata: Record<string, string>; idempotencyKey: string }): Promise<CheckoutIntent>;
+  retrieveIntent(id: string): Promise<CheckoutIntent | null>;
+  cancelIntent(id: string): Promise<void>;
+}
