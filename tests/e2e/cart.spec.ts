@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { addFromProductPage, cartDrawer, loginOwner, markNewsletterSeen, seriousViolations } from '../support/e2e';
+import { addFromProductPage, cartDrawer, chooseSize, loginOwner, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // The cart sidebar of docs/product.md §2/§4, driven by role and accessible name.
 
@@ -57,7 +57,7 @@ test('adding to an empty cart opens the sidebar; stepper, remove, clear and chec
   await addFromProductPage(page, PRODUCT, 'S');
   await expect(cartDrawer(page)).toBeVisible();
   await cartDrawer(page).getByRole('button', { name: 'Close cart' }).click();
-  await page.getByLabel('Size').selectOption('L');
+  await chooseSize(page, 'L');
   await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
   await page.getByRole('button', { name: /^Shopping cart/ }).click();
   await expect(cartDrawer(page).getByText('2 items', { exact: true })).toBeVisible();

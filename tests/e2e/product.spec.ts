@@ -1,5 +1,5 @@
 import { test, expect, type APIRequestContext } from '@playwright/test';
-import { describeViolationWithCount, markNewsletterSeen, seriousViolations } from '../support/e2e';
+import { chooseSize, describeViolationWithCount, markNewsletterSeen, seriousViolations } from '../support/e2e';
 
 // Product detail (docs/product.md §2, §4): both URL forms, the size rule, the label, the stepper, sold out, not found.
 
@@ -129,7 +129,7 @@ test('a sale product shows the sale price, the struck original and Save $X', asy
 test('adding to the cart stays on the product page', async ({ page, request }) => {
   const p = (await products(request)).find((x) => x.sizes.length > 1 && x.inStock && x.stock > 2)!;
   await page.goto(`/products/${p.id}`);
-  await page.getByLabel('Size').selectOption(p.sizes[0]);
+  await chooseSize(page, p.sizes[0]!);
   const posted = page.waitForResponse(
     (r) => r.url().endsWith('/api/cart') && r.request().method() === 'POST',
   );

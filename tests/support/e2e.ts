@@ -24,8 +24,20 @@ export async function addFromProductPage(page: Page, name: string, size: string)
     .first()
     .click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-  await page.getByLabel('Size').selectOption(size);
+  await chooseSize(page, size);
   await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+}
+
+/**
+ * Picks a size on the product page: a product cut in sizes shows one radio per size ('L', 'L — 2 left'),
+ * a product of one pool the 'Size' dropdown (ADR 015).
+ */
+export async function chooseSize(page: Page, size: string): Promise<void> {
+  const radio = page
+    .getByRole('group', { name: 'Size' })
+    .getByRole('radio', { name: new RegExp(`^${size.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( — \\d+ left)?$`) });
+  if ((await radio.count()) > 0) await radio.check();
+  else await page.getByLabel('Size').selectOption(size);
 }
 
 export const describeViolation = (v: Violation) => `${v.id}: ${v.help}`;

@@ -38,7 +38,8 @@ export function SizeStockPicker({
           const soldOut = option.left <= 0;
           const id = `${name}-${option.size}`;
           return (
-            <div key={option.size}>
+            // The radio lies over its label (transparent): a tap, a click or a test's check() lands on it.
+            <div key={option.size} className="relative">
               <input
                 id={id}
                 type="radio"
@@ -47,7 +48,7 @@ export function SizeStockPicker({
                 checked={value === option.size}
                 disabled={soldOut}
                 onChange={() => onChange(option.size)}
-                className="peer sr-only"
+                className="peer absolute inset-0 z-10 m-0 h-full w-full cursor-pointer appearance-none opacity-0 disabled:cursor-not-allowed"
               />
               <label
                 htmlFor={id}
