@@ -1,4 +1,6 @@
-import { defineConfig } from 'vitest/config';
+// The build's config: `npm start` builds the storefront with it, so it imports only build dependencies
+// (vitest.config.ts adds the test runner's settings on top).
+import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
@@ -35,18 +37,4 @@ export default defineConfig(({ isSsrBuild }) => ({
   // …and always React's production build, whatever NODE_ENV the server was started with.
   define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   server: { proxy: { '/api': 'http://localhost:3000', '/uploads': 'http://localhost:3000' } },
-  test: {
-    root: '.',
-    include: ['{common,server,client,scripts}/**/*.test.ts'],
-    globalSetup: ['tests/support/global-setup.ts'],
-    pool: 'forks',
-    // Each worker loads the server's modules once for all its files instead of once per file (about half
-    // of the suite's CPU time went to importing them again). Every suite builds its own app on its own
-    // database, so no state is shared through them (scripts/test.mjs times the phases).
-    isolate: false,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    fileParallelism: true,
-    maxWorkers: 2,
-  },
 }));
