@@ -23,17 +23,17 @@ export interface SeedOptions {
   /**
    * Split every product with sizes into a realistic size run (ADR 015; common/domain/size-run.ts
    * demoSizeRun: 5/10/15/10/5/5 over XS–XXL), its sold pieces taken from the popular sizes first
-   * (demoSizeStock). The demo shop has them (seedIfEmpty); seedCatalogue alone leaves one pool per product
-   * unless asked, for the suites written against one pool.
+   * (demoSizeStock). Off by default, for the demo shop too: its product pages keep the spec's size dropdown
+   * ('Select a size') and its stock one pool per product until the owner splits a product into sizes.
    */
   sizeRuns?: boolean;
 }
 
-/** Seeds the demo catalogue into an empty database, with size runs unless told not to; does nothing when products exist. */
+/** Seeds the demo catalogue into an empty database (one pool per product unless asked for size runs); does nothing when products exist. */
 export async function seedIfEmpty(db: Db, dataDir: string, opts: SeedOptions = {}): Promise<boolean> {
   const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(products);
   if (count > 0) return false;
-  await seedCatalogue(db, dataDir, { ...opts, sizeRuns: opts.sizeRuns ?? true });
+  await seedCatalogue(db, dataDir, opts);
   return true;
 }
 
