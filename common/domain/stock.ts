@@ -7,7 +7,18 @@ export const stockMessages = {
   soldOut: (name: string) => `Sorry, ${name} is sold out`,
   onlyLeft: (left: number) => `Only ${left} left`,
   justSoldOut: (name: string) => `Sorry, ${name} just sold out`,
+  /** A size of a product split into sizes (ADR 015) went while the shopper paid: 'Sorry, Tee in M just sold out'. */
+  sizeJustSoldOut: (name: string, size: string) => `Sorry, ${name} in ${size} just sold out`,
+  /** The cart refuses a size with nothing left: 'Sorry, M is sold out'. */
+  sizeSoldOut: (size: string) => `Sorry, ${size} is sold out`,
+  /** The cart line asks for more of a size than is left. */
+  sizeOnlyLeft: (size: string, left: number) => `Only ${left} left in ${size}`,
 } as const;
+
+/** 'Sorry, Tee in M just sold out', or without a size (one run) 'Sorry, Tee just sold out'. */
+export function justSoldOutMessage(name: string, size: string | null | undefined): string {
+  return size ? stockMessages.sizeJustSoldOut(name, size) : stockMessages.justSoldOut(name);
+}
 
 export interface StockState {
   name: string;

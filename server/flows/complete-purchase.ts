@@ -90,7 +90,7 @@ export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
       );
       if (over) throw new OverLimitError(over.productName, over.message);
       await checkout.settleHold(tx, paid);
-      const editions = await inventory.sell(tx, paid.lines);
+      const editions = await inventory.sell(tx, paid.lines, paid.id);
       // The offline gateway never takes money: its orders are test orders, marked wherever they show.
       const order = await orders.record(tx, paid, intentId, editions, { isTest: gateway.provider === 'offline' });
       await cart.clearInTransaction(tx, paid.sessionId);

@@ -34,12 +34,31 @@ export type Units = ReadonlyMap<string, number>;
 
 /** The stock side of a hold (the inventory module, the only writer of stock). */
 export interface CheckoutStock {
-  recordHolds(tx: Tx, checkoutId: string, take: Units): Promise<void>;
-  releaseHolds(tx: Tx, checkoutIds: readonly string[]): Promise<Map<string, number>>;
+  /** Records the units moveSizes took for the checkout, per size variant. */
+  recordHolds(tx: Tx, checkoutId: string, taken: readonly HeldSizeUnits[]): Promise<void>;
+  /** Ends the checkouts' holds: the units to give back to their sizes (moveSizes). */
+  releaseHolds(tx: Tx, checkoutIds: readonly string[]): Promise<HeldSizeUnits[]>;
   consumeHolds(tx: Tx, checkoutIds: readonly string[]): Promise<void>;
   heldFor(checkoutIds: readonly string[]): Promise<Map<string, number>>;
-  /** Gives back `release` and takes `take`, all or nothing: the first product short, else null. */
-  moveUnits(tx: Tx, release: Units, take: Units): Promise<string | null>;
+  /**
+   * Gives back `release` to its sizes and takes each `take` line from its size (ADR 015), all or nothing:
+   * the first product and size short, else what was taken per size variant.
+   */
+  moveSizes(
+    tx: Tx,
+    release: readonly HeldSizeUnits[],
+    take: ReadonlyArray<{ productId: string; size: string | null; colour?: string | null; quantity: number }>,
+  ): Promise<
+    | { short: { productId: string; size: string | null }; taken?: undefined }
+    | { short: null; taken: HeldSizeUnits[] }
+  >;
+}
+
+/** Units held of one product's size variant (null: held through the product row alone). */
+export interface HeldSizeUnits {
+  productId: string;
+  variantId: string | null;
+  quantity: number;
 }
 
 /** A discount code row as common/domain's checks read it. */

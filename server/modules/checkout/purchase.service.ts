@@ -7,7 +7,7 @@ import { canFulfilCheckout, checkoutHoldsStock } from '../../../common/domain/ch
 import { checkDiscountCode, DISCOUNT_MESSAGES, isLimitedCode, normalizeDiscountCode } from '../../../common/domain/discount';
 import { amountMatches } from '../../../common/domain/pricing';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
-import { quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
+import { justSoldOutMessage, quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
 import { systemClock, type Clock } from '../../lib/db-clock';
 import { mapLimit } from '../../lib/map-limit';
 import { badRequest, conflict, HttpError } from '../../plugins/http-error';
@@ -45,6 +45,11 @@ import { CHECKOUT_MESSAGES, discountError, type TotalsService } from './totals.s
 export type { CheckoutRow, PaymentCheck };
 
 export type PaymentIntentBody = { amount?: number; discountCode?: string | null; shippingMethod?: ShippingMethod };
+
+/** A checkout's lines as the per-size hold reads them: product, size, colour, units. */
+function sizedLines(lines: readonly CheckoutLine[]) {
+  return lines.map((l) => ({ productId: l.productId, size: l.selectedSize, colour: l.selectedColor, quantity: l.quantity }));
+}
 
 /** Gateway states in which the money is, or may still become, the shop's: such a hold is never released. */
 const PAID_OR_PAYING = new Set(['succeeded', 'processing', 'requires_capture']);
@@ -159,7 +164,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
     to: 'cancelled' | 'expired',
   ): Promise<number> {
     const { released, codes, ids } = await releaseCheckouts(tx, rows, to);
-    await inventory.moveUnits(tx, released, new Map());
+    await inventory.moveSizes(tx, released, []);
     await releaseCodes(tx, codes);
     return ids.length;
   }
@@ -195,11 +200,15 @@ export function createPurchaseService(deps: PurchaseDeps) {
     if (checkoutHoldsStock(checkout.status)) {
       await inventory.consumeHolds(tx, [checkout.id]);
     } else {
-      const short = await inventory.moveUnits(tx, new Map(), new Map(quantitiesByProduct(checkout.lines)));
-      if (short) {
-        const name = checkout.lines.find((l) => l.productId === short)?.name ?? 'an item';
-        throw new HoldLostError(name, stockMessages.justSoldOut(name));
+      // Taken again from each line's size, recorded as this checkout's holds and consumed (the sale sells them).
+      const moved = await inventory.moveSizes(tx, [], sizedLines(checkout.lines));
+      if (moved.short) {
+        const { productId, size } = moved.short;
+        const name = checkout.lines.find((l) => l.productId === productId)?.name ?? 'an item';
+        throw new HoldLostError(name, justSoldOutMessage(name, size));
       }
+      await inventory.recordHolds(tx, checkout.id, moved.taken);
+      await inventory.consumeHolds(tx, [checkout.id]);
       if (checkout.discountCode && !checkout.discountClaimed) {
         const row = await discounts.find(checkout.discountCode, tx);
         if (row && isLimitedCode(row) && !(await discounts.claim(tx, checkout.discountCode))) {
@@ -336,8 +345,12 @@ export function createPurchaseService(deps: PurchaseDeps) {
     const { released, codes } = await releaseCheckouts(tx, previous, 'cancelled', new Set(take.keys()));
     const holdExpiresAt = holdDeadline(previous, take, now);
     const recordClaims = await limits.checkHold(tx, { sessionId, customer: buyer.customer }, lines, now);
-    const short = await inventory.moveUnits(tx, released, take);
-    if (short) throw conflict(stockMessages.justSoldOut(snapshot.find((l) => l.productId === short)?.name ?? 'this item'));
+    // Each line's size (its variant) and the product's totals move together (ADR 015): a short size fails the hold.
+    const moved = await inventory.moveSizes(tx, released, sizedLines(snapshot));
+    if (moved.short) {
+      const { productId, size } = moved.short;
+      throw conflict(justSoldOutMessage(snapshot.find((l) => l.productId === productId)?.name ?? 'this item', size));
+    }
     await swapCodeUsages(tx, codes, discount);
 
     const checkout = await insertCheckout(tx, {
@@ -355,7 +368,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
       discountClaimed: Boolean(discount?.limited),
       holdExpiresAt,
     });
-    await inventory.recordHolds(tx, checkout.id, take);
+    await inventory.recordHolds(tx, checkout.id, moved.taken);
     await recordClaims(checkout.id);
     return { kind: 'new', checkout, replaced: previous };
   }

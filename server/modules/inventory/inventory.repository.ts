@@ -69,26 +69,42 @@ export async function addSoldUnits(
 export async function insertHolds(
   tx: DbOrTx,
   checkoutId: string,
-  quantities: ReadonlyArray<[string, number]>,
+  holds: ReadonlyArray<{ productId: string; variantId: string | null; quantity: number }>,
 ): Promise<void> {
-  if (quantities.length === 0) return;
+  if (holds.length === 0) return;
   await tx
     .insert(stockHolds)
-    .values(quantities.map(([productId, quantity]) => ({ checkoutId, productId, quantity })));
+    .values(holds.map(({ productId, variantId, quantity }) => ({ checkoutId, productId, variantId, quantity })));
 }
 
-/** Marks a checkout's held units `to` and returns what they were (product id → units). */
+/** Marks a checkout's held units `to` and returns what they were (product, size variant, units). */
 export async function finishHolds(
   tx: DbOrTx,
   checkoutIds: readonly string[],
   to: 'released' | 'consumed',
-): Promise<Array<{ productId: string; quantity: number }>> {
+): Promise<Array<{ productId: string; variantId: string | null; quantity: number }>> {
   if (checkoutIds.length === 0) return [];
   return tx
     .update(stockHolds)
     .set({ status: to })
     .where(and(inArray(stockHolds.checkoutId, [...checkoutIds]), inArray(stockHolds.status, sourcesOf('stockHold', to))))
-    .returning({ productId: stockHolds.productId, quantity: stockHolds.quantity });
+    .returning({ productId: stockHolds.productId, variantId: stockHolds.variantId, quantity: stockHolds.quantity });
+}
+
+/** The units a checkout's consumed holds took, per product and size variant (the sale moves exactly these). */
+export async function sumConsumedHolds(
+  db: DbOrTx,
+  checkoutId: string,
+): Promise<Array<{ productId: string; variantId: string | null; quantity: number }>> {
+  return db
+    .select({
+      productId: stockHolds.productId,
+      variantId: stockHolds.variantId,
+      quantity: sql<number>`sum(${stockHolds.quantity})::int`,
+    })
+    .from(stockHolds)
+    .where(and(eq(stockHolds.checkoutId, checkoutId), eq(stockHolds.status, 'consumed')))
+    .groupBy(stockHolds.productId, stockHolds.variantId);
 }
 
 /** Units still held for these checkouts, per product. */
@@ -107,12 +123,18 @@ export async function sumHeldUnits(
 // ---- stock levels -----------------------------------------------------------------------------
 
 /** The live stock of a product (not the catalogue snapshot); null when there is no such product. */
-export async function findStock(db: DbOrTx, productId: string): Promise<{ stock: number; inStock: boolean } | null> {
-  const [row] = await db
+export async function findStock(
+  db: DbOrTx,
+  productId: string,
+  opts: { lock?: boolean } = {},
+): Promise<{ stock: number; inStock: boolean } | null> {
+  const query = db
     .select({ stock: products.stock, inStock: products.inStock })
     .from(products)
     .where(eq(products.id, productId))
     .limit(1);
+  // `lock`: the row's lock for the rest of the transaction (a per-size move takes the product first, ADR 015).
+  const [row] = opts.lock ? await query.for('update') : await query;
   return row ?? null;
 }
 

@@ -13,13 +13,58 @@ import {
   insertHolds,
   moveStock,
   setStockLevels,
+  sumConsumedHolds,
   sumHeldUnits,
 } from './inventory.repository';
+import { sizeKey } from '../../../common/domain/size-run';
+import {
+  ensureOneRun,
+  listVariantKeys,
+  moveVariantHeld,
+  readSizeStock,
+  sellVariant,
+  syncOneRunVariants,
+} from './variants.repository';
 
 /** Units per product id. */
 export type Units = ReadonlyMap<string, number>;
 
-const byId = ([a]: [string, number], [b]: [string, number]) => (a < b ? -1 : a > b ? 1 : 0);
+/** A line to hold: its product, size and colour as the cart names them (ADR 015). */
+export interface SizedLine {
+  productId: string;
+  size: string | null;
+  colour?: string | null;
+  quantity: number;
+}
+
+/** Units held of one product's size variant (null: held through the product row alone, before size runs). */
+export interface HeldUnits {
+  productId: string;
+  variantId: string | null;
+  quantity: number;
+}
+
+/** The outcome of a per-size move: the first product (and size) short, or what was taken, per variant. */
+export type SizedMove =
+  | { short: { productId: string; size: string | null }; taken?: undefined }
+  | { short: null; taken: HeldUnits[] };
+
+type VariantKey = { id: string; size: string | null; colour: string | null };
+
+/**
+ * The variant a line takes from: a split product's variant with that size (and colour where colours
+ * are stocked apart; case-insensitive), an unsplit one's one run (size null). Null: no such size.
+ */
+function variantForLine(variants: readonly VariantKey[], line: { size: string | null; colour?: string | null }): string | null {
+  const sized = variants.filter((v) => v.size !== null);
+  if (sized.length === 0) return variants.find((v) => v.size === null && v.colour === null)?.id ?? null;
+  if (!line.size) return null;
+  const key = sizeKey(line.size);
+  const colour = (line.colour ?? '').trim().toLowerCase();
+  return (
+    sized.find((v) => sizeKey(v.size!) === key && (v.colour === null || v.colour.toLowerCase() === colour))?.id ?? null
+  );
+}
 
 /**
  * Inventory: stock, holds, sold counts and edition numbers — the drop core, and the only writer of
@@ -47,6 +92,71 @@ export function createInventoryService(deps: { db: Db }) {
     return null;
   }
 
+  /**
+   * The per-size move (ADR 015): gives back the `release`d holds to their variants and takes each `take`
+   * line from its variant, product by product in id order, each product's row locked first and its
+   * variants then moved in id order, the product's totals by the same amount in the same transaction.
+   * A line whose size has too few left (or is not in the run) stops the move: `short` names it and the
+   * caller's transaction rolls back whatever moved. A product without variant rows gets its one run first.
+   */
+  async function moveSizes(tx: Tx, release: readonly HeldUnits[], take: readonly SizedLine[]): Promise<SizedMove> {
+    const productIds = [...new Set([...release.map((r) => r.productId), ...take.map((t) => t.productId)])].sort();
+    const refilled: string[] = [];
+    const taken: HeldUnits[] = [];
+    for (const productId of productIds) {
+      const takes = take.filter((t) => t.productId === productId && t.quantity > 0);
+      const releases = release.filter((r) => r.productId === productId && r.quantity > 0);
+      const takeTotal = takes.reduce((a, t) => a + t.quantity, 0);
+      const releaseTotal = releases.reduce((a, r) => a + r.quantity, 0);
+      // The product's row first: its lock orders every writer of its variants (ADR 015).
+      const current = await findStock(tx, productId, { lock: true });
+      if (!current) {
+        if (takeTotal > 0) return { short: { productId, size: takes[0]!.size } };
+        continue;
+      }
+      let variants = await listVariantKeys(tx, productId);
+      if (variants.length === 0) {
+        await ensureOneRun(tx, productId);
+        variants = await listVariantKeys(tx, productId);
+      } else if (variants.length === 1 && variants[0]!.size === null && variants[0]!.colour === null) {
+        // An unsplit product's one run follows its row (the owner's restock moves the row alone).
+        await syncOneRunVariants(tx, [productId]);
+      }
+      const known = new Set(variants.map((v) => v.id));
+      const oneRun = variants.find((v) => v.size === null && v.colour === null)?.id ?? null;
+      const deltas = new Map<string, number>();
+      const add = (id: string, d: number) => deltas.set(id, (deltas.get(id) ?? 0) + d);
+      for (const r of releases) {
+        // A hold whose variant is gone (or that predates size runs) gives back to the one run, else to the row alone.
+        const id = r.variantId && known.has(r.variantId) ? r.variantId : oneRun;
+        if (id) add(id, r.quantity);
+      }
+      const sizeOf = new Map<string, string | null>();
+      for (const t of takes) {
+        const id = variantForLine(variants, t);
+        if (!id) return { short: { productId, size: t.size } };
+        add(id, -t.quantity);
+        // The size as the run names it (null for a one run: the refusal then names only the product).
+        sizeOf.set(id, variants.find((v) => v.id === id)!.size);
+        const same = taken.find((h) => h.variantId === id);
+        if (same) same.quantity += t.quantity;
+        else taken.push({ productId, variantId: id, quantity: t.quantity });
+      }
+      for (const id of [...deltas.keys()].sort()) {
+        if (!(await moveVariantHeld(tx, id, deltas.get(id)!)))
+          return { short: { productId, size: sizeOf.get(id) ?? null } };
+      }
+      const moved = await moveStock(tx, productId, releaseTotal, takeTotal);
+      if (!moved.moved) {
+        const only = takes.length === 1 ? variantForLine(variants, takes[0]!) : null;
+        return { short: { productId, size: only ? (sizeOf.get(only) ?? null) : null } };
+      }
+      if (moved.refilled) refilled.push(productId);
+    }
+    if (refilled.length > 0) await unitsReturned(tx, refilled);
+    return { short: null, taken };
+  }
+
   /** Units came back to products that had none left: listeners (restock alerts) act in the same transaction. */
   const returnListeners: Array<(tx: Tx, productIds: string[]) => Promise<void>> = [];
   async function unitsReturned(tx: Tx, productIds: string[]): Promise<void> {
@@ -55,6 +165,7 @@ export function createInventoryService(deps: { db: Db }) {
 
   return {
     moveUnits,
+    moveSizes,
 
     /**
      * `listener` runs inside the transaction that gave units back to sold-out products (an expired,
@@ -86,17 +197,14 @@ export function createInventoryService(deps: { db: Db }) {
       }));
     },
 
-    /** Records what a checkout now holds (the units were taken by moveUnits in the same transaction). */
-    async recordHolds(tx: Tx, checkoutId: string, take: Units): Promise<void> {
-      await insertHolds(tx, checkoutId, [...take].sort(byId));
+    /** Records what a checkout now holds, per size (the units were taken by moveSizes in the same transaction). */
+    async recordHolds(tx: Tx, checkoutId: string, taken: readonly HeldUnits[]): Promise<void> {
+      await insertHolds(tx, checkoutId, taken);
     },
 
-    /** Ends the holds of these checkouts; returns the units to give back (moveUnits does it). */
-    async releaseHolds(tx: Tx, checkoutIds: readonly string[]): Promise<Map<string, number>> {
-      const released = new Map<string, number>();
-      for (const hold of await finishHolds(tx, checkoutIds, 'released'))
-        released.set(hold.productId, (released.get(hold.productId) ?? 0) + hold.quantity);
-      return released;
+    /** Ends the holds of these checkouts; returns the units to give back to their sizes (moveSizes does it). */
+    async releaseHolds(tx: Tx, checkoutIds: readonly string[]): Promise<HeldUnits[]> {
+      return finishHolds(tx, checkoutIds, 'released');
     },
 
     /** A paid checkout's holds become its sale (sell moves the units from held to sold). */
@@ -112,27 +220,64 @@ export function createInventoryService(deps: { db: Db }) {
 
     /**
      * Held units become sold units, and each line gets its edition numbers, in line order
-     * ("No. 17 of 50"): sold_count moves with the sale.
+     * ("No. 17 of 50"): sold_count moves with the sale. The units sold are exactly the checkout's consumed
+     * holds, each from the size variant it was held on (held → sold there and on the product; ADR 015);
+     * edition numbers stay per design (products.sold_count), whatever the size.
      */
     async sell(
       tx: Tx,
       lines: ReadonlyArray<{ productId: string; quantity: number }>,
+      checkoutId: string,
     ): Promise<Array<{ numbers: number[]; editionSize: number }>> {
+      const holds = await sumConsumedHolds(tx, checkoutId);
       const pool = new Map<string, { numbers: number[]; editionSize: number }>();
       for (const [productId, quantity] of quantitiesByProduct(lines)) {
-        const sold = await addSoldUnits(tx, productId, quantity);
+        const entry = { numbers: [] as number[], editionSize: EDITION_SIZE };
+        let gone = false;
+        let rest = quantity;
+        // Variants of one product in id order (the product's row is locked by the first statement).
+        const own = holds
+          .filter((h) => h.productId === productId && h.variantId !== null)
+          .sort((a, b) => (a.variantId! < b.variantId! ? -1 : 1));
+        for (const hold of own) {
+          const qty = Math.min(hold.quantity, rest);
+          if (qty <= 0) break;
+          const sold = await sellVariant(tx, productId, hold.variantId!, qty);
+          rest -= qty;
+          if (!sold) { gone = true; break; }
+          entry.numbers.push(...sold.numbers);
+          entry.editionSize = sold.editionSize;
+        }
+        // Units held through the product row alone (before size runs): the row moves alone, as before.
+        if (!gone && rest > 0) {
+          const sold = await addSoldUnits(tx, productId, rest);
+          if (sold) {
+            entry.numbers.push(...editionNumbersFor(sold.soldCount, rest));
+            entry.editionSize = sold.editionSize;
+          } else gone = true;
+        }
         // A product deleted since the hold keeps its order, without numbers.
-        pool.set(
-          productId,
-          sold
-            ? { numbers: editionNumbersFor(sold.soldCount, quantity), editionSize: sold.editionSize }
-            : { numbers: [], editionSize: EDITION_SIZE },
-        );
+        pool.set(productId, gone ? { numbers: [], editionSize: EDITION_SIZE } : entry);
       }
       return lines.map((line) => {
         const entry = pool.get(line.productId)!;
         return { numbers: entry.numbers.splice(0, line.quantity), editionSize: entry.editionSize };
       });
+    },
+
+    /**
+     * Pieces left of one size of a product (the cart refuses a sold-out size): null when the product is not
+     * split into sizes (one pool: stockOf decides) or has no such size.
+     */
+    async sizeLeft(productId: string, size: string | null, colour: string | null): Promise<{ size: string; left: number } | null> {
+      const run = (await readSizeStock(db, [productId])).get(productId) ?? [];
+      const id = variantForLine(
+        run.map((v) => ({ id: v.variantId, size: v.size, colour: v.colour })),
+        { size, colour },
+      );
+      const row = run.find((v) => v.variantId === id);
+      if (!row || row.size === null) return null;
+      return { size: row.size, left: row.left };
     },
 
     /** The live stock of a product (the cart checks it; only a checkout's hold reserves). */

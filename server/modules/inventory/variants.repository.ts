@@ -380,3 +380,34 @@ export async function findOneRun(db: DbOrTx, productId: string): Promise<string 
     .limit(1);
   return row?.id ?? null;
 }
+
+/** A product's variants as the buying path maps an order line to one (after the product's lock). */
+export async function listVariantKeys(
+  tx: DbOrTx,
+  productId: string,
+): Promise<Array<{ id: string; size: string | null; colour: string | null }>> {
+  return tx
+    .select({ id: productVariants.id, size: productVariants.size, colour: productVariants.colour })
+    .from(productVariants)
+    .where(eq(productVariants.productId, productId))
+    .orderBy(asc(productVariants.id));
+}
+
+/**
+ * Moves `delta` pieces of one variant between its shelf and its held pieces (negative: taken into a hold,
+ * positive: given back), only when its shelf stays >= 0. The caller holds the product's lock and moves
+ * the product's totals by the sum in the same transaction. False: that size has too few left.
+ */
+export async function moveVariantHeld(tx: DbOrTx, variantId: string, delta: number): Promise<boolean> {
+  if (delta === 0) return true;
+  const rows = await tx
+    .update(productVariants)
+    .set({
+      stock: sql`${productVariants.stock} + ${delta}`,
+      heldCount: sql`${productVariants.heldCount} - ${delta}`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(productVariants.id, variantId), sql`${productVariants.stock} + ${delta} >= 0`))
+    .returning({ id: productVariants.id });
+  return rows.length === 1;
+}
