@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_IPV6_PREFIX, networkKey } from '../lib/network-address';
+import { PASS_COOKIE } from '../modules/drops/admission-pass';
 import { cookieName } from './session';
 
 /** The signed cookie carrying a shopper's claims on returned pieces kept for the waiting list (ADR 011). */
 export const CLAIM_COOKIE = 'fifty_claim';
-/** The cookie carrying a shopper's drop admission passes (ADR 010; tokens signed by the drops module). */
-export const PASS_COOKIE = 'fifty_pass';
+/** The cookie carrying a shopper's drop admission passes (ADR 010): named and signed by the drops module. */
+export { PASS_COOKIE };
 
 /**
  * Who is asking, as the buying path needs it (docs/architecture.md, Flows): read from the request once,
