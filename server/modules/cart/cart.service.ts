@@ -75,6 +75,8 @@ export interface CartCatalog {
 /** The live stock row (the inventory module's service). */
 export interface CartStock {
   stockOf(productId: string): Promise<{ stock: number; inStock: boolean } | null>;
+  /** Pieces left of one size of a product split into sizes (ADR 015); null: one pool, or no such size. */
+  sizeLeft(productId: string, size: string | null, colour: string | null): Promise<{ size: string; left: number } | null>;
 }
 
 /** The per-shopper limit, checked again under the session's lock (the purchase-limits module's service). */
@@ -95,6 +97,17 @@ export interface CartLimits {
  */
 export function createCartService(deps: { db: Db; catalog: CartCatalog; inventory: CartStock; limits: CartLimits }) {
   const { db, catalog, inventory } = deps;
+
+  /**
+   * A size of a product split into sizes is sold out on its own: the line may not ask for more of it than
+   * is left (409 naming the size: 'Sorry, M is sold out'). Only a hint, as the product's stock: the
+   * checkout's hold per size is the guard.
+   */
+  async function refuseShortSize(productId: string, size: string | null, colour: string | null, wanted: number): Promise<void> {
+    const left = await inventory.sizeLeft(productId, size, colour);
+    if (!left || wanted <= left.left) return;
+    throw conflict(left.left <= 0 ? stockMessages.sizeSoldOut(left.size) : stockMessages.sizeOnlyLeft(left.size, left.left));
+  }
 
   /** The session's lines with their products, fresh from the database (a deleted product's line is gone). */
   async function linesWithProducts(sessionId: string): Promise<Array<{ row: CartLineRow; product: Product }>> {
@@ -150,6 +163,7 @@ export function createCartService(deps: { db: Db; catalog: CartCatalog; inventor
       const variant = resolveVariant(product, { size: body.selectedSize, color: body.selectedColor });
       if (!variant.ok) throw badRequest(variant.message);
       const { size: selectedSize, color: selectedColor } = variant;
+      await refuseShortSize(product.id, selectedSize, selectedColor, body.quantity);
       // A sold-out answer creates no session; the snapshot may be stale, so refuse only on the live row.
       if (!sessionId && !checkCartQuantity(product, body.quantity).ok) {
         const check = checkCartQuantity(await productOrThrow(product.id), body.quantity);
@@ -193,6 +207,7 @@ export function createCartService(deps: { db: Db; catalog: CartCatalog; inventor
         return null;
       }
       const product = await productOrThrow(line.productId);
+      if (quantity > line.quantity) await refuseShortSize(line.productId, line.selectedSize, line.selectedColor, quantity);
       // Raising a line is adding: under the session's lock of the product (as an add), read again, so
       // parallel raises and adds cannot pass the per-shopper limit together; lowering always works.
       const current = await db.transaction(async (tx) => {
