@@ -156,6 +156,8 @@ export async function createServices(config: Config, database: Database, log: Fa
   const cart = createCartService({ db, catalog, inventory, limits });
   const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock });
   const orders = createOrdersService({ db, mailer, shopName: config.SHOP_NAME, log });
+  // The buying flows (server/flows/; docs/architecture.md, Flows): the only code that calls several modules.
+  // Every path that adds or holds asks assertMayBuy first (release, admission pass, reservation, limit).
   const mayBuy: MayBuyDeps = {
     clock,
     admission: { assertAdmitted: (sessionId, productIds, passes) => drops.assertAdmitted(sessionId, productIds, passes) },
