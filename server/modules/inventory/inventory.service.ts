@@ -187,14 +187,22 @@ export function createInventoryService(deps: { db: Db }) {
 
     /** What shoppers see of these products' stock, live ('7 of 50 left'; 'All 50 sold in 3 min 12 s'). */
     async liveStock(productIds: readonly string[]): Promise<LiveStock[]> {
-      return (await findLiveStock(db, productIds)).map((row) => ({
-        productId: row.id,
-        left: row.stock,
-        editionSize: row.editionSize,
-        inStock: isAvailable(row),
-        soldOutAt: row.soldOutAt ? row.soldOutAt.toISOString() : null,
-        sellOutSeconds: sellOutSeconds(row),
-      }));
+      const [rows, sizes] = await Promise.all([findLiveStock(db, productIds), readSizeStock(db, productIds)]);
+      return rows.map((row) => {
+        // A product split into sizes says what is left of each (ADR 015), so its page greys a size the
+        // moment it sells out; one pool (only the one-run row, size null) says nothing more than `left`.
+        const run = sizes.get(row.id) ?? [];
+        const split = run.some((v) => v.size !== null);
+        return {
+          productId: row.id,
+          left: row.stock,
+          editionSize: row.editionSize,
+          inStock: isAvailable(row),
+          soldOutAt: row.soldOutAt ? row.soldOutAt.toISOString() : null,
+          sellOutSeconds: sellOutSeconds(row),
+          ...(split ? { sizeStock: run.map((v) => ({ size: v.size, colour: v.colour, left: v.left })) } : {}),
+        };
+      });
     },
 
     /** Records what a checkout now holds, per size (the units were taken by moveSizes in the same transaction). */

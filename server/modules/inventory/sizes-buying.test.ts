@@ -73,6 +73,17 @@ describeEachDb('sizes on the buying path', (t) => {
     expect(items.flatMap((i) => i.n).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
     expect(items.filter((i) => i.size === 'M')).toHaveLength(2);
 
+    // Live stock says what is left of each size (the product page greys M); `left` stays the sum.
+    const live = await t().client().get(`/api/products/${id}/stock`);
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toMatchObject({
+      left: 7,
+      sizeStock: [
+        { size: 'M', colour: null, left: 0 },
+        { size: 'L', colour: null, left: 7 },
+      ],
+    });
+
     // The cart now refuses the sold-out size, naming it; L can still be added.
     const late = t().client();
     const add = await late.post('/api/cart', { productId: id, quantity: 1, selectedSize: 'M' });
