@@ -32,6 +32,9 @@ for (const a of asked) if (!(a in PHASES)) throw new Error(`unknown phase '${a}'
 const steps = STEPS.map((s) => s.filter((p) => asked.length === 0 || asked.includes(p))).filter((s) => s.length > 0);
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-test-run-'));
+// Readable by the embedded PostgreSQL's own user like /tmp itself: run as root from a private folder
+// (/root, a mktemp -d), the PostgreSQL binaries and clusters are copied under the TMPDIR (ADR 007).
+fs.chmodSync(runDir, 0o755);
 const children = new Set();
 let interrupted = null;
 
