@@ -18,6 +18,7 @@ import {
   updateCartLineQuantity,
   type CartLineRow,
 } from './cart.repository';
+import type { PricedCartLine } from '../../lib/priced-cart-line';
 
 /**
  * The one cart-line mapping: every cart answer (GET, POST, PUT) is built here and serialized through the
@@ -47,22 +48,7 @@ export function toCartItem(
   };
 }
 
-/** A cart line priced at today's price: what checkout snapshots and charges for. */
-export interface PricedCartLine {
-  productId: string;
-  name: string;
-  unitPriceCents: number;
-  quantity: number;
-  selectedSize: string | null;
-  selectedColor: string | null;
-  image: string | null;
-  /** Units on sale right now (already net of every hold), for a fast "sold out" answer. */
-  available: number;
-  /** Scheduled release (ISO, UTC) or null; checkout refuses a line before it (docs/product.md §9, Scheduled release). */
-  releaseAt: string | null;
-  /** Units one shopper may buy of the product (docs/product.md §9, Per-shopper limits). */
-  maxPerShopper: number;
-}
+export type { PricedCartLine };
 
 /** What the cart reads of the catalogue (the catalog module's service; wired in server/services.ts). */
 export interface CartCatalog {

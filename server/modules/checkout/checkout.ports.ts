@@ -2,6 +2,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import type { ShippingMethod } from '../../../common/contracts/settings';
 import type { checkDiscountCode } from '../../../common/domain/discount';
 import type { HttpError } from '../../plugins/http-error';
+import type { PricedCartLine } from '../../lib/priced-cart-line';
 
 /**
  * What checkout needs of other modules, as small ports (it imports none of them): server/services.ts
@@ -9,21 +10,7 @@ import type { HttpError } from '../../plugins/http-error';
  */
 
 /** A cart line priced at today's price: what checkout snapshots and charges for (the cart's pricedLines). */
-export interface CheckoutCartLine {
-  productId: string;
-  name: string;
-  unitPriceCents: number;
-  quantity: number;
-  selectedSize: string | null;
-  selectedColor: string | null;
-  image: string | null;
-  /** Units on sale right now (already net of every hold), for a fast "sold out" answer. */
-  available: number;
-  /** Scheduled release (ISO, UTC) or null. */
-  releaseAt: string | null;
-  /** Units one shopper may buy of the product (docs/product.md §9, Per-shopper limits). */
-  maxPerShopper: number;
-}
+export type CheckoutCartLine = PricedCartLine;
 
 export interface CheckoutCart {
   pricedLines(sessionId: string): Promise<CheckoutCartLine[]>;
