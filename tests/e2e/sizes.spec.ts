@@ -1,15 +1,29 @@
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import {
+  cartDrawer,
   describeViolationWithTargets,
   E2E_ADMIN_PASSWORD,
+  loginOwner,
   markNewsletterSeen,
   seriousViolations,
   toastText,
+  type OwnerApi,
 } from '../support/e2e';
 
 // Sizes with their own stock (ADR 015), as people meet them in a real browser, found by role and
-// accessible name: the owner makes a size run on a phone (preset, pieces per size, the inline sum check,
-// save) and the shop sells those sizes. Each screen is checked with axe.
+// accessible name: the owner makes a size run on a phone and the shop shows those sizes; a shopper
+// watches M sell out under another shopper's purchase, without a reload, while L stays buyable; and a
+// shopper asks to hear if an M comes back. Each screen is checked with axe.
+
+let owner: OwnerApi;
+
+test.beforeAll(async ({ baseURL }) => {
+  owner = await loginOwner(baseURL);
+});
+
+test.afterAll(async () => {
+  await owner.dispose();
+});
 
 test.beforeEach(async ({ page }) => {
   await markNewsletterSeen(page);
@@ -21,7 +35,77 @@ async function expectAxeClean(page: Page, what: string) {
   expect(await seriousViolations(page, { describe: describeViolationWithTargets }), what).toEqual([]);
 }
 
-test('the owner makes a size run on a phone', async ({ page }) => {
+/** A tee of this test with its own size run (the pieces add up to the edition). */
+function createSizedTee(name: string, run: Array<{ size: string; pieces: number }>): Promise<string> {
+  const editionSize = run.reduce((sum, e) => sum + e.pieces, 0);
+  return owner.createProduct({
+    name,
+    description: 'A numbered tee, cut in sizes. Made to order.',
+    price: '45.00',
+    category: 'tshirts',
+    materials: 'Organic cotton jersey',
+    sustainabilityInfo: 'Made to order.',
+    stock: editionSize,
+    editionSize,
+    maxPerShopper: 5,
+    images: [owner.image],
+    sizes: run.map((e) => e.size),
+    sizeRun: run,
+    colors: [{ name: 'Black', value: '#111111' }],
+  });
+}
+
+/**
+ * Pays for the cart of a request context (a browser context's own `request` shares its cookies) with the
+ * offline test card: customer info, payment intent, card, order.
+ */
+async function payForCart(request: APIRequestContext, n: number): Promise<void> {
+  const ok = async (res: Awaited<ReturnType<APIRequestContext['post']>>) => {
+    expect(res.ok(), `${res.url()} → ${res.status()} ${await res.text()}`).toBe(true);
+    return (await res.json()) as Record<string, string>;
+  };
+  await ok(
+    await request.post('/api/customer-info', {
+      data: {
+        email: `sizes-${n}-${Date.now()}@example.com`,
+        firstName: 'Other',
+        lastName: 'Shopper',
+        phone: null,
+        shippingAddress: `${n} Size Street`,
+        shippingCity: 'Springfield',
+        shippingState: 'IL',
+        shippingZip: '62701',
+        shippingCountry: 'US',
+      },
+    }),
+  );
+  const intent = await ok(await request.post('/api/create-payment-intent', { data: {} }));
+  await ok(
+    await request.post('/api/payments/offline/confirm', {
+      data: { clientSecret: intent.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+    }),
+  );
+  await ok(await request.post('/api/payment-success', { data: { paymentIntentId: intent.paymentIntentId } }));
+}
+
+/** Another shopper buys one piece of `size` over the API (own cookies). */
+async function buyElsewhere(browser: Browser, baseURL: string, productId: string, size: string, n: number) {
+  const context = await browser.newContext({ baseURL });
+  try {
+    const add = await context.request.post('/api/cart', {
+      data: { productId, quantity: 1, selectedSize: size, selectedColor: 'Black' },
+    });
+    expect(add.status(), await add.text()).toBe(200);
+    await payForCart(context.request, n);
+  } finally {
+    await context.close();
+  }
+}
+
+const sizePicker = (page: Page) => page.getByRole('group', { name: 'Size' });
+const sizeRadio = (page: Page, name: string) => sizePicker(page).getByRole('radio', { name, exact: true });
+
+test('the owner makes a size run on a phone, and the shop shows those sizes', async ({ page }) => {
   test.setTimeout(120_000);
   const name = `Run Tee ${Date.now().toString(36)}`;
   await page.setViewportSize(PHONE);
@@ -111,7 +195,94 @@ test('the owner makes a size run on a phone', async ({ page }) => {
       expect(shown.stock).toBe(50);
     });
 
+    await test.step('the storefront shows those sizes, each one to pick', async () => {
+      await page.goto(`/product/${id}`);
+      await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+      const radios = sizePicker(page).getByRole('radio');
+      await expect(radios).toHaveCount(5);
+      for (const [i, size] of ['XS', 'S', 'M', 'L', 'XL'].entries()) {
+        await expect(radios.nth(i)).toHaveAccessibleName(size);
+        await expect(radios.nth(i)).toBeEnabled();
+      }
+      await page.screenshot({ path: test.info().outputPath('size-run-storefront-375.png'), fullPage: true });
+      await expectAxeClean(page, 'the product page with its size run at 375 px');
+    });
   } finally {
     if (id) expect((await page.request.delete(`/api/admin/products/${id}`)).ok()).toBe(true);
   }
+});
+
+test('M sells out live in another shopper’s browser while L stays buyable', async ({ page, browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const name = `Last M Tee ${Date.now().toString(36)}`;
+  const id = await createSizedTee(name, [
+    { size: 'M', pieces: 1 },
+    { size: 'L', pieces: 5 },
+  ]);
+
+  await page.goto(`/product/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(sizeRadio(page, 'M — 1 left')).toBeEnabled();
+  await expect(sizeRadio(page, 'L')).toBeEnabled();
+  // Marks the document: a reload would lose it.
+  await page.evaluate(() => ((window as unknown as { __same: boolean }).__same = true));
+
+  await test.step('another shopper, in a browser of their own, takes the last M and pays', async () => {
+    const other = await browser.newContext({ baseURL });
+    try {
+      await other.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+      const theirs = await other.newPage();
+      await theirs.goto(`/product/${id}`);
+      await sizeRadio(theirs, 'M — 1 left').check();
+      await theirs.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+      await expect(cartDrawer(theirs)).toContainText(name);
+      await payForCart(other.request, 1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  await test.step('on the first page M greys out as sold out, no reload; L is still there', async () => {
+    await expect(sizeRadio(page, 'M — sold out')).toBeDisabled({ timeout: 5_000 });
+    await expect(sizeRadio(page, 'L')).toBeEnabled();
+    expect(await page.evaluate(() => (window as unknown as { __same?: boolean }).__same)).toBe(true);
+    await expectAxeClean(page, 'the product page with M sold out');
+  });
+
+  await test.step('L can still be bought', async () => {
+    await sizeRadio(page, 'L').check();
+    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+    const drawer = cartDrawer(page);
+    await expect(drawer).toContainText(name);
+    await expect(drawer).toContainText('Size: L');
+  });
+});
+
+test('Notify me for a size: every size gone, the shopper asks for an M', async ({ page, browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const name = `Notify M Tee ${Date.now().toString(36)}`;
+  const id = await createSizedTee(name, [
+    { size: 'M', pieces: 1 },
+    { size: 'L', pieces: 1 },
+  ]);
+  await buyElsewhere(browser, baseURL!, id, 'M', 2);
+  await buyElsewhere(browser, baseURL!, id, 'L', 3);
+
+  await page.goto(`/product/${id}`);
+  await expect(sizeRadio(page, 'M — sold out')).toBeDisabled();
+  await expect(sizeRadio(page, 'L — sold out')).toBeDisabled();
+
+  const dialog = page.getByRole('dialog', { name: 'Notify me' });
+  // The server-rendered button works once the page has hydrated: click until the dialog opens.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Notify me if one comes back' }).click();
+    await expect(dialog).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await dialog.getByLabel('Email address').fill(`size-fan-${Date.now()}@example.com`);
+  const size = dialog.getByRole('combobox', { name: 'Size' });
+  await expect(size.getByRole('option')).toHaveText(['Any size', 'M', 'L']);
+  await size.selectOption('M');
+  await expectAxeClean(page, 'the Notify me dialog with its sizes');
+  await dialog.getByRole('button', { name: 'Notify me' }).click();
+  await expect(dialog.getByRole('status')).toHaveText("We'll e-mail you if a piece in M comes back.", { timeout: 20_000 });
 });

@@ -330,7 +330,12 @@ export function ProductDetail({
               </p>
             )}
             {release.released && !purchasable && (
-              <NotifyMeLink className="h-auto min-h-12 w-full whitespace-normal px-3" product={product} label={restockCopy.notifyLabel} />
+              <NotifyMeLink
+                className="h-auto min-h-12 w-full whitespace-normal px-3"
+                // The sizes come from the page's live stock (what is left of each size, ADR 015).
+                product={{ ...product, sizeStock: live.stock.sizeStock ?? product.sizeStock }}
+                label={restockCopy.notifyLabel}
+              />
             )}
             <ClaimNotice productId={product.id} />
 
