@@ -151,6 +151,9 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
   browser,
   baseURL,
 }, testInfo) => {
+  // The owner's page and a shopper's, through release, pause, resume and sell-out: the steps keep their
+  // own deadlines; the whole run needs more than the default minute.
+  test.setTimeout(150_000);
   const drop = await createDrop('Drop Day Beanie', 6_000, 5);
   const others: APIRequestContext[] = [];
 
