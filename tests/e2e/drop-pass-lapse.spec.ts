@@ -128,10 +128,6 @@ test('admitted with no size → the picker; 60 s warning → lapse → Rejoin th
 });
 
 test('the pass timer follows the shopper into the cart drawer and checkout; the hold covers them at payment', async ({ page }, testInfo) => {
-  // Known regression from the one-stream-per-page change (docs/architecture.md, Streams), to fix next:
-  // once admitted, the size chosen while waiting is lost and the drawer shows the 60-second pass warning at
-  // once. Marked fixme so the rest of the suite guards the shop meanwhile; the body stays as the contract.
-  test.fixme(true, 'admitted shopper: size kept and the drawer\'s pass timer (regression under repair)');
   test.setTimeout(120_000);
   const releaseAt = Date.now() - 1000;
   const id = await owner.createProduct({
@@ -156,9 +152,8 @@ test('the pass timer follows the shopper into the cart drawer and checkout; the 
     await page.getByLabel('Size').selectOption('M');
     await page.getByRole('button', { name: 'Join the waiting room' }).click();
     await expect(page.getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 60_000 }); // let in within a second when idle; a loaded CI box running its own shop is slower
-    // Known gap: the size picked while waiting is not always kept once admitted (the page's live data
-    // switches from the room's stream to the stock stream); the shopper picks it again.
-    if (await page.getByRole('button', { name: /^Add to Cart - \$/ }).getAttribute('aria-disabled')) await page.getByLabel('Size').selectOption('M');
+    // The size picked while waiting is kept once admitted.
+    await expect(page.getByLabel('Size')).toHaveValue('M');
     await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
     await expect(drawer).toBeVisible();
     await expect(drawer.getByTestId('drop-pass').getByRole('timer')).toHaveText(/^Your turn ends in 0[01]:\d\d$/);

@@ -32,6 +32,21 @@ import { useLiveStock } from './use-live-stock';
 
 const SIZE_SELECT_ID = 'product-size';
 
+/**
+ * The size a shopper picked on the server-rendered page before its script took over (a slow phone, a
+ * shopper quick to the picker on drop day): hydration would reset the picker to the render's "no size",
+ * so the first render reads what the page shows. null on the server and when nothing was picked.
+ */
+function sizePickedBeforeHydration(sizes: readonly string[]): string | null {
+  if (typeof document === 'undefined') return null;
+  const picker = document.getElementById(SIZE_SELECT_ID);
+  const value =
+    picker instanceof HTMLSelectElement
+      ? picker.value
+      : (picker?.querySelector<HTMLInputElement>('input[type="radio"]:checked')?.value ?? '');
+  return value && sizes.includes(value) ? value : null;
+}
+
 export interface AddToCartRequest {
   productId: string;
   quantity: number;
@@ -114,7 +129,9 @@ export function ProductDetail({
   const [imageIndex, setImageIndex] = useState(0);
   // One size ('One Size') is chosen for the shopper (common/domain/variant.ts); so is the pictured
   // (first) colour, so an order line always says what to make.
-  const [chosenSize, setSize] = useState<string | null>(variantDefaults(product).size);
+  const [chosenSize, setSize] = useState<string | null>(
+    () => sizePickedBeforeHydration(product.sizes) ?? variantDefaults(product).size,
+  );
   const [color, setColor] = useState<string | null>(product.colors[0]?.name ?? null);
   const [quantity, setQuantity] = useState(1);
 
