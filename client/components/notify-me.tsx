@@ -3,12 +3,22 @@ import { Bell, CalendarPlus } from 'lucide-react';
 import type { AlertSignupResponse } from '../../common/contracts/alerts';
 import type { SizeStock } from '../../common/contracts/catalog';
 import { Button } from './ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from './ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from './ui/dialog';
 import { ApiError, apiJson } from '../lib/api-client';
 import { cn } from '../lib/cn';
 import { EmailInput } from './ui/email-input';
 
-type Status = { kind: 'idle' | 'checking' | 'sending' } | { kind: 'done'; message: string; alert: AlertSignupResponse['kind'] } | { kind: 'failed'; message: string };
+type Status =
+  | { kind: 'idle' | 'checking' | 'sending' }
+  | { kind: 'done'; message: string; alert: AlertSignupResponse['kind'] }
+  | { kind: 'failed'; message: string };
 
 /**
  * 'Notify me' (ADR 011): a small dialog with an e-mail field. Before a release it asks to hear
@@ -23,8 +33,11 @@ export function NotifyMeButton({
   className,
   describedBy,
   sizeStock,
+  variant = 'default',
 }: {
   productId: string;
+  /** 'link': a quiet text button (a sold-out size's Notify me under the size picker while others sell). */
+  variant?: 'default' | 'link';
   /** The product's pieces left per size: its sold-out sizes are offered (none split: no choice). */
   sizeStock?: readonly SizeStock[];
   /** Named in the dialog's description when known. */
@@ -35,8 +48,14 @@ export function NotifyMeButton({
 }) {
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState('');
-  const soldOutSizes = (sizeStock ?? []).filter((s) => s.size !== null && s.left <= 0).map((s) => s.size!);
-  const [size, setSize] = useState('');
+  const soldOutSizes = [
+    ...new Set((sizeStock ?? []).filter((s) => s.size !== null && s.left <= 0).map((s) => s.size!)),
+  ];
+  // While other sizes are on sale the signup is for a sold-out size only ("tell me if an M comes back"):
+  // no "Any size" (the server refuses a restock alert for an edition still on sale).
+  const sizeOnly = soldOutSizes.length > 0 && (sizeStock ?? []).some((s) => s.left > 0);
+  const [size, setSize] = useState(sizeOnly ? soldOutSizes[0]! : '');
+  const chosenSize = sizeOnly && !soldOutSizes.includes(size) ? soldOutSizes[0]! : size;
   const sizeId = useId();
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const inputId = useId();
@@ -55,14 +74,17 @@ export function NotifyMeButton({
       const res = await apiJson<AlertSignupResponse>('POST', `/api/products/${productId}/alerts`, {
         email: value,
         altcha,
-        ...(size ? { size } : {}),
+        ...(chosenSize ? { size: chosenSize } : {}),
       });
       setStatus({ kind: 'done', message: res.message, alert: res.kind });
       setEmail('');
     } catch (err) {
       setStatus({
         kind: 'failed',
-        message: err instanceof ApiError && err.status < 500 ? err.serverMessage : 'Something went wrong. Please try again.',
+        message:
+          err instanceof ApiError && err.status < 500
+            ? err.serverMessage
+            : 'Something went wrong. Please try again.',
       });
     }
   };
@@ -83,7 +105,7 @@ export function NotifyMeButton({
       }}
     >
       <DialogTrigger asChild>
-        <Button type="button" aria-describedby={describedBy} className={className}>
+        <Button type="button" variant={variant} aria-describedby={describedBy} className={className}>
           <Bell className="h-4 w-4" aria-hidden="true" />
           {label}
         </Button>
@@ -94,7 +116,9 @@ export function NotifyMeButton({
           <DialogDescription>
             {!/comes back/i.test(label)
               ? `We'll e-mail you when the waiting room for ${what} opens, a few minutes before the release: join then to be in the draw. One e-mail, with a calendar event.`
-              : `We'll e-mail you if a piece of ${what} comes back. First come, first served: the first person told gets it kept for a few minutes.`}
+              : sizeOnly
+                ? `We'll e-mail you if a piece of ${what} in ${chosenSize} comes back. First come, first served: the first person told gets it kept for a few minutes.`
+                : `We'll e-mail you if a piece of ${what} comes back. First come, first served: the first person told gets it kept for a few minutes.`}
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3" noValidate={false}>
@@ -109,11 +133,11 @@ export function NotifyMeButton({
               </label>
               <select
                 id={sizeId}
-                value={size}
+                value={chosenSize}
                 onChange={(e) => setSize(e.target.value)}
                 className="h-12 border-2 border-ink bg-paper px-3 text-base focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
               >
-                <option value="">Any size</option>
+                {!sizeOnly && <option value="">Any size</option>}
                 {soldOutSizes.map((s) => (
                   <option key={s} value={s}>
                     {s}
@@ -128,7 +152,10 @@ export function NotifyMeButton({
           <p
             role="status"
             aria-live="polite"
-            className={cn('text-sm empty:hidden', status.kind === 'failed' ? 'font-semibold text-sale' : 'font-semibold')}
+            className={cn(
+              'text-sm empty:hidden',
+              status.kind === 'failed' ? 'font-semibold text-sale' : 'font-semibold',
+            )}
           >
             {live}
           </p>

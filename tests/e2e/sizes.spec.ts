@@ -249,6 +249,26 @@ test('M sells out live in another shopper’s browser while L stays buyable', as
     await expectAxeClean(page, 'the product page with M sold out');
   });
 
+  await test.step('Notify me for the sold-out M while L still sells: "tell me if an M comes back"', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Notify me' });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.getByRole('button', { name: 'Notify me if a sold-out size comes back' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('size-sold-out-notify-375.png') });
+    await page.getByRole('button', { name: 'Notify me if a sold-out size comes back' }).click();
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(`We'll e-mail you if a piece of ${name} in M comes back.`);
+    const size = dialog.getByRole('combobox', { name: 'Size' });
+    // Only the sold-out size: L is on sale, "Any size" would be an edition still selling.
+    await expect(size.getByRole('option')).toHaveText(['M']);
+    await dialog.getByLabel('Email address').fill(`m-fan-${Date.now()}@example.com`);
+    await page.screenshot({ path: test.info().outputPath('size-notify-dialog-375.png') });
+    await expectAxeClean(page, 'the Notify me dialog for a sold-out size while others sell');
+    await dialog.getByRole('button', { name: 'Notify me' }).click();
+    await expect(dialog.getByRole('status')).toHaveText("We'll e-mail you if a piece in M comes back.", { timeout: 20_000 });
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+
   await test.step('L can still be bought', async () => {
     await sizeRadio(page, 'L').check();
     await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();

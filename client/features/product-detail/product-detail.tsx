@@ -18,12 +18,9 @@ import { DropCountdown, NotifyMeLink, ReleaseTime } from '../../components/drop-
 import { useReleaseClock } from '../../lib/release-clock';
 import { ColorSwatches } from './color-swatches';
 import { ProductGallery } from './product-gallery';
-import {
-  addToCartLabel,
-  canAddToCart,
-  savingsCents,
-} from './purchase-rules';
+import { addToCartLabel, canAddToCart, savingsCents } from './purchase-rules';
 import { QuantityStepper } from './quantity-stepper';
+import { NotifyMeButton } from '../../components/notify-me';
 import { SizeSelect } from './size-select';
 import { SizeStockPicker } from './size-stock-picker';
 import { isCutInSizes, leftOfSize, sizesLeft } from '../../lib/size-stock';
@@ -245,8 +242,7 @@ export function ProductDetail({
             <div className="border-2 border-ink bg-paper p-4" data-testid="drop-countdown">
               <DropCountdown msLeft={release.msLeft} className="font-display text-3xl uppercase" />
               <p id="release-note" className="mt-1 text-sm text-muted">
-                On sale from{' '}
-                <ReleaseTime releaseAt={product.releaseAt} className="font-semibold text-ink" />.
+                On sale from <ReleaseTime releaseAt={product.releaseAt} className="font-semibold text-ink" />.
               </p>
             </div>
           )}
@@ -265,31 +261,51 @@ export function ProductDetail({
               <ColorSwatches colors={product.colors} value={color} onChange={chooseColor} />
             )}
             {sizeOptions ? (
-              <SizeStockPicker
-                id={SIZE_SELECT_ID}
-                sizes={sizeOptions}
-                value={size}
-                onChange={(next) => {
-                  setSize(next);
-                  setSizeNudge(false);
-                }}
-                disabled={!purchasable}
-                describedBy={needsSize ? 'size-hint' : undefined}
-              />
-            ) : product.sizes.length > 0 && (
-              <SizeSelect
-                sizes={product.sizes}
-                value={size}
-                onChange={(next) => {
-                  setSize(next);
-                  if (next) setSizeNudge(false);
-                }}
-                disabled={!purchasable}
-                selectId={SIZE_SELECT_ID}
-                describedBy={needsSize ? 'size-hint' : undefined}
-              />
+              <div className="flex flex-col gap-2">
+                <SizeStockPicker
+                  id={SIZE_SELECT_ID}
+                  sizes={sizeOptions}
+                  value={size}
+                  onChange={(next) => {
+                    setSize(next);
+                    setSizeNudge(false);
+                  }}
+                  disabled={!purchasable}
+                  describedBy={needsSize ? 'size-hint' : undefined}
+                />
+                {/* A size gone while others sell: "tell me if an M comes back" (ADR 015). */}
+                {purchasable && sizeOptions.some((o) => o.left <= 0) && (
+                  <NotifyMeButton
+                    productId={product.id}
+                    productName={product.name}
+                    sizeStock={live.stock.sizeStock!}
+                    label="Notify me if a sold-out size comes back"
+                    variant="link"
+                    className="h-auto self-start px-0 py-1"
+                  />
+                )}
+              </div>
+            ) : (
+              product.sizes.length > 0 && (
+                <SizeSelect
+                  sizes={product.sizes}
+                  value={size}
+                  onChange={(next) => {
+                    setSize(next);
+                    if (next) setSizeNudge(false);
+                  }}
+                  disabled={!purchasable}
+                  selectId={SIZE_SELECT_ID}
+                  describedBy={needsSize ? 'size-hint' : undefined}
+                />
+              )
             )}
-            <QuantityStepper value={quantity} onChange={setQuantity} disabled={!purchasable} product={product} />
+            <QuantityStepper
+              value={quantity}
+              onChange={setQuantity}
+              disabled={!purchasable}
+              product={product}
+            />
 
             {/* The one Add to Cart button: on phones it rides in a bar fixed to the bottom of the
                 screen with the price, so it stays reachable while the shopper reads or scrolls. */}
@@ -329,7 +345,12 @@ export function ProductDetail({
                     onClick={() =>
                       needsSize
                         ? pickSize()
-                        : onAddToCart({ productId: product.id, quantity, selectedSize: size, selectedColor: color })
+                        : onAddToCart({
+                            productId: product.id,
+                            quantity,
+                            selectedSize: size,
+                            selectedColor: color,
+                          })
                     }
                   >
                     {addToCartLabel(stocked, quantity)}
