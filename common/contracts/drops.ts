@@ -162,6 +162,23 @@ export interface AdminDrop {
   editionSize: number;
   /** Seconds from the release to the last piece sold; null until it sells out. */
   sellOutSeconds: number | null;
+  /**
+   * A drop split into sizes (ADR 015): held, sold and left per size, in run order (size null: pieces sold
+   * before the split, kept on no size). Absent: one pool.
+   */
+  sizes?: AdminDropSize[];
+  /** Split into sizes: the size that sold out first, timed from the release; null while none has. */
+  firstSoldOut?: DropFirstSoldOut | null;
+}
+
+/** One size of a split drop as the owner follows it (ADR 015). */
+export interface AdminDropSize {
+  /** null: the pieces held or sold before the edition was split ("sold before sizes"). */
+  size: string | null;
+  colour: string | null;
+  held: number;
+  sold: number;
+  left: number;
 }
 
 export const adminDropSchema = z.object({
@@ -182,6 +199,18 @@ export const adminDropSchema = z.object({
   left: z.number().int(),
   editionSize: z.number().int(),
   sellOutSeconds: z.number().nullable(),
+  sizes: z
+    .array(
+      z.object({
+        size: z.string().nullable(),
+        colour: z.string().nullable(),
+        held: z.number().int(),
+        sold: z.number().int(),
+        left: z.number().int(),
+      }),
+    )
+    .optional(),
+  firstSoldOut: z.object({ size: z.string(), seconds: z.number().nullable() }).nullable().optional(),
 });
 export const adminDropListSchema = z.array(adminDropSchema);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, sellOutSeconds, sellOutStory, stockLeftText } from './sell-out';
+import { firstSizeSoldOut, formatDuration, sellOutSeconds, sellOutStory, stockLeftText } from './sell-out';
+import { sizedSellOutStory } from './size-run';
 
 describe('live stock text', () => {
   it('says how many of the edition are left, never below 0', () => {
@@ -32,5 +33,33 @@ describe('sell-out story', () => {
   it('tells how the edition ended', () => {
     expect(sellOutStory(50, 192)).toBe('All 50 sold in 3 min 12 s');
     expect(sellOutStory(50, null)).toBe('All 50 sold');
+  });
+});
+
+describe('the first size to sell out (ADR 015)', () => {
+  const start = Date.parse('2025-01-02T18:00:00Z');
+  const at = (s: number) => new Date(start + s * 1000);
+
+  it('names the size whose last piece went first, timed from the release', () => {
+    const sizes = [
+      { size: 'S', soldOutAt: at(150) },
+      { size: 'M', soldOutAt: at(41) },
+      { size: 'L', soldOutAt: null },
+      // Pieces sold before the edition was split are no size, however early they went.
+      { size: null, soldOutAt: at(5) },
+    ];
+    expect(firstSizeSoldOut(sizes, start)).toEqual({ size: 'M', seconds: 41 });
+    expect(sizedSellOutStory(50, 192, firstSizeSoldOut(sizes, start))).toBe('All 50 sold in 3 min 12 s — M first, in 41 s');
+  });
+
+  it('is null while every size has pieces; seconds are null when the clocks disagree', () => {
+    expect(firstSizeSoldOut([{ size: 'M', soldOutAt: null }], start)).toBeNull();
+    expect(firstSizeSoldOut([], start)).toBeNull();
+    expect(firstSizeSoldOut([{ size: 'XL', soldOutAt: at(-3) }], start)).toEqual({ size: 'XL', seconds: null });
+    expect(sizedSellOutStory(50, 192, { size: 'XL', seconds: null })).toBe('All 50 sold in 3 min 12 s — XL first');
+  });
+
+  it('keeps the one-pool story as it was', () => {
+    expect(sizedSellOutStory(50, 192, null)).toBe(sellOutStory(50, 192));
   });
 });

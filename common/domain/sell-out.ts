@@ -41,5 +41,24 @@ export function sellOutStory(editionSize: number, seconds: number | null): strin
   return seconds === null ? `All ${editionSize} sold` : `All ${editionSize} sold in ${formatDuration(seconds)}`;
 }
 
+/**
+ * The size of a split edition whose last piece sold first, and when, in seconds from the drop's start
+ * (`startMs`, the release): the '— M first, in 41 s' of the sell-out story (size-run.ts sizedSellOutStory).
+ * The one run (size null: pieces sold before the split) is no size. null while no size has sold out;
+ * seconds null when the clocks disagree (sold out before the start, e.g. the drop was re-dated).
+ */
+export function firstSizeSoldOut(
+  sizes: ReadonlyArray<{ size: string | null; soldOutAt: Date | null }>,
+  startMs: number,
+): { size: string; seconds: number | null } | null {
+  let first: { size: string; soldOutAt: Date } | null = null;
+  for (const s of sizes)
+    if (s.size !== null && s.soldOutAt && (!first || s.soldOutAt.getTime() < first.soldOutAt.getTime()))
+      first = { size: s.size, soldOutAt: s.soldOutAt };
+  if (!first) return null;
+  const ms = first.soldOutAt.getTime() - startMs;
+  return { size: first.size, seconds: ms >= 0 ? Math.round(ms / 1000) : null };
+}
+
 /** Spoken updates of a live number: at most one per this many ms, so a falling count does not chatter. */
 export const STOCK_ANNOUNCE_MIN_MS = 5_000;

@@ -165,8 +165,8 @@ export function createAdminProductsService(deps: {
   ): Promise<'ok' | 'no-room' | null> {
     const { stock, editionSize, sizeRun, current } = levels;
     if (sizeRun) {
-      if (!(await inventory.setLevels(tx, id, { stock: 0, editionSize }))) return 'no-room';
-      const result = await replaceSizeRun(tx, id, sizeRun);
+      const result = await inventory.setSizeRun(tx, id, { run: sizeRun, editionSize });
+      if (result === 'no-room') return 'no-room';
       if (!result.ok) throw badRequest(result.message);
       return 'ok';
     }

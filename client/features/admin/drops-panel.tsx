@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Pause, Play, Timer } from 'lucide-react';
-import type { AdminDrop, AdminDropUpdate, DropPhase } from '../../../common/contracts/drops';
+import type { AdminDrop, AdminDropSize, AdminDropUpdate, DropPhase } from '../../../common/contracts/drops';
+import { sizedSellOutStory } from '../../../common/domain/size-run';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -203,10 +204,59 @@ function DropControls({ drop }: { drop: AdminDrop }) {
   );
 }
 
+/** A size's name in the owner's table: 'M', 'M · Black' where colours are stocked apart, the one run's pieces apart. */
+function sizeName(s: AdminDropSize): string {
+  if (s.size === null) return 'Sold before sizes';
+  return s.colour ? `${s.size} · ${s.colour}` : s.size;
+}
+
+/**
+ * Held / sold / left of each size of an edition split into sizes (ADR 015), in run order; a size with none
+ * left reads 'sold out' beside its 0. Narrow enough for a 375 px phone.
+ */
+function SizeTable({ drop: d }: { drop: AdminDrop & { sizes: AdminDropSize[] } }) {
+  return (
+    <table className="w-full max-w-md text-sm">
+      <caption className="sr-only">Held, sold and left per size of {d.name}</caption>
+      <thead>
+        <tr className="text-left text-muted">
+          <th scope="col" className="py-0.5 pr-2 font-normal">
+            Size
+          </th>
+          <th scope="col" className="px-2 py-0.5 text-right font-normal">
+            Held
+          </th>
+          <th scope="col" className="px-2 py-0.5 text-right font-normal">
+            Sold
+          </th>
+          <th scope="col" className="py-0.5 pl-2 text-right font-normal">
+            Left
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {d.sizes.map((s) => (
+          <tr key={`${s.size ?? ''}|${s.colour ?? ''}`} className="border-t border-neutral-200">
+            <th scope="row" className="break-words py-0.5 pr-2 text-left font-semibold">
+              {sizeName(s)}
+            </th>
+            <td className={cn('px-2 py-0.5 text-right', figure)}>{s.held}</td>
+            <td className={cn('px-2 py-0.5 text-right', figure)}>{s.sold}</td>
+            <td className={cn('py-0.5 pl-2 text-right', figure)}>
+              {s.left}
+              {s.size !== null && s.left === 0 && s.held === 0 && <span className="ml-1 font-normal text-muted">sold out</span>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 const timeFormat = () => new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** One drop as a card: fits a 375 px phone without sideways scrolling, the same at 1280 px. */
-function DropCard({ drop: d }: { drop: AdminDrop }) {
+export function DropCard({ drop: d }: { drop: AdminDrop }) {
   const format = releaseFormat();
   const live = d.phase === 'open' || d.phase === 'raffle';
   const stuck = d.phase === 'open' && !d.paused && d.queueLength > 0 && d.admittedLastMinute === 0;
@@ -243,10 +293,13 @@ function DropCard({ drop: d }: { drop: AdminDrop }) {
             {d.held} / {d.sold} / {d.left} <span className="font-normal text-muted">of {d.editionSize}</span>
           </dd>
         </div>
-        <div>
-          <dt className="text-muted">Sold out in</dt>
-          <dd className={figure}>{d.sellOutSeconds === null ? '—' : formatDuration(d.sellOutSeconds)}</dd>
-        </div>
+        {/* A split edition tells how it sold out in a sentence below its sizes; one pool keeps this figure. */}
+        {!d.sizes && (
+          <div>
+            <dt className="text-muted">Sold out in</dt>
+            <dd className={figure}>{d.sellOutSeconds === null ? '—' : formatDuration(d.sellOutSeconds)}</dd>
+          </div>
+        )}
         {live && (
           <div>
             <dt className="text-muted">Next admission</dt>
@@ -256,6 +309,10 @@ function DropCard({ drop: d }: { drop: AdminDrop }) {
           </div>
         )}
       </dl>
+      {d.sizes && <SizeTable drop={{ ...d, sizes: d.sizes }} />}
+      {d.sizes && d.sellOutSeconds !== null && (
+        <p className="text-sm font-semibold">{sizedSellOutStory(d.editionSize, d.sellOutSeconds, d.firstSoldOut ?? null)}</p>
+      )}
       {stuck && (
         <p role="alert" className="border-l-4 border-red-700 bg-red-50 px-2 py-1 text-sm font-semibold text-red-800">
           0 admitted in the last minute while {d.queueLength} wait: check the rate and that admissions are not paused.

@@ -1,16 +1,18 @@
 import type { Product } from '../../../common/contracts/catalog';
-import type { AdminDrop, AdminDropUpdate } from '../../../common/contracts/drops';
+import type { AdminDrop, AdminDropSize, AdminDropUpdate } from '../../../common/contracts/drops';
 import { dropMessages, dropPhase } from '../../../common/domain/drop';
+import { firstSizeSoldOut } from '../../../common/domain/sell-out';
 import { notFound } from '../../plugins/http-error';
 import { iso, type DropContext } from './drop-context';
 import { countQueues, findDropRows, updateDropSettings } from './drops.repository';
-import type { DropInventory } from './drops.ports';
+import type { DropInventory, DropSizeStock } from './drops.ports';
 import type { RoomState } from './room-state';
 
 /**
  * The owner's Drops view (GET/PATCH /api/admin/drops): every drop's pace, queue, admissions and edition
- * numbers. The list costs the same few queries however many drops there are: the drop rows, the queue
- * counts and the editions, each one query for all products.
+ * numbers, and per size for an edition split into sizes (ADR 015). The list costs the same few queries
+ * however many drops there are: the drop rows, the queue counts, the editions and the size runs, each one
+ * query for all products.
  */
 export function createAdminView(ctx: DropContext, deps: { inventory: DropInventory; room: RoomState }) {
   const { db, clock } = ctx;
@@ -19,10 +21,11 @@ export function createAdminView(ctx: DropContext, deps: { inventory: DropInvento
   async function adminDrops(products: Product[]): Promise<AdminDrop[]> {
     const ids = products.map((p) => p.id);
     await ctx.ensureRows(ids);
-    const [rows, counts, editions] = await Promise.all([
+    const [rows, counts, editions, runs] = await Promise.all([
       findDropRows(db, ids),
       countQueues(db, ids, clock.sqlNow()),
       inventory.editionRooms(ids),
+      inventory.sizeStock ? inventory.sizeStock(ids) : new Map<string, DropSizeStock[]>(),
     ]);
     const dropById = new Map(rows.map((r) => [r.productId, r]));
     const countsById = new Map(counts.map((c) => [c.productId, c]));
@@ -39,6 +42,9 @@ export function createAdminView(ctx: DropContext, deps: { inventory: DropInvento
       const c = countsById.get(product.id);
       const phase = dropPhase(dropClock, now, drop.soldOutAt !== null);
       const waiting = c?.waiting ?? 0;
+      // One pool (no run, or only the one run) answers as before; a split edition adds its sizes.
+      const run = runs.get(product.id) ?? [];
+      const split = run.some((s) => s.size !== null || s.colour !== null);
       out.push({
         productId: product.id,
         name: product.name,
@@ -67,6 +73,17 @@ export function createAdminView(ctx: DropContext, deps: { inventory: DropInvento
           (drop.soldOutAt && left === 0 && held === 0
             ? Math.max(0, Math.round((drop.soldOutAt.getTime() - dropClock.releaseAtMs) / 1000))
             : null),
+        ...(split && {
+          // The one run shows only while it keeps pieces ("sold before sizes").
+          sizes: run.filter((s) => s.size !== null || s.left + (s.held ?? 0) + (s.sold ?? 0) > 0).map((s): AdminDropSize => ({
+            size: s.size,
+            colour: s.colour,
+            held: s.held ?? 0,
+            sold: s.sold ?? 0,
+            left: s.left,
+          })),
+          firstSoldOut: firstSizeSoldOut(run, dropClock.releaseAtMs),
+        }),
       });
     }
     return out;

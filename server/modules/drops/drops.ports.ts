@@ -32,6 +32,9 @@ export interface DropSizeStock {
   left: number;
   /** When this size's last piece was sold; null while it has pieces. */
   soldOutAt: Date | null;
+  /** Pieces of this size held in checkouts and sold (the owner's Drops view; absent: not counted). */
+  held?: number;
+  sold?: number;
 }
 
 /** Stock of drop products (inventory). */

@@ -134,7 +134,10 @@ export async function findStock(
     .where(eq(products.id, productId))
     .limit(1);
   // `lock`: the row's lock for the rest of the transaction (a per-size move takes the product first, ADR 015).
-  const [row] = opts.lock ? await query.for('update') : await query;
+  // FOR NO KEY UPDATE, the lock the conditional UPDATEs take: it queues every stock writer as FOR UPDATE would,
+  // but not the foreign-key checks of rows that point at the product (cart lines, holds, claims, order lines),
+  // which FOR UPDATE blocks — a cart add waiting on a hold that waits on the cart add's own locks deadlocked.
+  const [row] = opts.lock ? await query.for('no key update') : await query;
   return row ?? null;
 }
 
@@ -194,24 +197,6 @@ export async function findEditionRooms(
     })
     .from(products)
     .where(inArray(products.id, [...ids]));
-}
-
-/**
- * A sold piece comes back (a refunded order): it is sold no more and on the shelf again, so the edition
- * is no longer sold out. Returns the new stock (1 when the product had none left), null without a product.
- */
-export async function returnSoldUnits(tx: DbOrTx, productId: string, quantity: number): Promise<{ stock: number } | null> {
-  const [row] = await tx
-    .update(products)
-    .set({
-      soldCount: sql`${products.soldCount} - ${quantity}`,
-      stock: sql`${products.stock} + ${quantity}`,
-      soldOutAt: null,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(products.id, productId), gte(products.soldCount, quantity)))
-    .returning({ stock: products.stock });
-  return row ?? null;
 }
 
 /** What the live stock of these products shows (GET /api/products/:id/stock and its event stream). */

@@ -5,7 +5,6 @@ import { EDITION_SIZE, editionNumbersFor, isAvailable, quantitiesByProduct } fro
 import {
   addSoldUnits,
   findLiveStock,
-  returnSoldUnits,
   findEditionRoom,
   findEditionRooms,
   findStock,
@@ -22,9 +21,15 @@ import {
   listVariantKeys,
   moveVariantHeld,
   readSizeStock,
+  replaceSizeRun,
+  returnToVariant,
   sellVariant,
   syncOneRunVariants,
+  type ReplaceSizeRunResult,
+  type SizeStock,
 } from './variants.repository';
+import type { SizeRunEntry } from '../../../common/domain/size-run';
+import { badRequest } from '../../plugins/http-error';
 
 /** Units per product id. */
 export type Units = ReadonlyMap<string, number>;
@@ -49,7 +54,33 @@ export type SizedMove =
   | { short: { productId: string; size: string | null }; taken?: undefined }
   | { short: null; taken: HeldUnits[] };
 
+/**
+ * A sold order line that comes back (a refund, a returned piece): its product, the size and colour the
+ * order line records, and the checkout that bought it (its consumed holds name the variant that sold it).
+ */
+export interface ReturnedLine {
+  productId: string;
+  quantity: number;
+  size?: string | null;
+  colour?: string | null;
+  /** The order's checkout: the variant its holds were sold from is the one whose sold count goes down. */
+  checkoutId?: string | null;
+}
+
+/**
+ * Refusals of a level change on a product split into sizes (ADR 015, amendment): its stock is the sum of
+ * its sizes, so only the size run changes it. The owner's product flow checks first with the same words.
+ */
+export const splitLevelMessages = {
+  stock: 'This product is split into sizes: change the pieces per size (sizeRun), not the stock.',
+  edition: (size: number) =>
+    `This product is split into sizes: send the pieces per size (sizeRun) adding up to the new edition of ${size}.`,
+} as const;
+
 type VariantKey = { id: string; size: string | null; colour: string | null };
+
+const isOneRun = (v: { size: string | null; colour: string | null }) => v.size === null && v.colour === null;
+const isSplitRun = (run: ReadonlyArray<{ size: string | null; colour: string | null }>) => run.some((v) => !isOneRun(v));
 
 /**
  * The variant a line takes from: a split product's variant with that size (and colour where colours
@@ -64,6 +95,30 @@ function variantForLine(variants: readonly VariantKey[], line: { size: string | 
   return (
     sized.find((v) => sizeKey(v.size!) === key && (v.colour === null || v.colour.toLowerCase() === colour))?.id ?? null
   );
+}
+
+/**
+ * The variant whose sold count a returned line leaves: the one its checkout's consumed holds were sold from,
+ * else the size on the line (a sale on the per-size path), else the one run (a sale before the split) —
+ * the first of those that has sold that many. Null: none has.
+ */
+async function soldVariantOf(
+  tx: DbOrTx,
+  line: ReturnedLine,
+  run: readonly SizeStock[],
+  shelf: string | null,
+): Promise<string | null> {
+  const candidates: string[] = [];
+  if (line.checkoutId)
+    for (const h of await sumConsumedHolds(tx, line.checkoutId))
+      if (h.productId === line.productId && h.variantId) candidates.push(h.variantId);
+  // The line's own size first among the checkout's (a checkout of an M and an L of one product).
+  candidates.sort((a, b) => Number(b === shelf) - Number(a === shelf));
+  if (shelf) candidates.push(shelf);
+  const oneRun = run.find(isOneRun)?.variantId;
+  if (oneRun) candidates.push(oneRun);
+  const sold = new Map(run.map((v) => [v.variantId, v.sold]));
+  return candidates.find((id) => (sold.get(id) ?? 0) >= line.quantity) ?? null;
 }
 
 /**
@@ -176,13 +231,47 @@ export function createInventoryService(deps: { db: Db }) {
     },
 
     /**
-     * A sold piece comes back (a refunded order): sold no more, on the shelf again, and the edition no
-     * longer sold out. False when there is no such product or it has not sold that many.
+     * A sold piece comes back (a refunded or returned order line; ADR 015): sold no more, on the shelf
+     * again, the edition and its size no longer sold out, variant and product in this one transaction.
+     * The piece leaves the sold count of the variant that sold it (the checkout's consumed holds say which;
+     * else the line's size, else the one run it was sold from before the split) and goes on the shelf of
+     * the size on its order line, matched as the buying path matches a cart line; when the run no longer
+     * has that size, back on the variant that sold it. A product in one pool may be named by id alone.
+     * False when there is no such product or it has not sold that many.
      */
-    async returnSold(tx: Tx, productId: string, quantity: number): Promise<boolean> {
-      const row = await returnSoldUnits(tx, productId, quantity);
-      if (row && row.stock === quantity) await unitsReturned(tx, [productId]);
-      return row !== null;
+    async returnSold(tx: Tx, lineOrProductId: ReturnedLine | string, quantity?: number): Promise<boolean> {
+      const line: ReturnedLine =
+        typeof lineOrProductId === 'string' ? { productId: lineOrProductId, quantity: quantity ?? 0 } : lineOrProductId;
+      const qty = line.quantity;
+      if (!Number.isInteger(qty) || qty <= 0) throw new Error(`returnSold: quantity must be a positive integer, not ${qty}`);
+      const { productId } = line;
+      // The product's row first, then its variants (the lock order of ADR 015).
+      if (!(await findStock(tx, productId, { lock: true }))) return false;
+      let run = (await readSizeStock(tx, [productId])).get(productId) ?? [];
+      if (run.length === 0) {
+        await ensureOneRun(tx, productId);
+        run = (await readSizeStock(tx, [productId])).get(productId) ?? [];
+      } else if (run.length === 1 && isOneRun(run[0]!)) {
+        // An unsplit product's one run follows its row (older paths moved the row alone).
+        if ((await syncOneRunVariants(tx, [productId])) > 0) run = (await readSizeStock(tx, [productId])).get(productId) ?? [];
+      }
+      const keys = run.map((v) => ({ id: v.variantId, size: v.size, colour: v.colour }));
+      const split = isSplitRun(run);
+      if (split && typeof lineOrProductId === 'string')
+        throw new Error(`returnSold: product ${productId} is split into sizes; name the order line's size`);
+      const shelf = variantForLine(keys, { size: line.size ?? null, colour: line.colour ?? null });
+      const soldFrom = await soldVariantOf(tx, line, run, shelf);
+      if (!soldFrom) return false;
+      const moved = await returnToVariant(tx, {
+        productId,
+        soldVariantId: soldFrom,
+        shelfVariantId: shelf ?? soldFrom,
+        quantity: qty,
+      });
+      if (!moved) return false;
+      // A size or the edition had none left: the waiting list for that size (or any size) is offered the piece.
+      if (moved.productRefilled || moved.sizeRefilled) await unitsReturned(tx, [productId]);
+      return true;
     },
 
     /** What shoppers see of these products' stock, live ('7 of 50 left'; 'All 50 sold in 3 min 12 s'). */
@@ -293,13 +382,50 @@ export function createInventoryService(deps: { db: Db }) {
       return findStock(tx, productId);
     },
 
-    /** The owner restocks or resizes an edition; null when the edition has no room for it (or no product). */
-    setLevels(
+    /**
+     * The owner restocks or resizes an edition; null when the edition has no room for it (or no product).
+     * A product split into sizes keeps its stock equal to the sum of its sizes (ADR 015, amendment): a stock
+     * or edition that differs from its run's is refused with a 400 naming the size run (nothing written);
+     * an unsplit product's one run follows the new level in the same transaction.
+     */
+    async setLevels(
       tx: DbOrTx,
       productId: string,
       levels: { stock: number; editionSize?: number },
     ): Promise<{ stock: number; editionSize: number } | null> {
-      return setStockLevels(tx, productId, levels);
+      const current = await findStock(tx, productId, { lock: true });
+      if (!current) return null;
+      const run = (await readSizeStock(tx, [productId])).get(productId) ?? [];
+      if (isSplitRun(run)) {
+        const room = (await findEditionRoom(tx, productId))!;
+        if (levels.editionSize !== undefined && levels.editionSize !== room.editionSize)
+          throw badRequest(splitLevelMessages.edition(levels.editionSize));
+        if (levels.stock !== run.reduce((a, v) => a + v.left, 0)) throw badRequest(splitLevelMessages.stock);
+        return { stock: levels.stock, editionSize: room.editionSize };
+      }
+      const row = await setStockLevels(tx, productId, levels);
+      if (row && run.length === 1) await syncOneRunVariants(tx, [productId]);
+      return row;
+    },
+
+    /**
+     * The owner writes a product's size run (ADR 015) and, with it, its edition size: 'no-room' when the
+     * edition is below the pieces already sold and held; else replaceSizeRun's answer (refusals in the
+     * owner's words). The product's stock becomes the sum of its sizes in the same transaction.
+     */
+    async setSizeRun(
+      tx: DbOrTx,
+      productId: string,
+      change: { run: readonly SizeRunEntry[]; editionSize?: number },
+    ): Promise<ReplaceSizeRunResult | 'no-room'> {
+      // Stock 0 for a moment, so only sold + held can refuse the edition; the run then sets it to its sum.
+      if (!(await setStockLevels(tx, productId, { stock: 0, editionSize: change.editionSize }))) return 'no-room';
+      return replaceSizeRun(tx, productId, change.run);
+    },
+
+    /** Held, sold and left per size of these products, in run order (absent: no variant rows yet). */
+    sizeTallies(productIds: readonly string[], tx: DbOrTx = db): Promise<Map<string, SizeStock[]>> {
+      return readSizeStock(tx, productIds);
     },
 
     /** Edition size, stock, sold and held units (one read): a refused restock is explained with them, a drop paced by them. */

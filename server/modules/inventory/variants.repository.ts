@@ -16,10 +16,15 @@ import { productVariants } from './variants.tables';
 // product row first (products in product-id order, common/domain/stock.ts), then its variant rows in
 // variant-id order; a caller moving several sizes of one product calls these in variant-id order.
 
-/** Takes the product row's lock for the rest of the transaction; false when there is no such product. */
+/**
+ * Takes the product row's lock for the rest of the transaction; false when there is no such product. FOR NO
+ * KEY UPDATE (as the stock UPDATEs themselves): it orders every writer of the product's stock, and leaves the
+ * foreign-key checks of rows that name the product (holds, claims, cart and order lines) free, so they
+ * cannot close a deadlock with it (ADR 015, lock order).
+ */
 async function lockProduct(tx: DbOrTx, productId: string): Promise<boolean> {
   const { rows } = await tx.execute(
-    sql`select 1 from ${products} where ${products.id} = ${productId} for update`,
+    sql`select 1 from ${products} where ${products.id} = ${productId} for no key update`,
   );
   return rows.length > 0;
 }
@@ -295,7 +300,7 @@ export async function replaceSizeRun(
     .select({ editionSize: products.editionSize })
     .from(products)
     .where(eq(products.id, productId))
-    .for('update');
+    .for('no key update');
   if (!product) return { ok: false, message: replaceSizeRunMessages.noProduct };
   // An unsplit product's row is the truth until the flows move stock per size: bring its one run level first.
   await ensureOneRun(tx, productId);
