@@ -35,6 +35,7 @@ import { adminDropsRoutes, dropsRoutes } from './modules/drops/drops.routes';
 import { imageRoutes } from './modules/storage/images.routes';
 import { dropTicketRoutes } from './modules/drops/ticket.routes';
 import { wishlistRoutes } from './modules/wishlist/wishlist.routes';
+import { adminDrawsRoutes, drawsRoutes } from './modules/draws/draws.routes';
 
 
 export interface AppDeps extends ServiceOverrides {
@@ -149,11 +150,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     guarded: [
       (scope) => imageRoutes(scope, { images: services.images }),
       (scope) => adminDropsRoutes(scope, { drops: services.drops }),
+      (scope) => adminDrawsRoutes(scope, { draws: services.draws, settle: services.drawFlows.settle }),
     ],
   });
   await app.register(newsletterRoutes, { newsletter: services.newsletter });
   await app.register(dropsRoutes, { drops: services.drops, secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false });
   await app.register(dropTicketRoutes, { turnMail: services.turnMail });
+  await app.register(drawsRoutes, { draws: services.draws, entries: services.drawFlows.entries });
 
   await app.register(wishlistRoutes, { wishlist: services.wishlist });
   await app.register(seoRoutes, { seo: services.seo });

@@ -20,7 +20,10 @@ import { createCheckoutService } from './modules/checkout/checkout.service';
 import { createRequestGate } from './lib/request-gate';
 import { createDbClock, type Clock } from './lib/db-clock';
 import { createInventoryService } from './modules/inventory/inventory.service';
-import { readSizeStock } from './modules/inventory/variants.repository';
+import { readSizeStock, sellVariant } from './modules/inventory/variants.repository';
+import { createDrawsService } from './modules/draws/draws.service';
+import { createEnterDrawFlow } from './flows/enter-draw';
+import { createSettleDrawFlow } from './flows/settle-draw';
 import { createDropsService } from './modules/drops/drops.service';
 import { createLiveStockHub } from './modules/inventory/live-stock';
 import { createEventStreamHub, DEFAULT_STREAMS_PER_INSTANCE } from './lib/event-stream-hub';
@@ -162,6 +165,8 @@ export async function createServices(config: Config, database: Database, log: Fa
     clock,
     admission: { assertAdmitted: (sessionId, productIds, passes) => drops.assertAdmitted(sessionId, productIds, passes) },
     reservations: alerts,
+    // Declared below (the draws module); asked only when a request comes.
+    draws: { productsSoldByDraw: (productIds) => draws.productsSoldByDraw(productIds) },
     limits,
   };
   const flows = {
@@ -211,6 +216,15 @@ export async function createServices(config: Config, database: Database, log: Fa
     clock,
   });
   jobs.every('drop-turn-mails', 5_000, () => turnMail.sendTurnMails());
+  // The draw (docs/draw.md, ADR 018): entries authorise a card; the `draws` job opens, closes, draws and
+  // settles each due draw (captures paced, idempotent). Held pieces are sold by inventory's per-size statement.
+  const draws = createDrawsService({ db, catalog, clock, log, secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex') });
+  const drawBaseUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const drawFlows = {
+    entries: createEnterDrawFlow({ draws, catalog, sizeRuns: sizedInventory.sizeStock, gateway, settings, mailer, log, baseUrl: drawBaseUrl }),
+    settle: createSettleDrawFlow({ db, draws, catalog, inventory, sellHeldPiece: sellVariant, orders, gateway, mailer, settings, log, baseUrl: drawBaseUrl, onStockChanged }),
+  };
+  jobs.every('draws', 5_000, () => drawFlows.settle.tick());
 
   const images = createImagesService(
     overrides.objectStore ?? (await createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'))),
@@ -232,7 +246,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, flows, fulfilment, payments, drops, turnMail, wishlist };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, flows, fulfilment, payments, drops, turnMail, wishlist, draws, drawFlows };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

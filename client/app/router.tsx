@@ -43,6 +43,8 @@ const PrivacyPolicyPage = lazyPage(() => import('../pages/privacy-policy-page'))
 const TermsOfServicePage = lazyPage(() => import('../pages/terms-of-service-page'));
 const DropsPage = lazyPage(() => import('../pages/drops-page'));
 const WishlistPage = lazyPage(() => import('../pages/wishlist-page'));
+const DrawPage = lazyPage(() => import('../pages/draw-page'));
+const DrawEntryPage = lazyPage(() => import('../pages/draw-entry-page'));
 const NotFoundPage = lazyPage(() => import('../pages/not-found-page'));
 
 /** Every route of the shared route table (common/domain/site-routes); each screen is its own chunk. */
@@ -63,6 +65,8 @@ export const routes: Array<{ path: string; component: PreloadablePage }> = [
   { path: PAGE_PATHS.termsOfService, component: TermsOfServicePage },
   { path: PAGE_PATHS.drops, component: DropsPage },
   { path: PAGE_PATHS.wishlist, component: WishlistPage },
+  { path: PAGE_PATHS.draw, component: DrawPage },
+  { path: PAGE_PATHS.drawEntry, component: DrawEntryPage },
 ];
 
 /**

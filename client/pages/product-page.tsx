@@ -15,6 +15,14 @@ import { ApiError, apiJson } from '../lib/api-client';
 import { loadStorefrontContracts } from '../lib/storefront-contracts';
 import { readBootstrap } from '../lib/bootstrap';
 import { useDocumentTitle } from '../lib/use-document-title';
+import { useProductDraw } from '../features/draws/draw-api';
+import { DrawPanel, DrawResultNote } from '../features/draws/draw-panel';
+import { drawOwnsPurchase } from '../features/draws/draw-view';
+import { SHIPPING_COUNTRIES } from '../features/checkout/countries';
+import { cardDigits, formatCardNumber, formatExpiry } from '../features/checkout/card-input';
+
+/** What the draw's entry form takes from the checkout, so both read an address and a card alike. */
+const checkoutParts = { countries: SHIPPING_COUNTRIES, formatCardNumber, formatExpiry, cardDigits };
 
 function useProduct(id: string) {
   const qc = useQueryClient();
@@ -48,6 +56,9 @@ export default function ProductPage() {
   const addToCart = useAddToCart();
   const valid = isUuid(id);
   const data = product.data;
+  // A product sold by draw (docs/draw.md): its panel replaces the purchase controls; any other product
+  // (a 404 here) looks and behaves as before.
+  const draw = useProductDraw(id, valid).data ?? null;
 
   useDocumentTitle(
     !valid || product.isError
@@ -96,6 +107,12 @@ export default function ProductPage() {
       onAddToCart={add}
       adding={addToCart.isPending}
       PurchaseGate={DropGate}
+      drawPanel={
+        draw && drawOwnsPurchase(draw) ? (
+          <DrawPanel draw={draw} sizes={data.sizes} parts={checkoutParts} />
+        ) : undefined
+      }
+      drawNote={draw?.status === 'settled' ? <DrawResultNote draw={draw} /> : undefined}
     />
   );
 }

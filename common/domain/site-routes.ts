@@ -20,6 +20,10 @@ export const PAGE_PATHS = {
   termsOfService: '/terms-of-service',
   drops: '/drops',
   wishlist: '/wishlist',
+  /** A draw anyone can check (docs/draw.md). */
+  draw: '/draws/:id',
+  /** The link mailed to a draw's entrant: confirms, shows and changes the entry. */
+  drawEntry: '/draw-entry/:token',
 } as const;
 
 export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];

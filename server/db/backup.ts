@@ -52,6 +52,10 @@ export const KEPT_TABLES: readonly string[] = [
   'drops',
   'drop_queue', // and its place sequence
   'product_alerts', // unsubscribe tokens kept (links already mailed); claim tokens dropped (SCRUBBED_COLUMNS)
+  // The draw (docs/draw.md) with its seed: without it a restored draw could never reveal what it committed
+  // to. A backup is as secret as the database (the owner's password hash is in it too).
+  'draws',
+  'draw_entries', // card authorisations and the mailed links' hashes (links keep working after a restore)
 ];
 
 /** A one-way hash of a session id (SQL over `value`): see SESSION_ID_COLUMN. */

@@ -4,7 +4,9 @@ import { conflict } from '../plugins/http-error';
 
 /**
  * May this shopper take these pieces? The ONE check of every path that adds or holds (cart add, line
- * raise, payment; docs/architecture.md, Flows), in four named steps:
+ * raise, payment; docs/architecture.md, Flows), in five named steps:
+ *   0. notByDraw — a product whose draw is announced or under way is sold only through its draw (409;
+ *      docs/draw.md): its pieces are the draw's
  *   1. admitted  — inside a drop window, the session's admission pass for the product (403; ADR 010)
  *   2. released  — the release time has come, by the database's clock; a valid pass is proof of it (409)
  *   3. unreserved — a returned piece kept for the waiting list goes only to its claimant (409; ADR 011)
@@ -17,14 +19,27 @@ export interface MayBuyDeps {
   clock: Clock;
   admission: {
     /** Throws 403 without a needed pass; answers the products whose valid pass it saw. */
-    assertAdmitted(sessionId: string | null, productIds: readonly string[], passes: string | null): Promise<ReadonlySet<string> | void>;
+    assertAdmitted(
+      sessionId: string | null,
+      productIds: readonly string[],
+      passes: string | null,
+    ): Promise<ReadonlySet<string> | void>;
   };
   reservations: {
     /** With the size wanted, also refuses when every piece left of that size is kept (ADR 015). */
     assertNotReserved(productId: string, claimToken: string | null, size?: string | null): Promise<void>;
   };
+  draws: {
+    /** The products among these whose sale a draw owns now (common/domain/draw-lifecycle.ts). */
+    productsSoldByDraw(productIds: readonly string[]): Promise<ReadonlySet<string>>;
+  };
   limits: {
-    assertCartRoom(sessionId: string | null, product: { id: string; name: string; maxPerShopper: number }, adding: number, inCart: number): Promise<void>;
+    assertCartRoom(
+      sessionId: string | null,
+      product: { id: string; name: string; maxPerShopper: number },
+      adding: number,
+      inCart: number,
+    ): Promise<void>;
   };
 }
 
@@ -45,14 +60,32 @@ export interface WantedPiece {
   inCart: number;
 }
 
-export async function assertMayBuy(deps: MayBuyDeps, shopper: BuyingShopper, pieces: readonly WantedPiece[]): Promise<void> {
+export async function assertMayBuy(
+  deps: MayBuyDeps,
+  shopper: BuyingShopper,
+  pieces: readonly WantedPiece[],
+): Promise<void> {
+  await notByDraw(deps, pieces);
   const passed = await admitted(deps, shopper, pieces);
   released(deps, pieces, passed);
   await unreserved(deps, shopper, pieces);
   await withinLimit(deps, shopper, pieces);
 }
 
-async function admitted(deps: MayBuyDeps, shopper: BuyingShopper, pieces: readonly WantedPiece[]): Promise<ReadonlySet<string>> {
+/** What a shopper reads when a product is sold by draw. */
+export const soldByDrawMessage = (name: string) => `${name} is sold by draw: enter the draw on its page.`;
+
+async function notByDraw(deps: MayBuyDeps, pieces: readonly WantedPiece[]): Promise<void> {
+  const byDraw = await deps.draws.productsSoldByDraw([...new Set(pieces.map((p) => p.product.id))]);
+  const first = pieces.find((p) => byDraw.has(p.product.id));
+  if (first) throw conflict(soldByDrawMessage(first.product.name));
+}
+
+async function admitted(
+  deps: MayBuyDeps,
+  shopper: BuyingShopper,
+  pieces: readonly WantedPiece[],
+): Promise<ReadonlySet<string>> {
   const ids = pieces.map((p) => p.product.id);
   return (await deps.admission.assertAdmitted(shopper.sessionId, ids, shopper.passes)) ?? new Set<string>();
 }
@@ -63,7 +96,11 @@ function released(deps: MayBuyDeps, pieces: readonly WantedPiece[], passed: Read
   if (early) throw conflict(releaseMessages.notYet(early.product.name, early.product.releaseAt!));
 }
 
-async function unreserved(deps: MayBuyDeps, shopper: BuyingShopper, pieces: readonly WantedPiece[]): Promise<void> {
+async function unreserved(
+  deps: MayBuyDeps,
+  shopper: BuyingShopper,
+  pieces: readonly WantedPiece[],
+): Promise<void> {
   const seen = new Set<string>();
   for (const p of pieces) {
     const key = `${p.product.id}|${p.size ?? ''}`;
@@ -73,14 +110,19 @@ async function unreserved(deps: MayBuyDeps, shopper: BuyingShopper, pieces: read
   }
 }
 
-async function withinLimit(deps: MayBuyDeps, shopper: BuyingShopper, pieces: readonly WantedPiece[]): Promise<void> {
+async function withinLimit(
+  deps: MayBuyDeps,
+  shopper: BuyingShopper,
+  pieces: readonly WantedPiece[],
+): Promise<void> {
   // Sizes of one product share its limit: once per product, with everything this step adds.
   const byProduct = new Map<string, WantedPiece>();
   for (const p of pieces) {
     const seen = byProduct.get(p.product.id);
     byProduct.set(p.product.id, seen ? { ...seen, adding: seen.adding + p.adding } : p);
   }
-  for (const p of byProduct.values()) await deps.limits.assertCartRoom(shopper.sessionId, p.product, p.adding, p.inCart);
+  for (const p of byProduct.values())
+    await deps.limits.assertCartRoom(shopper.sessionId, p.product, p.adding, p.inCart);
 }
 
 /** A request's shopper as the check reads it (the session read once, cached by the session plugin). */

@@ -39,6 +39,8 @@ const mailer = {
 test('redactUrl: query strings and the claim path token go; the path stays', () => {
   expect(redactUrl('/api/alerts/unsubscribe?token=abcdefabcdefabcdef')).toBe('/api/alerts/unsubscribe?[redacted]');
   expect(redactUrl('/api/alerts/claim/abcdefabcdefabcdef')).toBe('/api/alerts/claim/[redacted]');
+  expect(redactUrl('/draw-entry/abcdefabcdefabcdef')).toBe('/draw-entry/[redacted]');
+  expect(redactUrl('/api/draw-entries/abcdefabcdefabcdef/confirm')).toBe('/api/draw-entries/[redacted]/confirm');
   expect(redactUrl('/product/5?claim=zzz')).toBe('/product/5?[redacted]');
   expect(redactUrl('/api/products')).toBe('/api/products');
 });

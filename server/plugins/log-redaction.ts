@@ -73,11 +73,14 @@ interface SafeError {
   cause?: SafeError;
 }
 
-/** Secrets that ride in URLs: every query string (?token=, ?claim=) and the token of a claim path. */
+/** Secrets that ride in URLs: every query string (?token=, ?claim=) and the token of a claim or draw-entry path. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  return path.replace(/^(\/api\/alerts\/claim)\/[^/]+/, '$1/[redacted]') + (q < 0 ? '' : '?[redacted]');
+  // A draw entry's token is the only key to the entry: its page and its API path both carry it.
+  return (
+    path.replace(/^(\/api\/alerts\/claim|\/api\/draw-entries|\/draw-entry)\/[^/]+/i, '$1/[redacted]') + (q < 0 ? '' : '?[redacted]')
+  );
 }
 
 const EMAIL = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+\.[A-Za-z]{2,}/g;

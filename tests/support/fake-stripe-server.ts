@@ -6,6 +6,9 @@ import type { AddressInfo } from 'node:net';
  * A tiny local stand-in for api.stripe.com, driven through the official SDK (host/port/protocol):
  * POST /v1/payment_intents, GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel, POST /v1/refunds.
  * Idempotency-Key replays the first answer, like Stripe. Tests flip intents to succeeded with `succeed()`.
+ * Manual capture (draw entries): a create with `confirm=true`, `capture_method=manual` and a `payment_method`
+ * is authorised at once (`requires_capture`), or declined with a 402 for DECLINED_AT_AUTHORISATION;
+ * POST /v1/payment_intents/:id/capture charges it, or declines with a 402 for DECLINED_AT_CAPTURE.
  */
 
 export interface FakeIntent {
@@ -21,7 +24,14 @@ export interface FakeIntent {
   livemode: false;
   /** The charge that paid it (an id; the object itself with `expand[]=latest_charge`). */
   latest_charge: string | null;
+  capture_method?: string;
+  payment_method?: string | null;
 }
+
+/** Payment methods declined when confirmed (Stripe's test PaymentMethods of the same name). */
+export const DECLINED_AT_AUTHORISATION = new Set(['pm_card_chargeDeclined', 'pm_card_visa_chargeDeclined']);
+/** Authorised, then declined at capture (Stripe's 4000 0000 0000 0341, "attach succeeds, charge fails"). */
+export const DECLINED_AT_CAPTURE = new Set(['pm_card_chargeCustomerFail']);
 
 export interface FakeRefund {
   id: string;
@@ -189,12 +199,64 @@ export class FakeStripeServer {
         },
       },
     });
+    let m: RegExpExecArray | null;
     if (method === 'POST' && path === '/v1/payment_intents' && this.failCreates > 0) {
       this.failCreates--;
       return {
         status: 500,
         payload: { error: { type: 'api_error', message: 'Something went wrong on our end.' } },
       };
+    }
+    const cardError = (message: string) => ({
+      status: 402,
+      payload: { error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message } },
+    });
+    if (method === 'POST' && path === '/v1/payment_intents' && params.confirm === 'true' && params.payment_method) {
+      const pm = params.payment_method;
+      if (DECLINED_AT_AUTHORISATION.has(pm)) return cardError('Your card was declined.');
+      const id = `pi_${crypto.randomBytes(12).toString('hex')}`;
+      const chargeId = `ch_${crypto.randomBytes(12).toString('hex')}`;
+      // The same PaymentMethod is the same card.
+      this.chargeCards.set(chargeId, `fp_${pm}`);
+      const manual = params.capture_method === 'manual';
+      const intent: FakeIntent = {
+        id,
+        object: 'payment_intent',
+        amount: Number(params.amount),
+        amount_received: manual ? 0 : Number(params.amount),
+        currency: params.currency ?? 'usd',
+        status: manual ? 'requires_capture' : 'succeeded',
+        client_secret: `${id}_secret_${crypto.randomBytes(12).toString('hex')}`,
+        metadata: nested(params, 'metadata'),
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        latest_charge: chargeId,
+        capture_method: params.capture_method ?? 'automatic',
+        payment_method: pm,
+      };
+      this.intents.set(id, intent);
+      return { status: 200, payload: this.expanded(intent, new URLSearchParams(params)) };
+    }
+    m = /^\/v1\/payment_intents\/([^/]+)\/capture$/.exec(path);
+    if (m && method === 'POST') {
+      const intent = this.intents.get(m[1]!);
+      if (!intent) return missing(m[1]!);
+      if (intent.status !== 'requires_capture') {
+        return {
+          status: 400,
+          payload: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'payment_intent_unexpected_state',
+              message: `This PaymentIntent could not be captured because it has a status of ${intent.status}.`,
+            },
+          },
+        };
+      }
+      if (DECLINED_AT_CAPTURE.has(intent.payment_method ?? '')) return cardError('Your card was declined.');
+      intent.status = 'succeeded';
+      intent.amount_received = intent.amount;
+      return { status: 200, payload: intent };
     }
     if (method === 'POST' && path === '/v1/payment_intents') {
       const id = `pi_${crypto.randomBytes(12).toString('hex')}`;
@@ -214,7 +276,7 @@ export class FakeStripeServer {
       this.intents.set(id, intent);
       return { status: 200, payload: intent };
     }
-    let m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+    m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (m && method === 'GET') {
       const intent = this.intents.get(m[1]!);
       return intent ? { status: 200, payload: this.expanded(intent, query) } : missing(m[1]!);
@@ -223,14 +285,14 @@ export class FakeStripeServer {
     if (m && method === 'POST') {
       const intent = this.intents.get(m[1]!);
       if (!intent) return missing(m[1]!);
-      if (intent.status === 'succeeded') {
+      if (intent.status === 'succeeded' || (intent.status === 'canceled' && intent.capture_method === 'manual')) {
         return {
           status: 400,
           payload: {
             error: {
               type: 'invalid_request_error',
               code: 'payment_intent_unexpected_state',
-              message: 'This PaymentIntent has already succeeded.',
+              message: `This PaymentIntent has already ${intent.status === 'succeeded' ? 'succeeded' : 'been canceled'}.`,
             },
           },
         };

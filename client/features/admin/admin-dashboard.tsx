@@ -7,6 +7,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/ta
 import { DevicesPanel } from './devices-panel';
 import { DiscountCodesPanel } from './discount-codes-panel';
 import { DropsPanel } from './drops-panel';
+import { DrawsPanel } from './draws-panel';
 import { NewsletterPanel } from './newsletter-panel';
 import { NotifyDemandPanel } from './notify-demand-panel';
 import { OrdersPanel } from './orders-panel';
@@ -68,6 +69,9 @@ export function AdminDashboard() {
           <TabsTrigger value="drops" className="normal-case px-2 sm:px-6">
             Drops
           </TabsTrigger>
+          <TabsTrigger value="draws" className="normal-case px-2 sm:px-6">
+            Draws
+          </TabsTrigger>
           <TabsTrigger value="notify" className="normal-case px-2 sm:px-6">
             Notify me
           </TabsTrigger>
@@ -97,6 +101,9 @@ export function AdminDashboard() {
         </TabsContent>
         <TabsContent value="drops">
           <DropsPanel />
+        </TabsContent>
+        <TabsContent value="draws">
+          <DrawsPanel products={products.data} />
         </TabsContent>
         <TabsContent value="notify">
           <NotifyDemandPanel live={live} />

@@ -63,6 +63,12 @@ interface ProductDetailProps {
    * The page supplies it (the drops feature's DropGate); features do not import each other.
    */
   PurchaseGate: ComponentType<{ productId: string; releaseAt: string | null; children: ReactNode }>;
+  /**
+   * A product sold by draw: the draw's panel (the draws feature's, supplied by the page) takes the place of
+   * the purchase controls while the draw runs (docs/draw.md); `drawNote` sits above them once it is over.
+   */
+  drawPanel?: ReactNode;
+  drawNote?: ReactNode;
 }
 
 function Badge({ children, className }: { children: ReactNode; className?: string }) {
@@ -122,6 +128,8 @@ export function ProductDetail({
   onAddToCart,
   adding,
   PurchaseGate,
+  drawPanel,
+  drawNote,
 }: ProductDetailProps) {
   const [imageIndex, setImageIndex] = useState(0);
   // One size ('One Size') is chosen for the shopper (common/domain/variant.ts); so is the pictured
@@ -257,10 +265,12 @@ export function ProductDetail({
           <p className="text-base leading-relaxed text-neutral-800">{product.description}</p>
 
           <div className="flex flex-col gap-5 border-t border-black/10 pt-6">
-            {product.colors.length > 0 && (
+            {drawPanel}
+            {drawNote}
+            {!drawPanel && product.colors.length > 0 && (
               <ColorSwatches colors={product.colors} value={color} onChange={chooseColor} />
             )}
-            {sizeOptions ? (
+            {drawPanel ? null : sizeOptions ? (
               <div className="flex flex-col gap-2">
                 <SizeStockPicker
                   id={SIZE_SELECT_ID}
@@ -300,80 +310,87 @@ export function ProductDetail({
                 />
               )
             )}
-            <QuantityStepper
-              value={quantity}
-              onChange={setQuantity}
-              disabled={!purchasable}
-              product={product}
-            />
+            {!drawPanel && (
+              <>
+                <QuantityStepper
+                  value={quantity}
+                  onChange={setQuantity}
+                  disabled={!purchasable}
+                  product={product}
+                />
 
-            {/* The one Add to Cart button: on phones it rides in a bar fixed to the bottom of the
+                {/* The one Add to Cart button: on phones it rides in a bar fixed to the bottom of the
                 screen with the price, so it stays reachable while the shopper reads or scrolls. */}
-            <div
-              data-testid="purchase-bar"
-              className="fixed inset-x-0 bottom-0 z-30 flex items-center gap-3 border-t-2 border-ink bg-paper px-4 py-3 shadow-[0_-4px_16px_rgba(0,0,0,0.08)] lg:static lg:z-auto lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none"
-            >
-              <p className="min-w-0 shrink-0 text-sm leading-tight lg:hidden" aria-hidden="true">
-                <span className="block max-w-28 truncate font-semibold">{product.name}</span>
-                <span className={cn('font-bold', product.salePrice !== null && 'text-sale')}>
-                  {displayPrice(product.salePrice ?? product.price)}
-                </span>
-                {/* Phones: the countdown rides in the bar, always in view (the spoken timer is the one above). */}
-                {!release.released && product.releaseAt && (
-                  <span className="block text-xs font-bold tabular-nums" data-testid="bar-countdown">
-                    {formatCountdown(release.msLeft)}
-                  </span>
-                )}
-              </p>
-              {/* A drop's waiting room takes the controls' place while its room is open (ADR 010). */}
-              <PurchaseGate productId={product.id} releaseAt={product.releaseAt}>
-                {!release.released ? (
-                  <NotifyMeLink
-                    className="h-12 min-w-0 flex-1 px-3 lg:w-full"
-                    describedBy="release-note"
-                    product={product}
-                    label="Notify me when it drops"
-                  />
-                ) : (
-                  <Button
-                    size="lg"
-                    variant="default"
-                    className="min-w-0 flex-1 px-3 lg:w-full"
-                    disabled={!enabled && !needsSize}
-                    aria-disabled={needsSize || undefined}
-                    aria-describedby={needsSize ? 'size-hint' : undefined}
-                    onClick={() =>
-                      needsSize
-                        ? pickSize()
-                        : onAddToCart({
-                            productId: product.id,
-                            quantity,
-                            selectedSize: size,
-                            selectedColor: color,
-                          })
-                    }
+                <div
+                  data-testid="purchase-bar"
+                  className="fixed inset-x-0 bottom-0 z-30 flex items-center gap-3 border-t-2 border-ink bg-paper px-4 py-3 shadow-[0_-4px_16px_rgba(0,0,0,0.08)] lg:static lg:z-auto lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none"
+                >
+                  <p className="min-w-0 shrink-0 text-sm leading-tight lg:hidden" aria-hidden="true">
+                    <span className="block max-w-28 truncate font-semibold">{product.name}</span>
+                    <span className={cn('font-bold', product.salePrice !== null && 'text-sale')}>
+                      {displayPrice(product.salePrice ?? product.price)}
+                    </span>
+                    {/* Phones: the countdown rides in the bar, always in view (the spoken timer is the one above). */}
+                    {!release.released && product.releaseAt && (
+                      <span className="block text-xs font-bold tabular-nums" data-testid="bar-countdown">
+                        {formatCountdown(release.msLeft)}
+                      </span>
+                    )}
+                  </p>
+                  {/* A drop's waiting room takes the controls' place while its room is open (ADR 010). */}
+                  <PurchaseGate productId={product.id} releaseAt={product.releaseAt}>
+                    {!release.released ? (
+                      <NotifyMeLink
+                        className="h-12 min-w-0 flex-1 px-3 lg:w-full"
+                        describedBy="release-note"
+                        product={product}
+                        label="Notify me when it drops"
+                      />
+                    ) : (
+                      <Button
+                        size="lg"
+                        variant="default"
+                        className="min-w-0 flex-1 px-3 lg:w-full"
+                        disabled={!enabled && !needsSize}
+                        aria-disabled={needsSize || undefined}
+                        aria-describedby={needsSize ? 'size-hint' : undefined}
+                        onClick={() =>
+                          needsSize
+                            ? pickSize()
+                            : onAddToCart({
+                                productId: product.id,
+                                quantity,
+                                selectedSize: size,
+                                selectedColor: color,
+                              })
+                        }
+                      >
+                        {addToCartLabel(stocked, quantity)}
+                      </Button>
+                    )}
+                  </PurchaseGate>
+                </div>
+                {release.released && needsSize && (
+                  <p
+                    id="size-hint"
+                    role={sizeNudge ? 'alert' : undefined}
+                    className={cn(
+                      'text-sm lg:-mt-3',
+                      sizeNudge ? 'font-semibold text-red-700' : 'text-muted',
+                    )}
                   >
-                    {addToCartLabel(stocked, quantity)}
-                  </Button>
+                    Choose a size to add this piece to your cart.
+                  </p>
                 )}
-              </PurchaseGate>
-            </div>
-            {release.released && needsSize && (
-              <p
-                id="size-hint"
-                role={sizeNudge ? 'alert' : undefined}
-                className={cn('text-sm lg:-mt-3', sizeNudge ? 'font-semibold text-red-700' : 'text-muted')}
-              >
-                Choose a size to add this piece to your cart.
-              </p>
-            )}
-            {release.released && !purchasable && (
-              <NotifyMeLink
-                className="h-auto min-h-12 w-full whitespace-normal px-3"
-                // The sizes come from the page's live stock (what is left of each size, ADR 015).
-                product={{ ...product, sizeStock: live.stock.sizeStock ?? product.sizeStock }}
-                label={restockCopy.notifyLabel}
-              />
+                {release.released && !purchasable && (
+                  <NotifyMeLink
+                    className="h-auto min-h-12 w-full whitespace-normal px-3"
+                    // The sizes come from the page's live stock (what is left of each size, ADR 015).
+                    product={{ ...product, sizeStock: live.stock.sizeStock ?? product.sizeStock }}
+                    label={restockCopy.notifyLabel}
+                  />
+                )}
+              </>
             )}
             <ClaimNotice productId={product.id} />
 

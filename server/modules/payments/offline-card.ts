@@ -40,7 +40,16 @@ const FAILING: Record<string, { code: string; message: string }> = {
   '4000000000000069': { code: 'expired_card', message: CARD_MESSAGES.expired },
   '4000000000000127': { code: 'incorrect_cvc', message: CARD_MESSAGES.incorrectCvc },
   '4000000000000119': { code: 'processing_error', message: CARD_MESSAGES.processingError },
+  // Stripe's "attach succeeds, charge fails": charged at once (the checkout) it is declined.
+  '4000000000000341': { code: 'card_declined', message: CARD_MESSAGES.declined },
 };
+
+/**
+ * Cards whose authorisation (a draw entry, manual capture) succeeds but whose capture is declined later:
+ * 4000 0000 0000 0341, Stripe's "attach succeeds, charge fails" card, stands for a card cancelled or
+ * emptied between the entry and the draw.
+ */
+const FAILS_AT_CAPTURE = new Set(['4000000000000341']);
 
 /**
  * The offline twin of Stripe's card fingerprint: a hash of the digits and the expiry, never the number.
@@ -100,4 +109,23 @@ export function evaluateTestCard(
   if (SUCCEEDING.has(digits)) return { ok: true };
   // Test mode with a real card number: Stripe declines it too.
   return { ok: false, code: 'card_declined', message: CARD_MESSAGES.declined };
+}
+
+/**
+ * The outcome of authorising (holding, not charging) a test card: the same checks and declines as a charge
+ * (4000 0000 0000 0002 is declined here too), except that a card in FAILS_AT_CAPTURE is authorised and
+ * marked to be declined when it is captured.
+ */
+export function evaluateAuthorisationCard(
+  input: { cardNumber: string; expiry: string; cvc: string },
+  now: Date,
+): (CardOutcome & { ok: false }) | { ok: true; failsAtCapture: boolean } {
+  const digits = input.cardNumber.replace(/[\s-]/g, '');
+  if (FAILS_AT_CAPTURE.has(digits)) {
+    // Number, expiry and CVC are still checked like any card's.
+    const checked = evaluateTestCard({ ...input, cardNumber: '4242424242424242' }, now);
+    return checked.ok ? { ok: true, failsAtCapture: true } : checked;
+  }
+  const outcome = evaluateTestCard(input, now);
+  return outcome.ok ? { ok: true, failsAtCapture: false } : outcome;
 }

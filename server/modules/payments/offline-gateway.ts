@@ -3,7 +3,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { HttpError, notFound } from '../../plugins/http-error';
-import { cardFingerprint, evaluateTestCard } from './offline-card';
+import { CARD_MESSAGES, cardFingerprint, evaluateAuthorisationCard, evaluateTestCard } from './offline-card';
 import { offlineIntents } from './payments.tables';
 import type { GatewayIntent, IntentStatus, PaymentGateway } from './payment-gateway';
 
@@ -11,9 +11,11 @@ type OfflineIntentRow = typeof offlineIntents.$inferSelect;
 
 /** Where the paying card's fingerprint is kept on the intent row (Stripe keeps it on the charge). */
 const FINGERPRINT_KEY = 'card_fingerprint';
+/** Marks an authorisation whose test card is declined at capture (offline-card.ts, FAILS_AT_CAPTURE). */
+const FAILS_AT_CAPTURE_KEY = 'fails_at_capture';
 
 function toIntent(row: OfflineIntentRow): GatewayIntent {
-  const { [FINGERPRINT_KEY]: fingerprint, ...metadata } = row.metadata;
+  const { [FINGERPRINT_KEY]: fingerprint, [FAILS_AT_CAPTURE_KEY]: _failsAtCapture, ...metadata } = row.metadata;
   return {
     id: row.id,
     clientSecret: row.clientSecret,
@@ -112,6 +114,77 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
         .from(offlineIntents)
         .where(and(inArray(offlineIntents.id, [...ids]), eq(offlineIntents.status, 'succeeded')));
       return rows.map((r) => r.id);
+    },
+
+    // Manual capture, as Stripe's capture_method=manual: an authorisation is an intent in `requires_capture`
+    // (the amount held), capture moves it to `succeeded` once (one conditional UPDATE), void to `canceled`.
+    async authorise({ amountCents, metadata, idempotencyKey, card }) {
+      if (card.kind !== 'offline') {
+        return { ok: false, code: 'invalid_request', message: 'This shop takes test cards only (offline payments).' };
+      }
+      const outcome = evaluateAuthorisationCard(card, new Date());
+      if (!outcome.ok) return { ok: false, code: outcome.code, message: outcome.message };
+      const id = `pi_offline_auth_${crypto.createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
+      const fingerprint = cardFingerprint(card.cardNumber, card.expiry);
+      const stored = { ...metadata, [FINGERPRINT_KEY]: fingerprint, ...(outcome.failsAtCapture ? { [FAILS_AT_CAPTURE_KEY]: 'true' } : {}) };
+      // The same key is the same authorisation: a retried entry holds once.
+      await db
+        .insert(offlineIntents)
+        .values({
+          id,
+          clientSecret: `${id}_secret_${crypto.randomBytes(18).toString('base64url')}`,
+          amount: amountCents,
+          status: 'requires_capture',
+          metadata: stored,
+        })
+        .onConflictDoNothing({ target: offlineIntents.id });
+      const [row] = await db.select().from(offlineIntents).where(eq(offlineIntents.id, id)).limit(1);
+      if (!row || row.status === 'canceled') {
+        return { ok: false, code: 'authorisation_voided', message: CARD_MESSAGES.declined };
+      }
+      return { ok: true, authorisationId: row.id, amount: row.amount, cardFingerprint: fingerprint };
+    },
+
+    async capture(authorisationId) {
+      const [captured] = await db
+        .update(offlineIntents)
+        .set({ status: 'succeeded', updatedAt: new Date() })
+        .where(
+          and(
+            eq(offlineIntents.id, authorisationId),
+            eq(offlineIntents.status, 'requires_capture'),
+            sql`not (${offlineIntents.metadata} ? ${FAILS_AT_CAPTURE_KEY})`,
+          ),
+        )
+        .returning();
+      if (captured) return { kind: 'captured', amount: captured.amount };
+      const [row] = await db.select().from(offlineIntents).where(eq(offlineIntents.id, authorisationId)).limit(1);
+      if (!row) return { kind: 'failed', code: 'resource_missing', message: 'Payment not found' };
+      if (row.status === 'succeeded') return { kind: 'already_captured', amount: row.amount };
+      if (row.status === 'requires_capture') {
+        // The card that authorised is declined now; the hold stays until it is voided, as at Stripe.
+        await db
+          .update(offlineIntents)
+          .set({ lastError: 'card_declined', updatedAt: new Date() })
+          .where(eq(offlineIntents.id, authorisationId));
+        return { kind: 'failed', code: 'card_declined', message: CARD_MESSAGES.declined };
+      }
+      return { kind: 'failed', code: 'authorisation_voided', message: 'This authorisation was released and can no longer be captured.' };
+    },
+
+    async voidAuthorisation(authorisationId) {
+      const [voided] = await db
+        .update(offlineIntents)
+        .set({ status: 'canceled', updatedAt: new Date() })
+        .where(and(eq(offlineIntents.id, authorisationId), eq(offlineIntents.status, 'requires_capture')))
+        .returning({ id: offlineIntents.id });
+      if (voided) return 'voided';
+      const [row] = await db
+        .select({ status: offlineIntents.status })
+        .from(offlineIntents)
+        .where(eq(offlineIntents.id, authorisationId))
+        .limit(1);
+      return row?.status === 'succeeded' ? 'captured' : 'already_voided';
     },
 
     parseWebhook() {

@@ -39,6 +39,39 @@ export interface GatewayEvent {
 
 export class WebhookSignatureError extends Error {}
 
+/**
+ * The card a draw entry authorises (docs/draw.md): Stripe's PaymentMethod id from Stripe.js, or, with the
+ * offline gateway, one of Stripe's test cards typed in (never a real number: the offline gateway refuses those).
+ */
+export type AuthorisationCard =
+  | { kind: 'stripe'; paymentMethodId: string }
+  | { kind: 'offline'; cardNumber: string; expiry: string; cvc: string };
+
+export interface AuthoriseInput {
+  amountCents: number;
+  metadata: Record<string, string>;
+  /** The same key returns the same authorisation (a retried entry never holds twice). */
+  idempotencyKey: string;
+  card: AuthorisationCard;
+}
+
+/** An authorisation holds the amount on the card without charging it (Stripe: capture_method=manual). */
+export type AuthoriseResult =
+  | { ok: true; authorisationId: string; amount: number; cardFingerprint: string | null }
+  | { ok: false; code: string; message: string };
+
+/**
+ * `captured`: charged now. `already_captured`: an earlier capture charged it (never twice). `failed`: the
+ * card was declined at capture; nothing was charged. Throws only when the provider could not be asked.
+ */
+export type CaptureResult =
+  | { kind: 'captured'; amount: number }
+  | { kind: 'already_captured'; amount: number }
+  | { kind: 'failed'; code: string; message: string };
+
+/** `voided`: released now; `already_voided`: released before; `captured`: charged already, so not released. */
+export type VoidResult = 'voided' | 'already_voided' | 'captured';
+
 export interface PaymentGateway {
   readonly provider: 'offline' | 'stripe';
   createIntent(input: CreateIntentInput): Promise<GatewayIntent>;
@@ -52,6 +85,12 @@ export interface PaymentGateway {
   listSucceeded(ids: readonly string[]): Promise<string[]>;
   /** Verifies and parses a provider webhook; throws WebhookSignatureError when it is not genuine. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): GatewayEvent;
+  /** Holds the amount on the card (manual capture); a decline is a result, not an error. */
+  authorise(input: AuthoriseInput): Promise<AuthoriseResult>;
+  /** Charges an authorisation, at most once whatever the number of calls. */
+  capture(authorisationId: string): Promise<CaptureResult>;
+  /** Releases an authorisation that was not captured. */
+  voidAuthorisation(authorisationId: string): Promise<VoidResult>;
   /** Called after the gateway itself learns that an intent succeeded (the offline gateway's confirm). */
   onSucceeded(listener: (intentId: string, intent: GatewayIntent) => Promise<unknown>): void;
 }

@@ -3,8 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   WebhookSignatureError,
   type GatewayIntent,
+  type CaptureResult,
   type IntentStatus,
   type PaymentGateway,
+  type VoidResult,
 } from './payment-gateway';
 
 export interface StripeGatewayOptions {
@@ -32,6 +34,11 @@ function toIntent(pi: Stripe.PaymentIntent): GatewayIntent {
     metadata: (pi.metadata ?? {}) as Record<string, string>,
     cardFingerprint: charge?.payment_method_details?.card?.fingerprint ?? null,
   };
+}
+
+/** Stripe's answer when an intent is not in a state the call needs (captured, cancelled…). */
+function isUnexpectedState(err: unknown): boolean {
+  return err instanceof Stripe.errors.StripeError && err.code === 'payment_intent_unexpected_state';
 }
 
 function isMissing(err: unknown): boolean {
@@ -85,6 +92,79 @@ export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBase
 
     async refund(id) {
       await remote(() => stripe.refunds.create({ payment_intent: id }, { idempotencyKey: `refund-${id}` }));
+    },
+
+    // Manual capture (docs/draw.md): the entry's card is authorised with capture_method=manual and confirmed at
+    // once with the PaymentMethod Stripe.js made; capture and cancel are idempotent per intent.
+    async authorise({ amountCents, metadata, idempotencyKey, card }) {
+      if (card.kind !== 'stripe') {
+        return { ok: false, code: 'invalid_request', message: 'Please pay with a card through the payment form.' };
+      }
+      let pi: Stripe.PaymentIntent;
+      try {
+        pi = await remote(() =>
+          stripe.paymentIntents.create(
+            {
+              amount: amountCents,
+              currency: 'usd',
+              metadata,
+              capture_method: 'manual',
+              confirm: true,
+              payment_method: card.paymentMethodId,
+              // No redirect: an entry is authorised in one request.
+              automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+              expand: ['latest_charge'],
+            },
+            { idempotencyKey },
+          ),
+        );
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeCardError) {
+          return { ok: false, code: err.code ?? 'card_declined', message: err.message };
+        }
+        throw err;
+      }
+      if (pi.status !== 'requires_capture') {
+        // 3-D Secure and other extra steps are not supported for draw entries yet: nothing stays held.
+        await remote(() => stripe.paymentIntents.cancel(pi.id, {}, { idempotencyKey: `void-${pi.id}` })).catch(() => undefined);
+        return { ok: false, code: 'authentication_required', message: 'Your card needs an extra check we cannot do here. Please try another card.' };
+      }
+      const intent = toIntent(pi);
+      return { ok: true, authorisationId: pi.id, amount: pi.amount, cardFingerprint: intent.cardFingerprint ?? null };
+    },
+
+    async capture(authorisationId): Promise<CaptureResult> {
+      const before = await remote(() => stripe.paymentIntents.retrieve(authorisationId));
+      if (before.status === 'succeeded') return { kind: 'already_captured', amount: before.amount_received };
+      if (before.status !== 'requires_capture') {
+        return { kind: 'failed', code: 'authorisation_voided', message: 'This authorisation was released and can no longer be captured.' };
+      }
+      try {
+        const pi = await remote(() =>
+          stripe.paymentIntents.capture(authorisationId, {}, { idempotencyKey: `capture-${authorisationId}` }),
+        );
+        return { kind: 'captured', amount: pi.amount_received };
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeCardError) {
+          return { kind: 'failed', code: err.code ?? 'card_declined', message: err.message };
+        }
+        if (!isUnexpectedState(err)) throw err;
+        // Captured (or released) by another call in the meantime: say which.
+        const after = await remote(() => stripe.paymentIntents.retrieve(authorisationId));
+        if (after.status === 'succeeded') return { kind: 'already_captured', amount: after.amount_received };
+        return { kind: 'failed', code: 'authorisation_voided', message: 'This authorisation was released and can no longer be captured.' };
+      }
+    },
+
+    async voidAuthorisation(authorisationId): Promise<VoidResult> {
+      try {
+        await remote(() => stripe.paymentIntents.cancel(authorisationId, {}, { idempotencyKey: `void-${authorisationId}` }));
+        return 'voided';
+      } catch (err) {
+        if (!isUnexpectedState(err)) throw err;
+        const pi = await remote(() => stripe.paymentIntents.retrieve(authorisationId));
+        return pi.status === 'succeeded' ? 'captured' : 'already_voided';
+      }
     },
 
     async listSucceeded(ids) {

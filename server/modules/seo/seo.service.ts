@@ -455,6 +455,19 @@ export function createSeoService(deps: {
       [PAGE_PATHS.categoryAlias, (p) => ({ redirect: `${pathTo(PAGE_PATHS.category, { slug: p.slug! })}${url.search}` })],
       [PAGE_PATHS.search, () => searchPage(url.searchParams.get('q') ?? '')],
       [PAGE_PATHS.drops, () => dropsPage(base)],
+      // The draw's pages read the draw in the browser (it changes as it runs; pages are cached per catalogue version).
+      [
+        PAGE_PATHS.draw,
+        (p) => ({
+          title: 'The draw',
+          description: 'A draw anyone can check: the commitment, the seed, every entry in rank order and the winners.',
+          path: pathTo(PAGE_PATHS.draw, { id: p.id! }),
+        }),
+      ],
+      [
+        PAGE_PATHS.drawEntry,
+        (p) => ({ title: 'Your draw entry', description: 'Your entry in a draw.', path: pathTo(PAGE_PATHS.drawEntry, { token: p.token! }), robots: NOINDEX }),
+      ],
       ...STATIC_PAGE_PATHS.map(staticRoute),
     ];
   }

@@ -1,0 +1,56 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  adminDrawListSchema,
+  adminDrawSchema,
+  publicDrawSchema,
+  type AdminDraw,
+  type AdminDrawCreate,
+  type PublicDraw,
+} from '../../../common/contracts/draws';
+import { apiJson } from '../../lib/api-client';
+
+// The owner's draw calls (common/contracts/draws.ts): list, create, run now, cancel; the public draw for the
+// winners' export.
+
+export const adminDrawsKey = ['/api/admin/draws'] as const;
+
+/** The owner's draws, refreshed every 5 s while the Draws tab is on screen (it is mounted only then). */
+export function useAdminDraws() {
+  return useQuery<AdminDraw[]>({
+    queryKey: adminDrawsKey,
+    queryFn: () => apiJson('GET', '/api/admin/draws', undefined, adminDrawListSchema),
+    refetchInterval: 5000,
+    refetchOnWindowFocus: 'always',
+  });
+}
+
+function useDrawWrite<V>(call: (v: V) => Promise<AdminDraw>) {
+  const queryClient = useQueryClient();
+  return useMutation<AdminDraw, Error, V>({
+    mutationFn: call,
+    onSuccess: (draw) =>
+      queryClient.setQueryData<AdminDraw[]>(adminDrawsKey, (list) =>
+        list?.some((d) => d.id === draw.id)
+          ? list.map((d) => (d.id === draw.id ? draw : d))
+          : [draw, ...(list ?? [])],
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminDrawsKey }),
+  });
+}
+
+export const useCreateDraw = () =>
+  useDrawWrite((body: AdminDrawCreate) => apiJson('POST', '/api/admin/draws', body, adminDrawSchema));
+
+export const useRunDraw = () =>
+  useDrawWrite((id: string) =>
+    apiJson('POST', `/api/admin/draws/${encodeURIComponent(id)}/run`, {}, adminDrawSchema),
+  );
+
+export const useCancelDraw = () =>
+  useDrawWrite((id: string) =>
+    apiJson('POST', `/api/admin/draws/${encodeURIComponent(id)}/cancel`, {}, adminDrawSchema),
+  );
+
+export function fetchPublicDraw(id: string): Promise<PublicDraw> {
+  return apiJson('GET', `/api/draws/${encodeURIComponent(id)}`, undefined, publicDrawSchema);
+}

@@ -1,0 +1,379 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Dices } from 'lucide-react';
+import type { AdminDraw } from '../../../common/contracts/draws';
+import type { AdminProduct } from '../../../common/contracts/admin';
+import { scheduleProblem } from '../../../common/domain/draw-lifecycle';
+import { displayPrice } from '../../../common/domain/money';
+import { Button } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../components/ui/dialog';
+import { FormField } from '../../components/ui/form-field';
+import { Input } from '../../components/ui/input';
+import { cn } from '../../lib/cn';
+import { useNow } from '../../lib/release-clock';
+import { DRAW_STATUS_LABEL, drawActions, drawFigures, winnersCsv } from './draws-counts';
+import { fetchPublicDraw, useAdminDraws, useCancelDraw, useCreateDraw, useRunDraw } from './draws-api';
+import { PanelEmpty, PanelError, PanelHeading, PanelLoading, UpdatedAt } from './panel-parts';
+import { localInputToIso, localTimeZone } from './release-time';
+import { adminErrorMessage } from './use-admin-session';
+
+const when = () =>
+  new Intl.DateTimeFormat(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+
+const selectClass =
+  'h-11 w-full cursor-pointer border-2 border-neutral-300 bg-white px-3 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-700';
+
+/** The owner's new draw: a product and its three times (entries open, entries close, the draw). */
+function CreateDrawForm({ products }: { products: AdminProduct[] | undefined }) {
+  const create = useCreateDraw();
+  const [productId, setProductId] = useState('');
+  const [opensAt, setOpensAt] = useState('');
+  const [closesAt, setClosesAt] = useState('');
+  const [drawAt, setDrawAt] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const zone = localTimeZone();
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setDone(null);
+    const times = {
+      opensAt: localInputToIso(opensAt),
+      closesAt: localInputToIso(closesAt),
+      drawAt: localInputToIso(drawAt),
+    };
+    if (!productId) return setProblem('Choose the product to sell by draw.');
+    if (!times.opensAt || !times.closesAt || !times.drawAt) return setProblem('Set all three times.');
+    // The server's own rule (common/domain/draw-lifecycle.ts), checked here to save a round trip.
+    const wrong = scheduleProblem({
+      opensAtMs: Date.parse(times.opensAt),
+      closesAtMs: Date.parse(times.closesAt),
+      drawAtMs: Date.parse(times.drawAt),
+    });
+    if (wrong) return setProblem(wrong);
+    setProblem(null);
+    create.mutate(
+      { productId, ...times },
+      {
+        onSuccess: (draw) => {
+          setDone(`Draw created for ${draw.productName}. Its commitment is published.`);
+          setProductId('');
+          setOpensAt('');
+          setClosesAt('');
+          setDrawAt('');
+        },
+        onError: (err) => setProblem(adminErrorMessage(err)),
+      },
+    );
+  };
+
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className="grid gap-4 border-2 border-ink bg-white p-4"
+      aria-labelledby="new-draw-heading"
+    >
+      <h3 id="new-draw-heading" className="font-display text-xl uppercase">
+        New draw
+      </h3>
+      <p className="text-sm text-muted">
+        Shoppers enter during the window; their cards are authorised, not charged. The draw must run within 7
+        days of the window opening. Times are in {zone}.
+      </p>
+      <FormField label="Product">
+        {(a) => (
+          <select
+            {...a}
+            className={selectClass}
+            value={productId}
+            onChange={(e) => setProductId(e.target.value)}
+          >
+            <option value="">Choose a product</option>
+            {(products ?? []).map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+      <div className="grid gap-4 md:grid-cols-3">
+        <FormField label="Entries open">
+          {(a) => (
+            <Input
+              {...a}
+              type="datetime-local"
+              value={opensAt}
+              onChange={(e) => setOpensAt(e.target.value)}
+            />
+          )}
+        </FormField>
+        <FormField label="Entries close">
+          {(a) => (
+            <Input
+              {...a}
+              type="datetime-local"
+              value={closesAt}
+              onChange={(e) => setClosesAt(e.target.value)}
+            />
+          )}
+        </FormField>
+        <FormField label="Draw time">
+          {(a) => (
+            <Input {...a} type="datetime-local" value={drawAt} onChange={(e) => setDrawAt(e.target.value)} />
+          )}
+        </FormField>
+      </div>
+      {problem && (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {problem}
+        </p>
+      )}
+      <p aria-live="polite" className="text-sm font-semibold empty:hidden">
+        {done ?? ''}
+      </p>
+      <Button type="submit" className="w-full sm:w-auto sm:justify-self-start" disabled={create.isPending}>
+        {create.isPending ? 'Creating…' : 'Create draw'}
+      </Button>
+    </form>
+  );
+}
+
+/** An irreversible step (run, cancel) behind a confirmation. */
+function ConfirmButton({
+  label,
+  title,
+  description,
+  confirm,
+  variant = 'outline',
+  pending,
+  onConfirm,
+}: {
+  label: string;
+  title: string;
+  description: string;
+  confirm: string;
+  variant?: 'outline' | 'default' | 'destructive';
+  pending: boolean;
+  onConfirm: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button type="button" variant={variant} className="min-h-11 w-full sm:w-auto" disabled={pending}>
+          {label}
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        <div className="flex flex-wrap justify-end gap-2">
+          <DialogClose asChild>
+            <Button type="button" variant="outline">
+              Back
+            </Button>
+          </DialogClose>
+          <Button
+            type="button"
+            variant={variant === 'destructive' ? 'destructive' : 'default'}
+            onClick={() => {
+              setOpen(false);
+              onConfirm();
+            }}
+          >
+            {confirm}
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function downloadText(name: string, text: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
+  const headingId = useId();
+  const run = useRunDraw();
+  const cancel = useCancelDraw();
+  const [problem, setProblem] = useState<string | null>(null);
+  const f = drawFigures(draw.counts);
+  const can = drawActions(draw, now);
+  const fmt = when();
+  const figures: Array<[string, number]> = [
+    ['Entries', f.entries],
+    ['Confirmed', f.confirmed],
+    ['Duplicates removed', f.duplicatesRemoved],
+    ['In the draw', f.inDraw],
+    ['Drawn', f.drawn],
+    ['Charged', f.captured],
+    ['Declined, passed on', f.failed],
+    ['Released, not charged', f.released],
+  ];
+
+  const exportWinners = async () => {
+    setProblem(null);
+    try {
+      const pub = await fetchPublicDraw(draw.id);
+      downloadText(`draw-${draw.id}-winners.csv`, winnersCsv(pub), 'text/csv;charset=utf-8');
+    } catch (err) {
+      setProblem(adminErrorMessage(err));
+    }
+  };
+  const onError = (err: Error) => setProblem(adminErrorMessage(err));
+
+  return (
+    <li>
+      <article aria-labelledby={headingId} className="grid gap-4 border-2 border-ink bg-white p-4">
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h3 id={headingId} className="font-display text-xl uppercase leading-tight">
+              {draw.productName}
+            </h3>
+            <p className="text-sm text-muted">{displayPrice(draw.price)}</p>
+          </div>
+          <span
+            className={cn(
+              'border-2 px-2 py-0.5 text-xs font-bold uppercase tracking-wide',
+              draw.status === 'open'
+                ? 'border-ink bg-accent'
+                : draw.status === 'cancelled'
+                  ? 'border-neutral-400 text-muted'
+                  : 'border-ink',
+            )}
+          >
+            {DRAW_STATUS_LABEL[draw.status]}
+          </span>
+        </div>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="font-semibold">Entries open</dt>
+          <dd>{fmt.format(new Date(draw.opensAt))}</dd>
+          <dt className="font-semibold">Entries close</dt>
+          <dd>{fmt.format(new Date(draw.closesAt))}</dd>
+          <dt className="font-semibold">Draw</dt>
+          <dd>{fmt.format(new Date(draw.drawAt))}</dd>
+        </dl>
+        <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Entries">
+          {figures.map(([label, value]) => (
+            <div key={label} className="border border-black/15 p-2">
+              <dt className="text-xs text-muted">{label}</dt>
+              <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+            </div>
+          ))}
+        </dl>
+        {problem && (
+          <p role="alert" className="text-sm font-medium text-red-700">
+            {problem}
+          </p>
+        )}
+        <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+          {can.run && (
+            <ConfirmButton
+              label="Run now"
+              title={`Run the draw for ${draw.productName}?`}
+              description="The seed is revealed, every confirmed entry is ranked, and the winners' cards are charged. This cannot be undone."
+              confirm="Run the draw"
+              variant="default"
+              pending={run.isPending}
+              onConfirm={() => run.mutate(draw.id, { onError })}
+            />
+          )}
+          {can.cancel && (
+            <ConfirmButton
+              label="Cancel draw"
+              title={`Cancel the draw for ${draw.productName}?`}
+              description="Every entry is cancelled and every card authorisation released. Nobody is charged. This cannot be undone."
+              confirm="Cancel the draw"
+              variant="destructive"
+              pending={cancel.isPending}
+              onConfirm={() => cancel.mutate(draw.id, { onError })}
+            />
+          )}
+          {can.winners && (
+            <Button
+              type="button"
+              variant="outline"
+              className="min-h-11 w-full sm:w-auto"
+              onClick={() => void exportWinners()}
+            >
+              Export winners (CSV)
+            </Button>
+          )}
+          <a
+            href={`/draws/${draw.id}`}
+            target="_blank"
+            rel="noopener"
+            className="inline-flex min-h-11 items-center justify-center px-3 text-sm font-semibold underline underline-offset-4 hover:no-underline focus-visible:outline-3 focus-visible:outline-blue-600"
+          >
+            Public page
+          </a>
+        </div>
+      </article>
+    </li>
+  );
+}
+
+/**
+ * The Draws tab: every draw with its figures, a new draw for a product, run now, cancel, and the winners'
+ * export. The export lists public ids, sizes and ranks; the winners' names and addresses are on their orders.
+ */
+export function DrawsPanel({ products }: { products: AdminProduct[] | undefined }) {
+  const draws = useAdminDraws();
+  const live = (draws.data ?? []).some((d) => d.status === 'scheduled' || d.status === 'open');
+  const now = useNow(live);
+  return (
+    <div className="grid gap-6">
+      <PanelHeading title="Draws">
+        <UpdatedAt
+          at={draws.dataUpdatedAt}
+          onRefresh={() => void draws.refetch()}
+          what="draws"
+          refreshing={draws.isFetching}
+        />
+      </PanelHeading>
+      <CreateDrawForm products={products} />
+      {draws.isLoading ? (
+        <PanelLoading>Loading draws…</PanelLoading>
+      ) : draws.isError ? (
+        <PanelError what="the draws" />
+      ) : (draws.data ?? []).length === 0 ? (
+        <PanelEmpty icon={Dices}>
+          <p className="font-semibold">No draws yet.</p>
+          <p className="text-sm text-muted">Create one above to sell a piece by draw.</p>
+        </PanelEmpty>
+      ) : (
+        <ul className="grid gap-4 lg:grid-cols-2" aria-label="Draws">
+          {draws.data!.map((d) => (
+            <DrawCard key={d.id} draw={d} now={now || Date.now()} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,425 @@
+import { lazy, Suspense, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'wouter';
+import type { EnterDrawBody, PublicDraw } from '../../../common/contracts/draws';
+import { parseMoney } from '../../../common/domain/money';
+import { ReleaseTime } from '../../components/drop-countdown';
+import { Button } from '../../components/ui/button';
+import { FormField } from '../../components/ui/form-field';
+import { Input } from '../../components/ui/input';
+import { HumanCheckStatus } from '../../lib/proof-of-work/human-check-status';
+import { proveHuman } from '../../lib/proof-of-work/prove-human';
+import { useShopSettings } from '../../lib/use-shop-settings';
+import { problemText, useEnterDraw } from './draw-api';
+import { authorisedNotChargedText, entryAmount, secondSizeOptions } from './draw-view';
+import type { StripeCardHandle } from './stripe-card-fields';
+
+const StripeCardFields = lazy(() => import('./stripe-card-fields'));
+
+/**
+ * What the entry form borrows from the checkout (the page hands it over: features do not import each
+ * other): the countries it ships to and its card-number helpers, so both forms take the same input.
+ */
+export interface CheckoutParts {
+  countries: ReadonlyArray<{ code: string; name: string }>;
+  formatCardNumber: (input: string) => string;
+  formatExpiry: (input: string, previous?: string) => string;
+  cardDigits: (value: string) => string;
+}
+
+type Field =
+  | 'size'
+  | 'secondSize'
+  | 'email'
+  | 'firstName'
+  | 'lastName'
+  | 'shippingAddress'
+  | 'shippingCity'
+  | 'shippingState'
+  | 'shippingZip'
+  | 'shippingCountry'
+  | 'cardNumber'
+  | 'expiry'
+  | 'cvc';
+
+const FIELD_ORDER: Field[] = [
+  'size',
+  'secondSize',
+  'email',
+  'firstName',
+  'lastName',
+  'shippingAddress',
+  'shippingCity',
+  'shippingState',
+  'shippingZip',
+  'shippingCountry',
+  'cardNumber',
+  'expiry',
+  'cvc',
+];
+
+const fieldId = (f: Field) => `draw-${f}`;
+
+const selectClass =
+  'h-11 w-full cursor-pointer border-2 border-neutral-300 bg-white px-3 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-700';
+
+function Legend({ children }: { children: ReactNode }) {
+  return <legend className="mb-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">{children}</legend>;
+}
+
+/**
+ * "Enter the draw" while the window is open: sizes, e-mail, where it ships, the card (authorised, not
+ * charged), a proof of work. The server checks everything again; this form only saves a round trip.
+ */
+export function DrawEntryForm({
+  draw,
+  sizes,
+  parts,
+}: {
+  draw: PublicDraw;
+  sizes: readonly string[];
+  parts: CheckoutParts;
+}) {
+  const settings = useShopSettings();
+  const stripeKey = settings.payments.provider === 'stripe' ? settings.payments.stripePublishableKey : null;
+  const enter = useEnterDraw(draw.id);
+  const stripeCard = useRef<StripeCardHandle | null>(null);
+  const [values, setValues] = useState<Record<Field, string>>({
+    // A piece in one size only: that size is the entry's, nothing to choose.
+    size: sizes.length === 1 ? sizes[0]! : '',
+    secondSize: '',
+    email: '',
+    firstName: '',
+    lastName: '',
+    shippingAddress: '',
+    shippingCity: '',
+    shippingState: '',
+    shippingZip: '',
+    shippingCountry: 'US',
+    cardNumber: '',
+    expiry: '',
+    cvc: '',
+  });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [checking, setChecking] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+
+  const set = (f: Field, v: string) => setValues((old) => ({ ...old, [f]: v }));
+  const control = (f: Field) => ({
+    id: fieldId(f),
+    value: values[f],
+    onChange: (e: { target: { value: string } }) => set(f, e.target.value),
+  });
+
+  const focusFirst = (found: Partial<Record<Field, string>>) => {
+    const first = FIELD_ORDER.find((f) => found[f]);
+    if (first) document.getElementById(fieldId(first))?.focus();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    const found: Partial<Record<Field, string>> = {};
+    if (sizes.length > 0 && !values.size) found.size = 'Please choose a size.';
+    if (!stripeKey) {
+      if (parts.cardDigits(values.cardNumber).length < 12) found.cardNumber = 'Please enter your card number';
+      if (!/^\d{2}\/\d{2}$/.test(values.expiry)) found.expiry = 'Please enter the expiry date as MM/YY';
+      if (!/^\d{3,4}$/.test(values.cvc)) found.cvc = 'Please enter the CVC';
+    }
+    // The shipping details are checked by the checkout's own rules (the shared contract), same messages.
+    await import('../../lib/zod-jitless');
+    const { customerInfoBody } = await import('../../../common/contracts/checkout');
+    const customer = customerInfoBody.safeParse({
+      email: values.email,
+      firstName: values.firstName,
+      lastName: values.lastName,
+      shippingAddress: values.shippingAddress,
+      shippingCity: values.shippingCity,
+      shippingState: values.shippingState,
+      shippingZip: values.shippingZip,
+      shippingCountry: values.shippingCountry,
+    });
+    if (!customer.success) {
+      for (const issue of customer.error.issues) {
+        const f = issue.path[0] as Field;
+        found[f] ??= issue.message;
+      }
+    }
+    setErrors(found);
+    if (Object.keys(found).length > 0 || !customer.success) {
+      focusFirst(found);
+      return;
+    }
+    let card: Pick<EnterDrawBody, 'card' | 'paymentMethodId'>;
+    if (stripeKey) {
+      const made = await stripeCard.current?.paymentMethod();
+      if (!made || 'error' in made) {
+        setProblem(made?.error ?? 'Your card could not be read. Please try again.');
+        return;
+      }
+      card = { paymentMethodId: made.id };
+    } else {
+      card = {
+        card: { cardNumber: parts.cardDigits(values.cardNumber), expiry: values.expiry, cvc: values.cvc },
+      };
+    }
+    let altcha: string;
+    setChecking(true);
+    try {
+      altcha = await proveHuman();
+    } catch {
+      setProblem('We could not check you are human. Please try again.');
+      return;
+    } finally {
+      setChecking(false);
+    }
+    enter.mutate(
+      {
+        ...customer.data,
+        phone: null,
+        size: values.size || null,
+        secondSize: values.secondSize || null,
+        ...card,
+        altcha,
+      },
+      {
+        onSuccess: () => setDone(true),
+        onError: (err) => {
+          const text = problemText(err, 'Your entry could not be sent. Please try again.');
+          setProblem(text);
+        },
+      },
+    );
+  };
+
+  if (done) {
+    return (
+      <div
+        role="status"
+        className="grid gap-2 border-2 border-ink bg-accent/40 p-4"
+        data-testid="draw-entered"
+      >
+        <p className="font-display text-2xl uppercase leading-tight">
+          Check your e-mail to confirm your entry.
+        </p>
+        <p className="text-sm">
+          We sent a link to {values.email.trim()}. An entry that is not confirmed before the window closes is
+          not in the draw.
+        </p>
+      </div>
+    );
+  }
+
+  const busy = checking || enter.isPending;
+  const err = (f: Field) => errors[f];
+  const seconds = secondSizeOptions(sizes, values.size || null);
+
+  return (
+    <form
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-labelledby="draw-form-heading"
+      className="grid gap-6"
+    >
+      <h3 id="draw-form-heading" className="sr-only">
+        Your entry
+      </h3>
+      {sizes.length > 0 && (
+        <fieldset className="grid gap-4 sm:grid-cols-2">
+          <Legend>Sizes</Legend>
+          <FormField label="Size" id={fieldId('size')} error={err('size')} required>
+            {(a) => (
+              <select
+                {...a}
+                className={selectClass}
+                value={values.size}
+                onChange={(e) => {
+                  const next = e.target.value;
+                  setValues((old) => ({
+                    ...old,
+                    size: next,
+                    secondSize: old.secondSize === next ? '' : old.secondSize,
+                  }));
+                }}
+              >
+                <option value="">Select a size</option>
+                {sizes.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
+          <FormField
+            label="Second choice (optional)"
+            id={fieldId('secondSize')}
+            error={err('secondSize')}
+            description="If your first size is gone by your turn."
+          >
+            {(a) => (
+              <select {...a} className={selectClass} {...control('secondSize')}>
+                <option value="">No second choice</option>
+                {seconds.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
+        </fieldset>
+      )}
+
+      <fieldset className="grid gap-4">
+        <Legend>Contact</Legend>
+        <FormField
+          label="Email"
+          id={fieldId('email')}
+          error={err('email')}
+          description="Your confirmation link and your result go here."
+        >
+          {(a) => <Input {...a} type="email" autoComplete="email" {...control('email')} />}
+        </FormField>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="First Name" id={fieldId('firstName')} error={err('firstName')}>
+            {(a) => <Input {...a} autoComplete="given-name" {...control('firstName')} />}
+          </FormField>
+          <FormField label="Last Name" id={fieldId('lastName')} error={err('lastName')}>
+            {(a) => <Input {...a} autoComplete="family-name" {...control('lastName')} />}
+          </FormField>
+        </div>
+      </fieldset>
+
+      <fieldset className="grid gap-4">
+        <Legend>Shipping Address</Legend>
+        <FormField label="Address" id={fieldId('shippingAddress')} error={err('shippingAddress')}>
+          {(a) => <Input {...a} autoComplete="street-address" {...control('shippingAddress')} />}
+        </FormField>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="City" id={fieldId('shippingCity')} error={err('shippingCity')}>
+            {(a) => <Input {...a} autoComplete="address-level2" {...control('shippingCity')} />}
+          </FormField>
+          <FormField label="State" id={fieldId('shippingState')} error={err('shippingState')}>
+            {(a) => <Input {...a} autoComplete="address-level1" {...control('shippingState')} />}
+          </FormField>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="ZIP Code" id={fieldId('shippingZip')} error={err('shippingZip')}>
+            {(a) => <Input {...a} autoComplete="postal-code" {...control('shippingZip')} />}
+          </FormField>
+          <FormField label="Country" id={fieldId('shippingCountry')} error={err('shippingCountry')}>
+            {(a) => (
+              <select {...a} autoComplete="country" className={selectClass} {...control('shippingCountry')}>
+                {parts.countries.map((c) => (
+                  <option key={c.code} value={c.code}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
+        </div>
+      </fieldset>
+
+      <fieldset className="grid gap-4" aria-describedby="draw-card-note">
+        <Legend>Card</Legend>
+        {stripeKey ? (
+          <Suspense fallback={<p className="text-sm text-muted">Loading the card form…</p>}>
+            <StripeCardFields
+              ref={stripeCard}
+              publishableKey={stripeKey}
+              amountCents={parseMoney(draw.price)}
+            />
+          </Suspense>
+        ) : (
+          <>
+            <FormField label="Card number" id={fieldId('cardNumber')} error={err('cardNumber')}>
+              {(a) => (
+                <Input
+                  {...a}
+                  inputMode="numeric"
+                  autoComplete="cc-number"
+                  placeholder="1234 1234 1234 1234"
+                  value={values.cardNumber}
+                  onChange={(e) => set('cardNumber', parts.formatCardNumber(e.target.value))}
+                />
+              )}
+            </FormField>
+            <div className="grid grid-cols-2 gap-4">
+              <FormField label="Expiry (MM/YY)" id={fieldId('expiry')} error={err('expiry')}>
+                {(a) => (
+                  <Input
+                    {...a}
+                    inputMode="numeric"
+                    autoComplete="cc-exp"
+                    placeholder="MM/YY"
+                    value={values.expiry}
+                    onChange={(e) => set('expiry', parts.formatExpiry(e.target.value, values.expiry))}
+                  />
+                )}
+              </FormField>
+              <FormField label="CVC" id={fieldId('cvc')} error={err('cvc')}>
+                {(a) => (
+                  <Input
+                    {...a}
+                    inputMode="numeric"
+                    autoComplete="cc-csc"
+                    placeholder="123"
+                    maxLength={4}
+                    value={values.cvc}
+                    onChange={(e) => set('cvc', e.target.value.replace(/\D/g, '').slice(0, 4))}
+                  />
+                )}
+              </FormField>
+            </div>
+            <p className="text-xs text-muted">
+              Test mode: use 4242 4242 4242 4242, any future date and any CVC.
+            </p>
+          </>
+        )}
+        <p id="draw-card-note" className="border-l-4 border-ink pl-3 text-sm font-semibold">
+          {authorisedNotChargedText(entryAmount(draw.price, values.shippingCountry, settings))}
+        </p>
+      </fieldset>
+
+      {problem && (
+        <p role="alert" className="border-2 border-red-700 bg-red-50 p-3 text-sm font-medium text-red-900">
+          {problem}
+        </p>
+      )}
+      <div className="grid gap-3">
+        <Button type="submit" size="lg" className="w-full" disabled={busy}>
+          {checking ? 'Checking…' : enter.isPending ? 'Entering…' : 'Enter the draw'}
+        </Button>
+        <HumanCheckStatus checking={checking} />
+        <p className="text-xs text-muted">
+          One entry per person: a second entry with the same e-mail, address or card is removed before the
+          draw.{' '}
+          <Link
+            href={`/draws/${draw.id}`}
+            className="font-semibold text-ink underline underline-offset-4 hover:no-underline"
+          >
+            How the draw works
+          </Link>
+        </p>
+      </div>
+    </form>
+  );
+}
+
+/** Entries close / draw time line, shown above the form and on the panel's other states. */
+export function DrawTimes({ draw }: { draw: Pick<PublicDraw, 'closesAt' | 'drawAt'> }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+      <dt className="font-semibold">Entries close</dt>
+      <dd>
+        <ReleaseTime releaseAt={draw.closesAt} />
+      </dd>
+      <dt className="font-semibold">Draw</dt>
+      <dd>
+        <ReleaseTime releaseAt={draw.drawAt} />
+      </dd>
+    </dl>
+  );
+}

@@ -1,0 +1,125 @@
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import type { PublicDraw } from '../../../common/contracts/draws';
+import { ReleaseTime } from '../../components/drop-countdown';
+import { useNow } from '../../lib/release-clock';
+import { DrawEntryForm, DrawTimes, type CheckoutParts } from './draw-entry-form';
+import { drawPhase } from './draw-view';
+
+const linkClass =
+  'font-semibold underline underline-offset-4 hover:no-underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
+
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section
+      aria-labelledby="draw-heading"
+      className="grid gap-4 border-2 border-ink bg-paper p-4 sm:p-5"
+      data-testid="draw-panel"
+    >
+      <div>
+        <p className="text-xs font-bold uppercase tracking-[0.2em] text-muted">Sold by draw</p>
+        <h2 id="draw-heading" className="mt-1 font-display text-3xl uppercase leading-none">
+          {title}
+        </h2>
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** The commitment, in full: the shop cannot change the draw's order once it is published. */
+export function Commitment({ value }: { value: string }) {
+  return (
+    <div className="grid gap-1 text-sm">
+      <p className="font-semibold">Commitment (SHA-256 of the secret seed)</p>
+      <code className="block break-all bg-black/5 p-2 font-mono text-xs">{value}</code>
+    </div>
+  );
+}
+
+/**
+ * The product page's draw (a product sold by draw instead of first come, first served): before the window,
+ * when it opens and the commitment; while open, the entry form; after, where the draw stands and its result.
+ */
+export function DrawPanel({
+  draw,
+  sizes,
+  parts,
+}: {
+  draw: PublicDraw;
+  sizes: readonly string[];
+  parts: CheckoutParts;
+}) {
+  const phase = drawPhase(draw, useNow(draw.status === 'scheduled' || draw.status === 'open'));
+  const drawLink = `/draws/${draw.id}`;
+  switch (phase) {
+    case 'upcoming':
+      return (
+        <Panel title="Entries open soon">
+          <p className="text-sm">
+            Entries open <ReleaseTime releaseAt={draw.opensAt} className="font-semibold" />. Enter any time in
+            the window: the order of entry makes no difference.
+          </p>
+          <DrawTimes draw={draw} />
+          <Commitment value={draw.commitment} />
+          <p className="text-sm">
+            <Link href={drawLink} className={linkClass}>
+              How the draw works
+            </Link>
+          </p>
+        </Panel>
+      );
+    case 'open':
+      return (
+        <Panel title="Enter the draw">
+          <p className="text-sm">
+            Enter any time before the window closes: the order of entry makes no difference. Winners are drawn
+            at random, and anyone can check the draw.
+          </p>
+          <DrawTimes draw={draw} />
+          <DrawEntryForm draw={draw} sizes={sizes} parts={parts} />
+        </Panel>
+      );
+    case 'closed':
+      return (
+        <Panel title="Entries are closed">
+          <p className="text-sm">
+            The draw runs <ReleaseTime releaseAt={draw.drawAt} className="font-semibold" />. Every entrant
+            gets their result by e-mail.
+          </p>
+          <p className="text-sm">
+            <Link href={drawLink} className={linkClass}>
+              Follow the draw
+            </Link>
+          </p>
+        </Panel>
+      );
+    case 'result':
+      return (
+        <Panel title="The draw has run">
+          <p className="text-sm">
+            Every entrant gets their result by e-mail. The full list and the seed are public.
+          </p>
+          <p className="text-sm">
+            <Link href={drawLink} className={linkClass}>
+              See the draw's result
+            </Link>
+          </p>
+        </Panel>
+      );
+    case 'cancelled':
+      return null;
+  }
+}
+
+/** Above the ordinary purchase controls once the draw is over: where its result is. */
+export function DrawResultNote({ draw }: { draw: PublicDraw }) {
+  return (
+    <p className="border-2 border-ink p-3 text-sm" data-testid="draw-result-note">
+      This piece was sold by draw.{' '}
+      <Link href={`/draws/${draw.id}`} className={linkClass}>
+        See the draw's result
+      </Link>
+    </p>
+  );
+}

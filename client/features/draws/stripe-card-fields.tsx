@@ -1,0 +1,79 @@
+import { useImperativeHandle, type Ref } from 'react';
+import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
+import { loadStripe, type Stripe } from '@stripe/stripe-js';
+
+// With Stripe, the entry's card is read by Stripe's own Payment Element (as at checkout), in deferred mode:
+// no PaymentIntent exists yet. Stripe.js turns the card into a PaymentMethod, and the server authorises it
+// (capture_method manual) for the draw's price when the entry arrives. A chunk of its own, so offline
+// shops never download Stripe code.
+
+const stripeByKey = new Map<string, Promise<Stripe | null>>();
+function stripeFor(key: string) {
+  let promise = stripeByKey.get(key);
+  if (!promise) {
+    promise = loadStripe(key);
+    stripeByKey.set(key, promise);
+  }
+  return promise;
+}
+
+export interface StripeCardHandle {
+  /** The card as a Stripe PaymentMethod id, or the card form's own error. */
+  paymentMethod(): Promise<{ id: string } | { error: string }>;
+}
+
+export default function StripeCardFields({
+  publishableKey,
+  amountCents,
+  ref,
+}: {
+  publishableKey: string;
+  amountCents: number;
+  ref: Ref<StripeCardHandle | null>;
+}) {
+  return (
+    <Elements
+      stripe={stripeFor(publishableKey)}
+      options={{
+        mode: 'payment',
+        amount: amountCents,
+        currency: 'usd',
+        captureMethod: 'manual',
+        paymentMethodCreation: 'manual',
+        appearance: {
+          theme: 'flat',
+          variables: {
+            colorPrimary: '#0a0a0a',
+            colorBackground: '#ffffff',
+            colorText: '#0a0a0a',
+            borderRadius: '0px',
+            fontFamily: 'Inter, system-ui, sans-serif',
+          },
+        },
+      }}
+    >
+      <CardElement handle={ref} />
+    </Elements>
+  );
+}
+
+function CardElement({ handle }: { handle: Ref<StripeCardHandle | null> }) {
+  const stripe = useStripe();
+  const elements = useElements();
+  useImperativeHandle(
+    handle,
+    () => ({
+      async paymentMethod() {
+        if (!stripe || !elements) return { error: 'The card form is still loading. Please try again.' };
+        const submitted = await elements.submit();
+        if (submitted.error) return { error: submitted.error.message ?? 'Please check your card details.' };
+        const { error, paymentMethod } = await stripe.createPaymentMethod({ elements });
+        if (error || !paymentMethod)
+          return { error: error?.message ?? 'Your card could not be read. Please try again.' };
+        return { id: paymentMethod.id };
+      },
+    }),
+    [stripe, elements],
+  );
+  return <PaymentElement options={{ layout: 'tabs', paymentMethodOrder: ['card'] }} />;
+}

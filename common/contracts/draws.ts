@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { DRAW_ENTRY_STATUSES, DRAW_STATUSES } from '../domain/draw-lifecycle';
+import { customerInfoBody } from './checkout';
+import { safeString } from './safe-string';
+import { shippingMethodSchema } from './settings';
+
+// The draw (docs/draw.md, ADR 018): a product sold by draw instead of first come, first served.
+//
+// Public:
+//   GET    /api/draws/:id                        → PublicDraw (commitment always; seed, entries and winners once drawn)
+//   GET    /api/products/:productId/draw         → PublicDraw of the product's current (or last) draw; null (200) when it never had one
+//   POST   /api/draws/:id/entries                body EnterDrawBody (proof of work) → 202 EnterDrawResult;
+//          400 invalid; 402 card declined; 404 no draw; 409 window not open / already entered
+//   GET    /api/draw-entries/:token              → DrawEntryView (the token comes from the mailed link)
+//   POST   /api/draw-entries/:token/confirm      → DrawEntryView (confirmed; again: the same)
+//   PATCH  /api/draw-entries/:token              body ChangeDrawEntryBody → DrawEntryView (until the window closes)
+//   DELETE /api/draw-entries/:token              → DrawEntryView (withdrawn, card released; until the window closes)
+// Owner (admin login, like every /api/admin route):
+//   GET    /api/admin/draws                      → AdminDraw[]
+//   POST   /api/admin/draws                      body AdminDrawCreate → 201 AdminDraw
+//   GET    /api/admin/draws/:id                  → AdminDraw
+//   PATCH  /api/admin/draws/:id                  body AdminDrawUpdate → AdminDraw (only while scheduled)
+//   POST   /api/admin/draws/:id/run              → AdminDraw (runs the draw now; 409 before the window closes)
+//   POST   /api/admin/draws/:id/cancel           → AdminDraw (before the draw; every authorisation released)
+
+export const DRAW_METHOD = 'fifty-draw-v1';
+
+export const drawStatusSchema = z.enum(DRAW_STATUSES);
+export const drawEntryStatusSchema = z.enum(DRAW_ENTRY_STATUSES);
+
+export const drawIdParams = z.object({ id: safeString().uuid({ message: 'Draw not found' }) });
+export const drawProductParams = z.object({ productId: safeString().uuid({ message: 'Product not found' }) });
+export const drawEntryTokenParams = z.object({
+  token: safeString().regex(/^[A-Za-z0-9_-]{43}$/, { message: 'This link is not valid.' }),
+});
+
+const isoTime = (label: string) =>
+  safeString({ message: `${label} is required` }).datetime({ offset: true, message: `${label} must be an ISO 8601 time` });
+
+export const adminDrawCreate = z.object({
+  productId: safeString().uuid({ message: 'Product not found' }),
+  opensAt: isoTime('opensAt'),
+  closesAt: isoTime('closesAt'),
+  drawAt: isoTime('drawAt'),
+});
+export type AdminDrawCreate = z.infer<typeof adminDrawCreate>;
+
+export const adminDrawUpdate = adminDrawCreate.omit({ productId: true }).partial();
+export type AdminDrawUpdate = z.infer<typeof adminDrawUpdate>;
+
+const sizeLabel = safeString().trim().min(1).max(20);
+
+/** The shopper's entry: where the piece ships, the sizes, the card. */
+export const enterDrawBody = customerInfoBody.extend({
+  size: sizeLabel.nullable().optional(),
+  secondSize: sizeLabel.nullable().optional(),
+  shippingMethod: shippingMethodSchema.optional(),
+  /** With Stripe: the PaymentMethod id Stripe.js made from the card form. */
+  paymentMethodId: safeString().trim().min(1).max(200).optional(),
+  /** With the offline test gateway: one of Stripe's test cards. */
+  card: z
+    .object({ cardNumber: safeString().min(1).max(40), expiry: safeString().min(1).max(10), cvc: safeString().min(1).max(8) })
+    .optional(),
+  altcha: safeString().max(10_000, { message: 'Invalid proof of work' }),
+});
+export type EnterDrawBody = z.infer<typeof enterDrawBody>;
+
+export const changeDrawEntryBody = z.object({
+  size: sizeLabel.nullable().optional(),
+  secondSize: sizeLabel.nullable().optional(),
+});
+export type ChangeDrawEntryBody = z.infer<typeof changeDrawEntryBody>;
+
+export const enterDrawResult = z.object({
+  publicId: safeString(),
+  status: drawEntryStatusSchema,
+  message: safeString(),
+});
+export type EnterDrawResult = z.infer<typeof enterDrawResult>;
+
+/** What the entrant sees of their own entry (from the mailed link). */
+export const drawEntryViewSchema = z.object({
+  publicId: safeString(),
+  drawId: safeString().uuid(),
+  productId: safeString().uuid(),
+  productName: safeString(),
+  drawStatus: drawStatusSchema,
+  status: drawEntryStatusSchema,
+  email: safeString(),
+  size: safeString().nullable(),
+  secondSize: safeString().nullable(),
+  /** The amount authorised on the card ("12.34"); charged only if the entry wins. */
+  amount: safeString(),
+  closesAt: safeString(),
+  drawAt: safeString(),
+  /** Whether size changes and withdrawal are still possible. */
+  changeable: z.boolean(),
+  rank: z.number().int().nullable(),
+  allocatedSize: safeString().nullable(),
+  orderNumber: safeString().nullable(),
+  removedReason: safeString().nullable(),
+});
+export type DrawEntryView = z.infer<typeof drawEntryViewSchema>;
+
+export const publishedEntrySchema = z.object({
+  publicId: safeString(),
+  weight: z.number(),
+  size: safeString().nullable(),
+  secondSize: safeString().nullable(),
+  rank: z.number().int().nullable(),
+  /** won | lost | capture_failed (selected / waiting while the draw is being settled). */
+  outcome: safeString(),
+});
+
+/** GET /api/draws/:id — everything scripts/verify-draw.mjs needs, once the draw has run. */
+export const publicDrawSchema = z.object({
+  id: safeString().uuid(),
+  productId: safeString().uuid(),
+  productName: safeString(),
+  status: drawStatusSchema,
+  method: z.literal(DRAW_METHOD),
+  opensAt: safeString(),
+  closesAt: safeString(),
+  drawAt: safeString(),
+  price: safeString(),
+  commitment: safeString(),
+  /** null until the draw runs. */
+  seed: safeString().nullable(),
+  /** Entries in the draw (confirmed, duplicates removed), in rank order; empty until the draw runs. */
+  entries: z.array(publishedEntrySchema),
+  winners: z.array(z.object({ publicId: safeString(), size: safeString().nullable() })),
+  /** Entries removed before the draw as duplicates of an earlier one (how many; their reasons are private). */
+  removedDuplicates: z.number().int(),
+  /** Confirmed entries so far (before the draw) or in the draw. */
+  entryCount: z.number().int(),
+});
+export type PublicDraw = z.infer<typeof publicDrawSchema>;
+
+export const adminDrawSchema = z.object({
+  id: safeString().uuid(),
+  productId: safeString().uuid(),
+  productName: safeString(),
+  status: drawStatusSchema,
+  opensAt: safeString(),
+  closesAt: safeString(),
+  drawAt: safeString(),
+  price: safeString(),
+  commitment: safeString(),
+  seed: safeString().nullable(),
+  drawnAt: safeString().nullable(),
+  settledAt: safeString().nullable(),
+  /** Entries per status. */
+  counts: z.record(safeString(), z.number().int()),
+});
+export type AdminDraw = z.infer<typeof adminDrawSchema>;
+export const adminDrawListSchema = z.array(adminDrawSchema);

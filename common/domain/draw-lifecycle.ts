@@ -1,0 +1,157 @@
+// The lives of a draw and of its entries, in one transition table each (the house style of
+// common/domain/checkout-lifecycle.ts): the draws repository moves a row only along these edges, in a
+// conditional UPDATE (`WHERE status = ANY(sourcesOf(...))`), and the database's CHECK constraints allow
+// only these statuses; anything else is an IllegalTransitionError.
+
+/**
+ * scheduled (commitment published, entries not yet taken) → open (the entry window) → closed (no more
+ * entries or changes; unconfirmed entries lapse) → drawn (seed revealed, ranks and pieces given) →
+ * settled (every winner captured or passed on, every other authorisation voided, every entrant mailed).
+ * `cancelled`: the owner called it off before the draw; every authorisation is voided.
+ */
+export const DRAW_STATUSES = ['scheduled', 'open', 'closed', 'drawn', 'settled', 'cancelled'] as const;
+export type DrawStatus = (typeof DRAW_STATUSES)[number];
+
+/**
+ * A draw owns its product's sale from the announcement until it has run: the product page shows the
+ * draw instead of Add to Cart, and the cart, a line raise and a payment refuse the product. A settled
+ * draw leaves what is left on sale as usual; a cancelled one leaves no trace.
+ */
+export const DRAW_OWNS_SALE: readonly DrawStatus[] = ['scheduled', 'open', 'closed', 'drawn'];
+export const drawOwnsSale = (status: DrawStatus): boolean => DRAW_OWNS_SALE.includes(status);
+
+/**
+ * An entry: `pending` (card authorised, e-mail not yet confirmed) → `confirmed` (in the draw) or
+ * `withdrawn` (by its entrant, before the window closed) or `lapsed` (never confirmed by the close).
+ * At the draw a confirmed entry is `removed` (a duplicate of an earlier one, the reason recorded),
+ * `selected` (a piece is held for it, its capture pending) or `waiting` (an alternate, in rank order).
+ * A selected entry is `won` (captured, its order made) or `capture_failed` (its piece goes to the next
+ * waiting entry that wants that size); a waiting entry becomes `selected` when a piece comes its way, or
+ * `lost` once nothing is left to pass on. `cancelled`: its draw was called off.
+ */
+export const DRAW_ENTRY_STATUSES = [
+  'pending',
+  'confirmed',
+  'withdrawn',
+  'lapsed',
+  'removed',
+  'selected',
+  'waiting',
+  'won',
+  'capture_failed',
+  'lost',
+  'cancelled',
+] as const;
+export type DrawEntryStatus = (typeof DRAW_ENTRY_STATUSES)[number];
+
+/** Where the entry's card authorisation stands at the gateway. */
+export const AUTHORISATION_STATES = ['authorised', 'captured', 'voided', 'failed'] as const;
+export type AuthorisationState = (typeof AUTHORISATION_STATES)[number];
+
+type Lifecycle<S extends string> = { readonly [From in S]: readonly S[] };
+
+export const DRAW_LIFECYCLES = {
+  draw: {
+    scheduled: ['open', 'closed', 'cancelled'],
+    open: ['closed', 'cancelled'],
+    closed: ['drawn', 'cancelled'],
+    drawn: ['settled'],
+    settled: [],
+    cancelled: [],
+  } satisfies Lifecycle<DrawStatus>,
+  entry: {
+    pending: ['confirmed', 'withdrawn', 'lapsed', 'cancelled'],
+    confirmed: ['withdrawn', 'removed', 'selected', 'waiting', 'cancelled'],
+    withdrawn: [],
+    lapsed: [],
+    removed: [],
+    selected: ['won', 'capture_failed'],
+    waiting: ['selected', 'lost'],
+    won: [],
+    capture_failed: [],
+    lost: [],
+    cancelled: [],
+  } satisfies Lifecycle<DrawEntryStatus>,
+} as const;
+
+export type DrawLifecycleName = keyof typeof DRAW_LIFECYCLES;
+type StatusOf<L extends DrawLifecycleName> = keyof (typeof DRAW_LIFECYCLES)[L] & string;
+
+export class IllegalDrawTransitionError extends Error {
+  constructor(
+    readonly lifecycle: DrawLifecycleName,
+    readonly from: string,
+    readonly to: string,
+  ) {
+    super(`Illegal ${lifecycle} transition: ${from} → ${to}`);
+    this.name = 'IllegalDrawTransitionError';
+  }
+}
+
+export function canDrawTransition<L extends DrawLifecycleName>(
+  lifecycle: L,
+  from: string,
+  to: StatusOf<L>,
+): boolean {
+  const next = (DRAW_LIFECYCLES[lifecycle] as Record<string, readonly string[]>)[from];
+  return next?.includes(to) ?? false;
+}
+
+/** Throws unless `from → to` is an edge of the lifecycle. */
+export function assertDrawTransition<L extends DrawLifecycleName>(
+  lifecycle: L,
+  from: string,
+  to: StatusOf<L>,
+): void {
+  if (!canDrawTransition(lifecycle, from, to)) throw new IllegalDrawTransitionError(lifecycle, from, to);
+}
+
+/** The statuses a row may be in to move to `to` (what a conditional UPDATE's `WHERE status = ANY(...)` allows). */
+export function drawSourcesOf<L extends DrawLifecycleName>(
+  lifecycle: L,
+  to: StatusOf<L>,
+): Array<StatusOf<L>> {
+  const table = DRAW_LIFECYCLES[lifecycle] as Record<string, readonly string[]>;
+  const sources = Object.keys(table).filter((from) => table[from]!.includes(to)) as Array<StatusOf<L>>;
+  if (sources.length === 0) throw new IllegalDrawTransitionError(lifecycle, '*', to);
+  return sources;
+}
+
+/** An entry whose entrant may still see, change or withdraw it: before the close, not withdrawn. */
+export function isEntryChangeable(status: string): boolean {
+  return status === 'pending' || status === 'confirmed';
+}
+
+/** Entries whose result is final (their entrant is mailed it once). */
+export const FINAL_ENTRY_RESULTS: readonly DrawEntryStatus[] = [
+  'won',
+  'capture_failed',
+  'lost',
+  'removed',
+  'lapsed',
+];
+
+/**
+ * The longest entry window: a card authorisation lasts 7 days (Stripe's online card authorisations;
+ * docs/draw.md), and the winners are captured at the draw, which comes at or after the close.
+ */
+export const MAX_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+/** The draw must be captured while the first authorisation still holds: at most this long after the window opens. */
+export const MAX_AUTHORISATION_MS = MAX_WINDOW_MS;
+
+/**
+ * The owner's schedule, checked: opens < closes ≤ drawAt, and the draw no later than 7 days after the
+ * window opens (the first entrant's authorisation must still hold when their card is captured). Returns
+ * the message to show, or null when it is fine.
+ */
+export function scheduleProblem(s: {
+  opensAtMs: number;
+  closesAtMs: number;
+  drawAtMs: number;
+}): string | null {
+  if (!(s.closesAtMs > s.opensAtMs)) return 'The entry window must close after it opens.';
+  if (s.drawAtMs < s.closesAtMs) return 'The draw cannot run before the entry window closes.';
+  if (s.drawAtMs - s.opensAtMs > MAX_AUTHORISATION_MS)
+    return 'The draw must run within 7 days of the window opening: a card authorisation lasts 7 days.';
+  return null;
+}

@@ -1,0 +1,294 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AdminDraw } from '../../common/contracts/draws';
+import type { Product } from '../../common/contracts/catalog';
+import { allocateInRankOrder } from '../../common/domain/draw-allocation';
+import { EDITION_SIZE } from '../../common/domain/stock';
+import type { Db, Tx } from '../db/client';
+import type { Mailer } from '../lib/mailer';
+import type { CatalogService } from '../modules/catalog/catalog.service';
+import { renderDrawResult, type DrawResultKind } from '../modules/draws/draw-mail';
+import type { DrawEntryRow, DrawRow, DrawsService } from '../modules/draws/draws.service';
+import type { InventoryService } from '../modules/inventory/inventory.service';
+import type { OrdersService } from '../modules/orders/orders.service';
+import type { PaymentGateway } from '../modules/payments/payment-gateway';
+import type { SettingsService } from '../modules/settings/settings.service';
+
+/** Held pieces of one size become sold, with the design's next edition numbers (inventory's sellVariant fits it). */
+export type SellHeldPiece = (
+  tx: Tx,
+  productId: string,
+  variantId: string,
+  quantity: number,
+) => Promise<{ numbers: number[]; editionSize: number } | null>;
+
+interface SettleDrawDeps {
+  db: Db;
+  draws: DrawsService;
+  catalog: Pick<CatalogService, 'getProductFresh'>;
+  inventory: Pick<InventoryService, 'moveSizes'>;
+  sellHeldPiece: SellHeldPiece;
+  orders: Pick<OrdersService, 'record'>;
+  gateway: PaymentGateway;
+  mailer: Mailer;
+  settings: Pick<SettingsService, 'shopName'>;
+  log: FastifyBaseLogger;
+  baseUrl: string;
+  /** Pause between two captures (the provider's rate limits); default 250 ms. */
+  captureGapMs?: number;
+  /** Called after pieces were taken or sold (the catalogue shows stock). */
+  onStockChanged?: () => void;
+}
+
+class NoPiece extends Error {}
+
+/**
+ * Settle a draw (docs/draw.md, "Running the draw"): the `draws` job (and the owner's "run now") moves each
+ * due draw along, each step idempotent and safe to re-run after a crash, on any instance:
+ *   1. open / close        — draws: the window by the one clock; unconfirmed entries lapse at the close
+ *   2. rankAndAllocate     — ONE transaction: draws locks the draw, removes duplicates, reveals and ranks;
+ *                            inventory holds one piece per selected entry in rank order (first choice, else
+ *                            second), the rest wait as alternates (common/domain/draw-allocation.ts)
+ *   3. captureWinners      — one transaction per winner, paced: payments captures (idempotent at the
+ *                            provider: never twice), inventory sells the held piece (edition number), orders
+ *                            records the order, draws marks it won. A declined capture passes the piece to
+ *                            the next ranked alternate wanting that size, or gives it back to stock
+ *   4. releaseOthers       — every other authorisation voided (the waiting ones once nothing is left to pass on)
+ *   5. mailResults         — every entrant mailed their result once (claimed before sending)
+ *   6. settle              — drawn → settled when nothing is left to do
+ */
+export function createSettleDrawFlow(deps: SettleDrawDeps) {
+  const { db, draws, catalog, inventory, gateway, mailer, settings, log } = deps;
+  const base = deps.baseUrl.replace(/\/+$/, '');
+  const gapMs = deps.captureGapMs ?? 250;
+  const sleep = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
+  const pendingMail = new Set<Promise<void>>();
+
+  /** One piece of `size` out of stock into held, in a savepoint: a size that is short changes nothing. */
+  async function takePiece(tx: Tx, productId: string, size: string | null): Promise<string | null> {
+    try {
+      return await tx.transaction(async (sp) => {
+        const moved = await inventory.moveSizes(sp, [], [{ productId, size, quantity: 1 }]);
+        const variantId = moved.short ? null : (moved.taken[0]?.variantId ?? null);
+        if (!variantId) throw new NoPiece();
+        return variantId;
+      });
+    } catch (err) {
+      if (err instanceof NoPiece) return null;
+      throw err;
+    }
+  }
+
+  async function rankAndAllocate(d: DrawRow): Promise<boolean> {
+    const done = await db.transaction(async (tx) => {
+      const result = await draws.rank(tx, d.id);
+      if (!result) return false;
+      const variants = new Map<string, string>();
+      const allocation = await allocateInRankOrder(result.ranked, async (size, entry) => {
+        const variantId = await takePiece(tx, d.productId, size);
+        if (variantId) variants.set(entry.id, variantId);
+        return variantId !== null;
+      });
+      for (const s of allocation.selected) await draws.select(tx, s.id, s.size, variants.get(s.id) ?? null);
+      await draws.markWaiting(tx, allocation.waiting);
+      return true;
+    });
+    if (done) deps.onStockChanged?.();
+    return done;
+  }
+
+  function orderOf(e: DrawEntryRow, productId: string, product: Product | null) {
+    return {
+      // The order names the entry where a checkout would be (no checkout was made for it).
+      id: e.id,
+      sessionId: `draw:${e.publicId}`,
+      customer: {
+        email: e.email,
+        firstName: e.firstName,
+        lastName: e.lastName,
+        phone: e.phone,
+        shippingAddress: e.shippingAddress,
+        shippingCity: e.shippingCity,
+        shippingState: e.shippingState,
+        shippingZip: e.shippingZip,
+        shippingCountry: e.shippingCountry,
+      },
+      shippingMethod: e.shippingMethod,
+      subtotalCents: e.subtotalCents,
+      discountCode: null,
+      discountAmountCents: 0,
+      taxCents: e.taxCents,
+      shippingCents: e.shippingCents,
+      totalCents: e.amountCents,
+      lines: [
+        {
+          productId,
+          name: product?.name ?? 'Draw piece',
+          unitPriceCents: e.subtotalCents,
+          quantity: 1,
+          selectedSize: e.allocatedSize,
+          selectedColor: null,
+          image: product?.images[0] ?? null,
+        },
+      ],
+    };
+  }
+
+  /** Captures one selected entry; false when another instance holds it (it captures it instead). */
+  async function captureOne(d: DrawRow, entryId: string, product: Product | null): Promise<boolean> {
+    const outcome = await db.transaction(async (tx) => {
+      const e = await draws.lockSelected(tx, entryId);
+      if (!e) return 'busy' as const;
+      // Idempotent at the provider: after a crash the same authorisation reports `already_captured`.
+      const result = await gateway.capture(e.authorisationId);
+      if (result.kind === 'failed') {
+        const next = await draws.passOn(tx, e, result.code);
+        if (!next && e.variantId)
+          await inventory.moveSizes(
+            tx,
+            [{ productId: d.productId, variantId: e.variantId, quantity: 1 }],
+            [],
+          );
+        return 'passed' as const;
+      }
+      if (result.amount !== e.amountCents)
+        log.error({ drawId: d.id, entry: e.publicId }, 'draw: captured amount differs from the entry');
+      const sold = e.variantId ? await deps.sellHeldPiece(tx, d.productId, e.variantId, 1) : null;
+      const order = await deps.orders.record(
+        tx,
+        orderOf(e, d.productId, product),
+        e.authorisationId,
+        [sold ?? { numbers: [], editionSize: product?.editionSize ?? EDITION_SIZE }],
+        {
+          isTest: gateway.provider === 'offline',
+        },
+      );
+      await draws.markWon(tx, e.id, order.orderNumber);
+      return 'won' as const;
+    });
+    if (outcome !== 'busy') deps.onStockChanged?.();
+    return outcome !== 'busy';
+  }
+
+  async function captureWinners(d: DrawRow): Promise<void> {
+    const product = await catalog.getProductFresh(d.productId);
+    let first = true;
+    for (;;) {
+      const next = await draws.nextToCapture(d.id);
+      if (!next) return;
+      if (!first) await sleep(gapMs);
+      first = false;
+      if (!(await captureOne(d, next.id, product))) return;
+    }
+  }
+
+  async function releaseOthers(drawId: string): Promise<void> {
+    for (const e of await draws.authorisationsToRelease(drawId)) {
+      try {
+        const result = await gateway.voidAuthorisation(e.authorisationId);
+        if (result === 'captured') {
+          // Charged without a piece (cannot happen through these steps; a provider surprise): give it back.
+          log.error({ drawId, entry: e.publicId }, 'draw: an entry without a piece was charged; refunding');
+          await gateway.refund(e.authorisationId);
+        }
+        await draws.setAuthorisationState(e.id, 'voided');
+      } catch (err) {
+        log.warn(
+          { err, drawId, entry: e.publicId },
+          'draw: releasing an authorisation failed; retried on the next run',
+        );
+      }
+    }
+  }
+
+  function mailResults(d: DrawRow, entries: readonly DrawEntryRow[], productName: string): void {
+    for (const e of entries) {
+      const p = mailer
+        .send(
+          renderDrawResult({
+            to: e.email,
+            firstName: e.firstName,
+            productName,
+            kind: e.status as DrawResultKind,
+            size: e.allocatedSize,
+            amountCents: e.amountCents,
+            orderNumber: e.orderNumber,
+            // The public page, opened on this entrant's rank (the entry's own link is known only to its mailbox).
+            url: `${base}/draws/${d.id}?entry=${e.publicId}`,
+            nextDropsUrl: `${base}/drops`,
+            shopName: settings.shopName,
+          }),
+        )
+        // Claimed before sending (exactly once); the mailer keeps and retries what cannot go out now.
+        .catch((err: unknown) =>
+          log.error({ err, drawId: d.id, entry: e.publicId }, 'draw: sending a result mail failed'),
+        )
+        .finally(() => pendingMail.delete(p));
+      pendingMail.add(p);
+    }
+  }
+
+  /** Moves one draw as far as it can go now. `runNow`: the owner's action (the draw time need not have come). */
+  async function advance(id: string, opts: { runNow?: boolean } = {}): Promise<void> {
+    let d = await draws.findDraw(id);
+    if (!d) return;
+    if (d.status === 'scheduled') await draws.openIfDue(d);
+    if (d.status === 'scheduled' || d.status === 'open') {
+      if (!(await draws.closeIfDue(d))) return;
+      await releaseOthers(id);
+      d = (await draws.findDraw(id))!;
+    }
+    if (d.status === 'closed' && (opts.runNow || draws.drawDue(d))) {
+      await rankAndAllocate(d);
+      d = (await draws.findDraw(id))!;
+    }
+    if (d.status === 'drawn' || d.status === 'cancelled') {
+      if (d.status === 'drawn') {
+        await captureWinners(d);
+        await draws.markRestLost(id);
+      }
+      await releaseOthers(id);
+      const claimed = await draws.claimResultMails(id);
+      if (claimed.length > 0)
+        mailResults(d, claimed, (await catalog.getProductFresh(d.productId))?.name ?? 'the piece');
+      await draws.settleIfDone(id);
+    }
+  }
+
+  return {
+    advance,
+
+    /** The `draws` job: every due draw, one after the other; a failure is logged and retried next time. */
+    async tick(): Promise<void> {
+      for (const d of await draws.dueDraws()) {
+        try {
+          await advance(d.id);
+        } catch (err) {
+          log.error({ err, drawId: d.id }, 'draw: a settle step failed; retried on the next run');
+        }
+      }
+    },
+
+    /** POST /api/admin/draws/:id/run: closes the window if it has ended, then draws and settles now. */
+    async runNow(id: string): Promise<AdminDraw> {
+      const d = await draws.findDraw(id);
+      if (!d) return draws.adminDraw(id);
+      draws.assertMayRun(d);
+      await advance(id, { runNow: true });
+      return draws.adminDraw(id);
+    },
+
+    /** POST /api/admin/draws/:id/cancel: before the draw; every authorisation is released. */
+    async cancel(id: string): Promise<AdminDraw> {
+      await draws.cancel(id);
+      await advance(id);
+      return draws.adminDraw(id);
+    },
+
+    /** Waits for result mails still being handed over (tests, shutdown). */
+    async drain(): Promise<void> {
+      await Promise.allSettled([...pendingMail]);
+    },
+  };
+}
+
+export type SettleDrawFlow = ReturnType<typeof createSettleDrawFlow>;

@@ -1,0 +1,703 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, DbOrTx, Tx } from '../../db/client';
+import type {
+  AdminDraw,
+  AdminDrawCreate,
+  AdminDrawUpdate,
+  DrawEntryView,
+  PublicDraw,
+} from '../../../common/contracts/draws';
+import { DRAW_METHOD } from '../../../common/contracts/draws';
+import type { CustomerInfoBody } from '../../../common/contracts/checkout';
+import { commitmentOf, rankEntries } from '../../../common/domain/draw';
+import { nextAlternate } from '../../../common/domain/draw-allocation';
+import {
+  DRAW_OWNS_SALE,
+  isEntryChangeable,
+  scheduleProblem,
+  type DrawEntryStatus,
+} from '../../../common/domain/draw-lifecycle';
+import { deliveryAddressKey, mailboxKey } from '../../../common/domain/identity';
+import { formatMoney } from '../../../common/domain/money';
+import { unitPriceCents } from '../../../common/domain/pricing';
+import { sizeKey } from '../../../common/domain/size-run';
+import { systemClock, type Clock } from '../../lib/db-clock';
+import { badRequest, conflict, HttpError, notFound } from '../../plugins/http-error';
+import {
+  hashToken,
+  identityKey,
+  newManageToken,
+  newPublicId,
+  newSeed,
+  nodeHmac,
+  nodeSha256,
+} from './draw-crypto';
+import type { DrawCatalog } from './draws.ports';
+import {
+  claimResultMails,
+  countEntries,
+  entriesOf,
+  findDraw,
+  findEntryByTokenHash,
+  lockEntry,
+  moveDraw,
+  moveEntries,
+  setAuthorisationState,
+  type DrawEntryRow,
+  type DrawRow,
+  type NewDrawEntry,
+} from './draws.repository';
+import { drawEntries, draws } from './draws.tables';
+
+export type { DrawEntryRow, DrawRow };
+
+export const DRAW_MESSAGES = {
+  notFound: 'Draw not found',
+  entryNotFound: 'This link is not valid.',
+  notOpenYet: 'Entries for this draw are not open yet.',
+  closed: 'Entries for this draw are closed.',
+  alreadyEntered:
+    'You have already entered this draw. Use the link in your e-mail to see or change your entry.',
+  notChangeable: 'Entries for this draw are closed: your entry can no longer be changed.',
+  chooseSize: 'Please choose a size.',
+  unknownSize: (size: string) => `This piece does not come in ${size}.`,
+  sameSecondSize: 'Your second choice must be a different size.',
+  onlyWhileScheduled: 'A draw can be changed only before its entry window opens.',
+  oneLiveDraw: 'This product already has a draw under way.',
+  tooEarlyToRun: 'The draw can run only once the entry window has closed.',
+  notCancellable: 'A draw can be cancelled only before it runs.',
+} as const;
+
+/** Entry statuses whose result is mailed after the draw (withdrawn entrants left on their own). */
+const MAILED_RESULTS: readonly DrawEntryStatus[] = ['won', 'lost', 'capture_failed', 'removed', 'lapsed'];
+/** Entries whose authorisation must be released once the draw no longer needs it. */
+const RELEASED_STATUSES: readonly DrawEntryStatus[] = [
+  'withdrawn',
+  'lapsed',
+  'removed',
+  'capture_failed',
+  'lost',
+  'cancelled',
+];
+
+export interface DrawsDeps {
+  db: Db;
+  catalog: DrawCatalog;
+  /** Keys the hashes of folded identities (mailbox, delivery address, card; ADR 013). */
+  secret: string;
+  clock?: Clock;
+  log?: FastifyBaseLogger;
+}
+
+/** The sizes an entry may ask for: a split product's run, else the sizes it lists; none for a one-size piece. */
+function sizesOf(product: { sizes: string[]; sizeStock?: Array<{ size: string | null }> }): string[] {
+  const split = (product.sizeStock ?? []).map((s) => s.size).filter((s): s is string => s !== null);
+  return split.length > 0 ? split : product.sizes;
+}
+
+/** The shopper's sizes checked against the product's: first required when it has sizes, second different. */
+export function checkSizes(
+  product: { sizes: string[]; sizeStock?: Array<{ size: string | null }> },
+  size: string | null | undefined,
+  secondSize: string | null | undefined,
+): { size: string | null; secondSize: string | null } {
+  const sizes = sizesOf(product);
+  if (sizes.length === 0) return { size: null, secondSize: null };
+  const find = (s: string) => sizes.find((x) => sizeKey(x) === sizeKey(s));
+  if (!size) throw badRequest(DRAW_MESSAGES.chooseSize);
+  const first = find(size);
+  if (!first) throw badRequest(DRAW_MESSAGES.unknownSize(size));
+  if (!secondSize) return { size: first, secondSize: null };
+  const second = find(secondSize);
+  if (!second) throw badRequest(DRAW_MESSAGES.unknownSize(secondSize));
+  if (sizeKey(second) === sizeKey(first)) throw badRequest(DRAW_MESSAGES.sameSecondSize);
+  return { size: first, secondSize: second };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+/**
+ * The draws module: draws and their entries (docs/draw.md, ADR 018). Its own tables only; the card, the
+ * stock and the orders are the flows' (server/flows/enter-draw.ts, settle-draw.ts), which call the
+ * step functions here inside their transactions. Decisions read the one clock (`clock`, the database's).
+ */
+export function createDrawsService(deps: DrawsDeps) {
+  const { db, catalog } = deps;
+  const clock = deps.clock ?? systemClock;
+
+  async function productName(productId: string): Promise<string> {
+    return (await catalog.getProductFresh(productId))?.name ?? 'This piece';
+  }
+
+  async function toAdmin(row: DrawRow, counts?: Record<string, number>): Promise<AdminDraw> {
+    const drawn = row.status === 'drawn' || row.status === 'settled';
+    return {
+      id: row.id,
+      productId: row.productId,
+      productName: await productName(row.productId),
+      status: row.status as AdminDraw['status'],
+      opensAt: row.opensAt.toISOString(),
+      closesAt: row.closesAt.toISOString(),
+      drawAt: row.drawAt.toISOString(),
+      price: formatMoney(row.priceCents),
+      commitment: row.commitment,
+      seed: drawn ? row.seed : null,
+      drawnAt: row.drawnAt?.toISOString() ?? null,
+      settledAt: row.settledAt?.toISOString() ?? null,
+      counts: counts ?? (await countEntries(db, [row.id])).get(row.id) ?? {},
+    };
+  }
+
+  async function requireDraw(id: string): Promise<DrawRow> {
+    const row = await findDraw(db, id);
+    if (!row) throw notFound(DRAW_MESSAGES.notFound);
+    return row;
+  }
+
+  function parseSchedule(s: { opensAt: string; closesAt: string; drawAt: string }) {
+    const schedule = {
+      opensAt: new Date(s.opensAt),
+      closesAt: new Date(s.closesAt),
+      drawAt: new Date(s.drawAt),
+    };
+    const problem = scheduleProblem({
+      opensAtMs: schedule.opensAt.getTime(),
+      closesAtMs: schedule.closesAt.getTime(),
+      drawAtMs: schedule.drawAt.getTime(),
+    });
+    if (problem) throw badRequest(problem);
+    return schedule;
+  }
+
+  async function publicView(row: DrawRow): Promise<PublicDraw> {
+    const drawn = row.status === 'drawn' || row.status === 'settled';
+    const all = await entriesOf(db, row.id);
+    const inDraw = all.filter((e) => e.rank !== null);
+    const published = drawn
+      ? inDraw.map((e) => ({
+          publicId: e.publicId,
+          weight: e.weight,
+          size: e.size,
+          secondSize: e.secondSize,
+          rank: e.rank,
+          outcome: e.status,
+        }))
+      : [];
+    return {
+      id: row.id,
+      productId: row.productId,
+      productName: await productName(row.productId),
+      status: row.status as PublicDraw['status'],
+      method: DRAW_METHOD,
+      opensAt: row.opensAt.toISOString(),
+      closesAt: row.closesAt.toISOString(),
+      drawAt: row.drawAt.toISOString(),
+      price: formatMoney(row.priceCents),
+      commitment: row.commitment,
+      // The seed stays secret until the draw: with it, anyone could compute the order in advance.
+      seed: drawn ? row.seed : null,
+      entries: published,
+      winners: drawn
+        ? inDraw
+            .filter((e) => e.status === 'won')
+            .map((e) => ({ publicId: e.publicId, size: e.allocatedSize }))
+        : [],
+      removedDuplicates: all.filter((e) => e.status === 'removed').length,
+      entryCount: drawn ? inDraw.length : all.filter((e) => e.status === 'confirmed').length,
+    };
+  }
+
+  async function viewOf(entry: DrawEntryRow, draw?: DrawRow): Promise<DrawEntryView> {
+    const d = draw ?? (await requireDraw(entry.drawId));
+    return {
+      publicId: entry.publicId,
+      drawId: d.id,
+      productId: d.productId,
+      productName: await productName(d.productId),
+      drawStatus: d.status as DrawEntryView['drawStatus'],
+      status: entry.status as DrawEntryView['status'],
+      email: entry.email,
+      size: entry.size,
+      secondSize: entry.secondSize,
+      amount: formatMoney(entry.amountCents),
+      closesAt: d.closesAt.toISOString(),
+      drawAt: d.drawAt.toISOString(),
+      changeable: isEntryChangeable(entry.status) && windowOpen(d),
+      rank: d.status === 'drawn' || d.status === 'settled' ? entry.rank : null,
+      allocatedSize: entry.status === 'won' ? entry.allocatedSize : null,
+      orderNumber: entry.orderNumber,
+      removedReason: entry.removedReason,
+    };
+  }
+
+  /** The entry window by the one clock: opened, not yet closed, and the draw neither closed nor cancelled. */
+  function windowOpen(d: DrawRow): boolean {
+    const now = clock.now();
+    return (
+      (d.status === 'scheduled' || d.status === 'open') &&
+      now >= d.opensAt.getTime() &&
+      now < d.closesAt.getTime()
+    );
+  }
+
+  async function entryByToken(token: string): Promise<{ entry: DrawEntryRow; draw: DrawRow }> {
+    const entry = await findEntryByTokenHash(db, hashToken(token));
+    if (!entry) throw notFound(DRAW_MESSAGES.entryNotFound);
+    return { entry, draw: await requireDraw(entry.drawId) };
+  }
+
+  /**
+   * Duplicates by folded identity (ADR 013): confirmed entries sharing a mailbox, a delivery address or a
+   * card (directly or through another entry) are one person; the earliest confirmed stays, the others
+   * are removed with the reason recorded. Runs inside the draw's transaction.
+   */
+  async function mergeDuplicates(tx: Tx, drawId: string): Promise<DrawEntryRow[]> {
+    const confirmed = (await entriesOf(tx, drawId, ['confirmed'])).sort(
+      (a, b) => a.confirmedAt!.getTime() - b.confirmedAt!.getTime() || (a.id < b.id ? -1 : 1),
+    );
+    const owner = new Map<string, string>(); // identity key → the kept entry it belongs to
+    const removed: DrawEntryRow[] = [];
+    for (const e of confirmed) {
+      const keys: Array<[string, string]> = [
+        [`m:${e.mailboxKey}`, 'the same e-mail address'],
+        [`d:${e.deliveryKey}`, 'the same delivery address'],
+        ...(e.cardKey ? ([[`c:${e.cardKey}`, 'the same card']] as Array<[string, string]>) : []),
+      ];
+      const hit = keys.find(([k]) => owner.has(k));
+      const keptId = hit ? owner.get(hit[0])! : e.id;
+      // Every key of the entry now names the person's kept entry, so a chain of shared keys is one person.
+      for (const [k] of keys) if (!owner.has(k)) owner.set(k, keptId);
+      if (!hit) continue;
+      const kept = confirmed.find((c) => c.id === keptId)!;
+      const [row] = await moveEntries(tx, { ids: [e.id] }, 'removed', {
+        duplicateOf: keptId,
+        removedReason: `Removed before the draw: ${hit[1]} as entry ${kept.publicId}, confirmed earlier.`,
+      });
+      if (row) removed.push(row);
+    }
+    return removed;
+  }
+
+  return {
+    messages: DRAW_MESSAGES,
+    viewOf,
+    entryByToken,
+    windowOpen,
+    findDraw: (id: string, tx: DbOrTx = db) => findDraw(tx, id),
+    checkSizes,
+
+    // ---- the owner ------------------------------------------------------------------------------
+
+    async createDraw(input: AdminDrawCreate): Promise<AdminDraw> {
+      const product = await catalog.getProductFresh(input.productId);
+      if (!product) throw notFound('Product not found');
+      const schedule = parseSchedule(input);
+      const seed = newSeed();
+      try {
+        const [row] = await db
+          .insert(draws)
+          .values({
+            productId: product.id,
+            ...schedule,
+            priceCents: unitPriceCents(product),
+            commitment: await commitmentOf(seed, nodeSha256),
+            seed,
+          })
+          .returning();
+        return toAdmin(row!, {});
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(DRAW_MESSAGES.oneLiveDraw);
+        throw err;
+      }
+    },
+
+    /** The schedule may change only while scheduled and before the window opens (entrants rely on it). */
+    async updateDraw(id: string, patch: AdminDrawUpdate): Promise<AdminDraw> {
+      const row = await requireDraw(id);
+      if (row.status !== 'scheduled' || clock.now() >= row.opensAt.getTime())
+        throw conflict(DRAW_MESSAGES.onlyWhileScheduled);
+      const schedule = parseSchedule({
+        opensAt: patch.opensAt ?? row.opensAt.toISOString(),
+        closesAt: patch.closesAt ?? row.closesAt.toISOString(),
+        drawAt: patch.drawAt ?? row.drawAt.toISOString(),
+      });
+      const [updated] = await db
+        .update(draws)
+        .set({ ...schedule, updatedAt: new Date() })
+        .where(
+          and(eq(draws.id, id), eq(draws.status, 'scheduled'), sql`${draws.opensAt} > ${clock.sqlNow()}`),
+        )
+        .returning();
+      if (!updated) throw conflict(DRAW_MESSAGES.onlyWhileScheduled);
+      return toAdmin(updated);
+    },
+
+    async adminDraw(id: string): Promise<AdminDraw> {
+      return toAdmin(await requireDraw(id));
+    },
+
+    async adminList(): Promise<AdminDraw[]> {
+      const rows = await db
+        .select()
+        .from(draws)
+        .orderBy(sql`${draws.drawAt} desc`)
+        .limit(200);
+      const counts = await countEntries(
+        db,
+        rows.map((r) => r.id),
+      );
+      return Promise.all(rows.map((r) => toAdmin(r, counts.get(r.id) ?? {})));
+    },
+
+    // ---- the public -----------------------------------------------------------------------------
+
+    async publicDraw(id: string): Promise<PublicDraw> {
+      return publicView(await requireDraw(id));
+    },
+
+    /** The products among these whose sale a draw owns now (DRAW_OWNS_SALE): the cart refuses them. */
+    async productsSoldByDraw(productIds: readonly string[]): Promise<ReadonlySet<string>> {
+      if (productIds.length === 0) return new Set();
+      const rows = await db
+        .select({ productId: draws.productId })
+        .from(draws)
+        .where(and(inArray(draws.productId, [...productIds]), inArray(draws.status, [...DRAW_OWNS_SALE])));
+      return new Set(rows.map((r) => r.productId));
+    },
+
+    /**
+     * The product's draw under way, else its latest one; null when it never had one (the ordinary answer
+     * for a product page, so a 200: a 404 would be a console error on every product page).
+     */
+    async publicDrawOfProduct(productId: string): Promise<PublicDraw | null> {
+      const [row] = await db
+        .select()
+        .from(draws)
+        .where(eq(draws.productId, productId))
+        .orderBy(
+          sql`(${draws.status} in ('scheduled', 'open', 'closed', 'drawn')) desc`,
+          sql`${draws.drawAt} desc`,
+        )
+        .limit(1);
+      if (!row) return null;
+      return publicView(row);
+    },
+
+    // ---- entering (server/flows/enter-draw.ts) ------------------------------------------------
+
+    /** Refuses (409) unless the window is open by the one clock; moves a due draw to `open`. */
+    async assertEnterable(d: DrawRow): Promise<void> {
+      const now = clock.now();
+      if (d.status === 'scheduled' || d.status === 'open') {
+        if (now < d.opensAt.getTime()) throw conflict(DRAW_MESSAGES.notOpenYet);
+        if (now < d.closesAt.getTime()) {
+          if (d.status === 'scheduled') await moveDraw(db, d.id, 'open');
+          return;
+        }
+      }
+      throw conflict(DRAW_MESSAGES.closed);
+    },
+
+    /** Keyed hashes of the folded mailbox and delivery address (ADR 013): one per person, whatever the spelling. */
+    identityKeys(c: Pick<CustomerInfoBody, 'email' | 'shippingAddress' | 'shippingZip' | 'shippingCountry'>) {
+      return {
+        mailboxKey: identityKey(deps.secret, 'mailbox', mailboxKey(c.email)),
+        deliveryKey: identityKey(
+          deps.secret,
+          'delivery',
+          deliveryAddressKey({
+            line: c.shippingAddress,
+            postalCode: c.shippingZip,
+            country: c.shippingCountry,
+          }),
+        ),
+      };
+    },
+
+    cardKey(fingerprint: string | null): string | null {
+      return fingerprint ? identityKey(deps.secret, 'card', fingerprint) : null;
+    },
+
+    async hasLiveEntry(drawId: string, mailbox: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: drawEntries.id })
+        .from(drawEntries)
+        .where(
+          and(
+            eq(drawEntries.drawId, drawId),
+            eq(drawEntries.mailboxKey, mailbox),
+            inArray(drawEntries.status, ['pending', 'confirmed']),
+          ),
+        )
+        .limit(1);
+      return Boolean(row);
+    },
+
+    newPublicId,
+
+    /** Records an authorised entry (pending until its e-mail link is used); returns it and its link token. */
+    async recordEntry(
+      values: Omit<NewDrawEntry, 'manageTokenHash' | 'status'>,
+    ): Promise<{ entry: DrawEntryRow; token: string }> {
+      const token = newManageToken();
+      try {
+        const [entry] = await db
+          .insert(drawEntries)
+          .values({ ...values, manageTokenHash: hashToken(token), status: 'pending' })
+          .returning();
+        return { entry: entry!, token };
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(DRAW_MESSAGES.alreadyEntered);
+        throw err;
+      }
+    },
+
+    /** The mailed link: pending → confirmed, while the window is open; again: the same answer. */
+    async confirm(token: string): Promise<DrawEntryView> {
+      const { entry, draw } = await entryByToken(token);
+      if (entry.status === 'confirmed') return viewOf(entry, draw);
+      if (entry.status !== 'pending' || !windowOpen(draw)) throw conflict(DRAW_MESSAGES.notChangeable);
+      const [moved] = await moveEntries(db, { ids: [entry.id] }, 'confirmed', {
+        confirmedAt: new Date(clock.now()),
+      });
+      return viewOf(moved ?? entry, draw);
+    },
+
+    async changeSizes(
+      token: string,
+      sizes: { size: string | null; secondSize: string | null },
+    ): Promise<DrawEntryView> {
+      const { entry, draw } = await entryByToken(token);
+      if (!isEntryChangeable(entry.status) || !windowOpen(draw)) throw conflict(DRAW_MESSAGES.notChangeable);
+      const [row] = await db
+        .update(drawEntries)
+        .set({ size: sizes.size, secondSize: sizes.secondSize, updatedAt: new Date() })
+        .where(and(eq(drawEntries.id, entry.id), inArray(drawEntries.status, ['pending', 'confirmed'])))
+        .returning();
+      if (!row) throw conflict(DRAW_MESSAGES.notChangeable);
+      return viewOf(row, draw);
+    },
+
+    /** Withdraws while the window is open; returns the entry (its authorisation is the flow's to release). */
+    async withdraw(token: string): Promise<{ entry: DrawEntryRow; draw: DrawRow }> {
+      const { entry, draw } = await entryByToken(token);
+      if (entry.status === 'withdrawn') return { entry, draw };
+      if (!isEntryChangeable(entry.status) || !windowOpen(draw)) throw conflict(DRAW_MESSAGES.notChangeable);
+      const [moved] = await moveEntries(db, { ids: [entry.id] }, 'withdrawn', {
+        withdrawnAt: new Date(clock.now()),
+      });
+      if (!moved) throw conflict(DRAW_MESSAGES.notChangeable);
+      return { entry: moved, draw };
+    },
+
+    setAuthorisationState: (entryId: string, state: 'captured' | 'voided' | 'failed', tx: DbOrTx = db) =>
+      setAuthorisationState(tx, entryId, state),
+
+    // ---- settling (server/flows/settle-draw.ts) -----------------------------------------------
+
+    /** Draws with work to do by the one clock: due to open, to close, to draw, or drawn and not settled. */
+    async dueDraws(): Promise<DrawRow[]> {
+      const now = clock.sqlNow();
+      return db
+        .select()
+        .from(draws)
+        .where(
+          sql`(${draws.status} = 'scheduled' and ${draws.opensAt} <= ${now})
+            or (${draws.status} = 'open' and ${draws.closesAt} <= ${now})
+            or (${draws.status} = 'closed' and ${draws.drawAt} <= ${now})
+            or ${draws.status} = 'drawn'
+            or (${draws.status} = 'cancelled' and ${draws.settledAt} is null)`,
+        );
+    },
+
+    async openIfDue(d: DrawRow): Promise<void> {
+      if (
+        d.status === 'scheduled' &&
+        clock.now() >= d.opensAt.getTime() &&
+        clock.now() < d.closesAt.getTime()
+      ) {
+        await moveDraw(db, d.id, 'open');
+      }
+    },
+
+    /** Closes a draw whose window has ended: entries never confirmed lapse. False: not due (or not open). */
+    async closeIfDue(d: DrawRow): Promise<boolean> {
+      if (clock.now() < d.closesAt.getTime()) return false;
+      return db.transaction(async (tx) => {
+        const moved = await moveDraw(tx, d.id, 'closed');
+        if (!moved) return false;
+        await moveEntries(tx, { drawId: d.id }, 'lapsed');
+        return true;
+      });
+    },
+
+    mergeDuplicates,
+
+    /**
+     * Reveals and ranks, inside the caller's transaction: locks the draw, removes duplicates, moves it
+     * closed → drawn, ranks its remaining confirmed entries by common/domain/draw.ts and writes each rank. Null when the draw is not closed
+     * (another instance drew it, or it is not due).
+     */
+    async rank(tx: Tx, drawId: string): Promise<{ draw: DrawRow; ranked: DrawEntryRow[] } | null> {
+      const locked = await findDraw(tx, drawId, { lock: true });
+      if (!locked || locked.status !== 'closed') return null;
+      await mergeDuplicates(tx, drawId);
+      const drawn = await moveDraw(tx, drawId, 'drawn', { drawnAt: new Date(clock.now()) });
+      if (!drawn) return null;
+      const confirmed = await entriesOf(tx, drawId, ['confirmed']);
+      const order = await rankEntries(
+        drawn.seed,
+        confirmed.map((e) => ({ publicId: e.publicId, weight: e.weight })),
+        nodeHmac,
+      );
+      const byPublicId = new Map(confirmed.map((e) => [e.publicId, e]));
+      const ranked: DrawEntryRow[] = [];
+      for (const r of order) {
+        const e = byPublicId.get(r.publicId)!;
+        await tx
+          .update(drawEntries)
+          .set({ rank: r.rank, updatedAt: new Date() })
+          .where(eq(drawEntries.id, e.id));
+        ranked.push({ ...e, rank: r.rank });
+      }
+      return { draw: drawn, ranked };
+    },
+
+    async select(tx: Tx, entryId: string, size: string | null, variantId: string | null): Promise<boolean> {
+      return (
+        (await moveEntries(tx, { ids: [entryId] }, 'selected', { allocatedSize: size, variantId })).length ===
+        1
+      );
+    },
+
+    async markWaiting(tx: Tx, entryIds: readonly string[]): Promise<void> {
+      await moveEntries(tx, { ids: entryIds }, 'waiting');
+    },
+
+    /** The next selected entry to capture, best rank first; null when none is left. */
+    async nextToCapture(drawId: string): Promise<DrawEntryRow | null> {
+      const [row] = await db
+        .select()
+        .from(drawEntries)
+        .where(and(eq(drawEntries.drawId, drawId), eq(drawEntries.status, 'selected')))
+        .orderBy(drawEntries.rank)
+        .limit(1);
+      return row ?? null;
+    },
+
+    /** The selected entry, locked for its capture (SKIP LOCKED: another instance is capturing it). */
+    lockSelected: (tx: Tx, entryId: string) => lockEntry(tx, entryId, 'selected'),
+
+    async markWon(tx: Tx, entryId: string, orderNumber: string): Promise<void> {
+      await moveEntries(tx, { ids: [entryId] }, 'won', { orderNumber, authorisationState: 'captured' });
+    },
+
+    /**
+     * A capture failed: the entry is out, and its held piece goes to the best-ranked waiting entry that
+     * wants that size (common/domain/draw-allocation.ts). Returns that entry, or null (the caller gives the
+     * piece back to stock).
+     */
+    async passOn(tx: Tx, failed: DrawEntryRow, error: string): Promise<DrawEntryRow | null> {
+      await moveEntries(tx, { ids: [failed.id] }, 'capture_failed', { captureError: error });
+      const waiting = await tx
+        .select()
+        .from(drawEntries)
+        .where(and(eq(drawEntries.drawId, failed.drawId), eq(drawEntries.status, 'waiting')))
+        .orderBy(drawEntries.rank)
+        .for('update');
+      const next = nextAlternate(waiting, failed.allocatedSize);
+      if (!next) return null;
+      await moveEntries(tx, { ids: [next.id] }, 'selected', {
+        allocatedSize: failed.allocatedSize,
+        variantId: failed.variantId,
+      });
+      return next;
+    },
+
+    /** Nothing left to pass on: every alternate lost. */
+    async markRestLost(drawId: string): Promise<void> {
+      const selected = await db
+        .select({ id: drawEntries.id })
+        .from(drawEntries)
+        .where(and(eq(drawEntries.drawId, drawId), eq(drawEntries.status, 'selected')))
+        .limit(1);
+      if (selected.length === 0) await moveEntries(db, { drawId }, 'lost');
+    },
+
+    /** Entries whose authorisation is still held though the draw no longer needs it. */
+    async authorisationsToRelease(drawId: string): Promise<DrawEntryRow[]> {
+      return db
+        .select()
+        .from(drawEntries)
+        .where(
+          and(
+            eq(drawEntries.drawId, drawId),
+            inArray(drawEntries.status, [...RELEASED_STATUSES]),
+            eq(drawEntries.authorisationState, 'authorised'),
+          ),
+        );
+    },
+
+    /** Claims the result mails of a draw, once each (the flow sends them). */
+    claimResultMails: (drawId: string) => claimResultMails(db, drawId, MAILED_RESULTS),
+
+    /** drawn → settled once nothing is left to capture, pass on, release or mail; a cancelled draw is stamped settled. */
+    async settleIfDone(drawId: string): Promise<boolean> {
+      const [open] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(drawEntries)
+        .where(
+          and(
+            eq(drawEntries.drawId, drawId),
+            sql`(${drawEntries.status} in ('pending', 'confirmed', 'selected', 'waiting')
+              or (${drawEntries.status} in (${sql.join(
+                RELEASED_STATUSES.map((s) => sql`${s}`),
+                sql`, `,
+              )}) and ${drawEntries.authorisationState} = 'authorised')
+              or (${drawEntries.status} in (${sql.join(
+                MAILED_RESULTS.map((s) => sql`${s}`),
+                sql`, `,
+              )}) and ${drawEntries.resultMailedAt} is null))`,
+          ),
+        );
+      if ((open?.n ?? 0) > 0) return false;
+      const settled = await moveDraw(db, drawId, 'settled', { settledAt: new Date(clock.now()) });
+      if (settled) return true;
+      const stamped = await db
+        .update(draws)
+        .set({ settledAt: new Date(clock.now()), updatedAt: new Date() })
+        .where(and(eq(draws.id, drawId), eq(draws.status, 'cancelled'), isNull(draws.settledAt)))
+        .returning({ id: draws.id });
+      return stamped.length > 0;
+    },
+
+    /** The owner calls a draw off before it runs: every entry is cancelled (the flow releases the cards). */
+    async cancel(id: string): Promise<AdminDraw> {
+      await requireDraw(id);
+      const moved = await db.transaction(async (tx) => {
+        const row = await moveDraw(tx, id, 'cancelled');
+        if (row) await moveEntries(tx, { drawId: id }, 'cancelled');
+        return row;
+      });
+      if (!moved) throw conflict(DRAW_MESSAGES.notCancellable);
+      return toAdmin(moved);
+    },
+
+    /** The draw time has come (the one clock). */
+    drawDue: (d: DrawRow) => clock.now() >= d.drawAt.getTime(),
+
+    /** For the owner's "run now": refused before the window has closed. */
+    assertMayRun(d: DrawRow): void {
+      if (d.status === 'cancelled') throw conflict(DRAW_MESSAGES.notCancellable);
+      if ((d.status === 'scheduled' || d.status === 'open') && clock.now() < d.closesAt.getTime()) {
+        throw new HttpError(409, DRAW_MESSAGES.tooEarlyToRun);
+      }
+    },
+  };
+}
+
+export type DrawsService = ReturnType<typeof createDrawsService>;
