@@ -1,21 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { loadStripe, type Stripe } from '@stripe/stripe-js';
+import { stripeFor } from '../../lib/stripe-loader';
 import { Lock } from 'lucide-react';
 import { formatUsd } from '../../../common/domain/money';
 import { Button } from '../../components/ui/button';
 import { paymentFailed } from './payment-messages';
-
-// One Stripe.js load per publishable key for the life of the page.
-const stripeByKey = new Map<string, Promise<Stripe | null>>();
-function stripeFor(key: string) {
-  let promise = stripeByKey.get(key);
-  if (!promise) {
-    promise = loadStripe(key);
-    stripeByKey.set(key, promise);
-  }
-  return promise;
-}
 
 export interface StripePaymentFormProps {
   publishableKey: string;

@@ -1,21 +1,11 @@
 import { useImperativeHandle, type Ref } from 'react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { loadStripe, type Stripe } from '@stripe/stripe-js';
+import { stripeFor } from '../../lib/stripe-loader';
 
 // With Stripe, the entry's card is read by Stripe's own Payment Element (as at checkout), in deferred mode:
 // no PaymentIntent exists yet. Stripe.js turns the card into a PaymentMethod, and the server authorises it
 // (capture_method manual) for the draw's price when the entry arrives. A chunk of its own, so offline
 // shops never download Stripe code.
-
-const stripeByKey = new Map<string, Promise<Stripe | null>>();
-function stripeFor(key: string) {
-  let promise = stripeByKey.get(key);
-  if (!promise) {
-    promise = loadStripe(key);
-    stripeByKey.set(key, promise);
-  }
-  return promise;
-}
 
 export interface StripeCardHandle {
   /** The card as a Stripe PaymentMethod id, or the card form's own error. */
