@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DRAW_FAIRNESS_RULES, FAIRNESS_LOOKBACK_MAX, FAIRNESS_LOOKBACK_MIN } from '../domain/draw-fairness';
 import { DRAW_ENTRY_STATUSES, DRAW_STATUSES } from '../domain/draw-lifecycle';
 import { customerInfoBody } from './checkout';
 import { safeString } from './safe-string';
@@ -22,6 +23,11 @@ import { shippingMethodSchema } from './settings';
 //   PATCH  /api/admin/draws/:id                  body AdminDrawUpdate → AdminDraw (only while scheduled)
 //   POST   /api/admin/draws/:id/run              → AdminDraw (runs the draw now; 409 before the window closes)
 //   POST   /api/admin/draws/:id/cancel           → AdminDraw (before the draw; every authorisation released)
+//
+// Fair over time (common/domain/draw-fairness.ts): the owner sets `fairness` when making or editing a
+// scheduled draw — off (default), loyalty (entrants who lost their last draws here weigh 1 + those losses
+// in a row, up to K) or sit_out (winners of the shop's last K draws are removed before the draw). It is part
+// of the public draw; the weights it gives are computed when the draw runs and published on each entry.
 
 export const DRAW_METHOD = 'fifty-draw-v1';
 
@@ -37,11 +43,32 @@ export const drawEntryTokenParams = z.object({
 const isoTime = (label: string) =>
   safeString({ message: `${label} is required` }).datetime({ offset: true, message: `${label} must be an ISO 8601 time` });
 
+/** The owner's fair-over-time rule; `lookback` (K) is required unless the rule is off (checked by the server). */
+export const drawFairnessSchema = z.object({
+  rule: z.enum(DRAW_FAIRNESS_RULES, { message: 'The fairness rule must be off, loyalty or sit_out.' }),
+  lookback: z
+    .number({ message: 'The look-back must be a whole number' })
+    .int({ message: 'The look-back must be a whole number' })
+    .min(FAIRNESS_LOOKBACK_MIN, { message: `The look-back is ${FAIRNESS_LOOKBACK_MIN} to ${FAIRNESS_LOOKBACK_MAX} draws` })
+    .max(FAIRNESS_LOOKBACK_MAX, { message: `The look-back is ${FAIRNESS_LOOKBACK_MIN} to ${FAIRNESS_LOOKBACK_MAX} draws` })
+    .nullable()
+    .optional(),
+});
+export type DrawFairnessBody = z.infer<typeof drawFairnessSchema>;
+
+/** The rule as the API answers it: `lookback` null exactly when the rule is off. */
+const drawFairnessView = z.object({
+  rule: z.enum(DRAW_FAIRNESS_RULES),
+  lookback: z.number().int().nullable(),
+});
+
 export const adminDrawCreate = z.object({
   productId: safeString().uuid({ message: 'Product not found' }),
   opensAt: isoTime('opensAt'),
   closesAt: isoTime('closesAt'),
   drawAt: isoTime('drawAt'),
+  /** Absent: off. */
+  fairness: drawFairnessSchema.optional(),
 });
 export type AdminDrawCreate = z.infer<typeof adminDrawCreate>;
 
@@ -104,6 +131,7 @@ export type DrawEntryView = z.infer<typeof drawEntryViewSchema>;
 
 export const publishedEntrySchema = z.object({
   publicId: safeString(),
+  /** 1, or more under the loyalty rule: fixed when the draw ran; the ranking uses it. */
   weight: z.number(),
   size: safeString().nullable(),
   secondSize: safeString().nullable(),
@@ -129,8 +157,12 @@ export const publicDrawSchema = z.object({
   /** Entries in the draw (confirmed, duplicates removed), in rank order; empty until the draw runs. */
   entries: z.array(publishedEntrySchema),
   winners: z.array(z.object({ publicId: safeString(), size: safeString().nullable() })),
+  /** The fair-over-time rule in force (off unless the owner chose one). */
+  fairness: drawFairnessView,
   /** Entries removed before the draw as duplicates of an earlier one (how many; their reasons are private). */
   removedDuplicates: z.number().int(),
+  /** Entries removed before the draw because the entrant won a recent draw here (the sit_out rule). */
+  removedRecentWinners: z.number().int(),
   /** Confirmed entries so far (before the draw) or in the draw. */
   entryCount: z.number().int(),
 });
@@ -147,6 +179,7 @@ export const adminDrawSchema = z.object({
   price: safeString(),
   commitment: safeString(),
   seed: safeString().nullable(),
+  fairness: drawFairnessView,
   drawnAt: safeString().nullable(),
   settledAt: safeString().nullable(),
   /** Entries per status. */

@@ -33,7 +33,7 @@ export type Sha256 = (hex: string) => string | Promise<string>;
 
 export interface DrawEntryInput {
   publicId: string;
-  /** ≥ 1; 1 for everyone unless the owner weighs entries. */
+  /** ≥ 1; 1 for everyone unless the draw's loyalty rule gives more (common/domain/draw-fairness.ts). */
   weight: number;
 }
 

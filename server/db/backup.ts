@@ -56,6 +56,7 @@ export const KEPT_TABLES: readonly string[] = [
   // to. A backup is as secret as the database (the owner's password hash is in it too).
   'draws',
   'draw_entries', // card authorisations and the mailed links' hashes (links keep working after a restore)
+  'draw_fairness', // each draw's fair-over-time rule (public, part of the draw)
 ];
 
 /** A one-way hash of a session id (SQL over `value`): see SESSION_ID_COLUMN. */

@@ -5,11 +5,12 @@ import {
   publicDrawSchema,
   type AdminDraw,
   type AdminDrawCreate,
+  type AdminDrawUpdate,
   type PublicDraw,
 } from '../../../common/contracts/draws';
 import { apiJson } from '../../lib/api-client';
 
-// The owner's draw calls (common/contracts/draws.ts): list, create, run now, cancel; the public draw for the
+// The owner's draw calls (common/contracts/draws.ts): list, create, edit, run now, cancel; the public draw for the
 // winners' export.
 
 export const adminDrawsKey = ['/api/admin/draws'] as const;
@@ -40,6 +41,12 @@ function useDrawWrite<V>(call: (v: V) => Promise<AdminDraw>) {
 
 export const useCreateDraw = () =>
   useDrawWrite((body: AdminDrawCreate) => apiJson('POST', '/api/admin/draws', body, adminDrawSchema));
+
+/** The owner edits a scheduled draw before its window opens (here: its fair-over-time rule). */
+export const useUpdateDraw = () =>
+  useDrawWrite(({ id, patch }: { id: string; patch: AdminDrawUpdate }) =>
+    apiJson('PATCH', `/api/admin/draws/${encodeURIComponent(id)}`, patch, adminDrawSchema),
+  );
 
 export const useRunDraw = () =>
   useDrawWrite((id: string) =>

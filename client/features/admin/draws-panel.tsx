@@ -2,6 +2,14 @@ import { useId, useState, type FormEvent } from 'react';
 import { Dices } from 'lucide-react';
 import type { AdminDraw } from '../../../common/contracts/draws';
 import type { AdminProduct } from '../../../common/contracts/admin';
+import {
+  describeFairness,
+  FAIRNESS_LOOKBACK_MAX,
+  FAIRNESS_LOOKBACK_MIN,
+  normaliseFairness,
+  type DrawFairness,
+  type DrawFairnessRule,
+} from '../../../common/domain/draw-fairness';
 import { scheduleProblem } from '../../../common/domain/draw-lifecycle';
 import { displayPrice } from '../../../common/domain/money';
 import { Button } from '../../components/ui/button';
@@ -19,7 +27,14 @@ import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/cn';
 import { useNow } from '../../lib/release-clock';
 import { DRAW_STATUS_LABEL, drawActions, drawFigures, winnersCsv } from './draws-counts';
-import { fetchPublicDraw, useAdminDraws, useCancelDraw, useCreateDraw, useRunDraw } from './draws-api';
+import {
+  fetchPublicDraw,
+  useAdminDraws,
+  useCancelDraw,
+  useCreateDraw,
+  useRunDraw,
+  useUpdateDraw,
+} from './draws-api';
 import { PanelEmpty, PanelError, PanelHeading, PanelLoading, UpdatedAt } from './panel-parts';
 import { localInputToIso, localTimeZone } from './release-time';
 import { adminErrorMessage } from './use-admin-session';
@@ -37,13 +52,92 @@ const when = () =>
 const selectClass =
   'h-11 w-full cursor-pointer border-2 border-neutral-300 bg-white px-3 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-700';
 
-/** The owner's new draw: a product and its three times (entries open, entries close, the draw). */
+const FAIRNESS_CHOICES: Array<{ rule: DrawFairnessRule; label: string; hint: string }> = [
+  { rule: 'off', label: 'Off', hint: 'Everyone counts once.' },
+  {
+    rule: 'loyalty',
+    label: 'Loyalty',
+    hint: 'Entrants who lost their last draws here count more: one more time per loss in a row.',
+  },
+  {
+    rule: 'sit_out',
+    label: 'Recent winners sit out',
+    hint: 'Anyone who won one of the last draws here is removed before this one.',
+  },
+];
+const LOOKBACKS = Array.from(
+  { length: FAIRNESS_LOOKBACK_MAX - FAIRNESS_LOOKBACK_MIN + 1 },
+  (_, i) => FAIRNESS_LOOKBACK_MIN + i,
+);
+
+/**
+ * The owner's fair-over-time toggle (common/domain/draw-fairness.ts): off, loyalty or recent winners sit
+ * out, and how many earlier draws count; the rule as shoppers will read it underneath.
+ */
+function FairnessFields({ value, onChange }: { value: DrawFairness; onChange: (f: DrawFairness) => void }) {
+  const name = useId();
+  const lookbackId = useId();
+  const previewId = useId();
+  const lookback = value.lookback ?? 1;
+  return (
+    <fieldset className="grid min-w-0 gap-3" aria-describedby={previewId}>
+      <legend className="mb-1 text-sm font-semibold">Fair over time</legend>
+      <div className="grid gap-2">
+        {FAIRNESS_CHOICES.map((c) => (
+          <div key={c.rule} className="grid gap-0.5">
+            <label className="flex min-h-11 cursor-pointer items-center gap-3 text-sm font-semibold">
+              <input
+                type="radio"
+                name={name}
+                value={c.rule}
+                checked={value.rule === c.rule}
+                aria-describedby={`${name}-${c.rule}-hint`}
+                onChange={() => onChange(normaliseFairness({ rule: c.rule, lookback }))}
+                className="size-5 shrink-0 accent-black"
+              />
+              {c.label}
+            </label>
+            <p id={`${name}-${c.rule}-hint`} className="pl-8 text-sm text-muted">
+              {c.hint}
+            </p>
+          </div>
+        ))}
+      </div>
+      {value.rule !== 'off' && (
+        <div className="grid gap-1">
+          <label htmlFor={lookbackId} className="text-sm font-semibold">
+            Earlier draws that count
+          </label>
+          <select
+            id={lookbackId}
+            className={cn(selectClass, 'sm:max-w-48')}
+            value={lookback}
+            onChange={(e) => onChange({ rule: value.rule, lookback: Number(e.target.value) })}
+          >
+            {LOOKBACKS.map((k) => (
+              <option key={k} value={k}>
+                {k === 1 ? 'The last draw' : `The last ${k} draws`}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      <p id={previewId} className="text-sm text-muted">
+        Shoppers read:{' '}
+        {describeFairness(value) ?? 'Everyone counts once: earlier draws here make no difference.'}
+      </p>
+    </fieldset>
+  );
+}
+
+/** The owner's new draw: a product, its three times (entries open, entries close, the draw) and its fairness rule. */
 function CreateDrawForm({ products }: { products: AdminProduct[] | undefined }) {
   const create = useCreateDraw();
   const [productId, setProductId] = useState('');
   const [opensAt, setOpensAt] = useState('');
   const [closesAt, setClosesAt] = useState('');
   const [drawAt, setDrawAt] = useState('');
+  const [fairness, setFairness] = useState<DrawFairness>({ rule: 'off', lookback: null });
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const zone = localTimeZone();
@@ -67,7 +161,7 @@ function CreateDrawForm({ products }: { products: AdminProduct[] | undefined }) 
     if (wrong) return setProblem(wrong);
     setProblem(null);
     create.mutate(
-      { productId, ...times },
+      { productId, ...times, fairness },
       {
         onSuccess: (draw) => {
           setDone(`Draw created for ${draw.productName}. Its commitment is published.`);
@@ -75,6 +169,7 @@ function CreateDrawForm({ products }: { products: AdminProduct[] | undefined }) 
           setOpensAt('');
           setClosesAt('');
           setDrawAt('');
+          setFairness({ rule: 'off', lookback: null });
         },
         onError: (err) => setProblem(adminErrorMessage(err)),
       },
@@ -139,6 +234,7 @@ function CreateDrawForm({ products }: { products: AdminProduct[] | undefined }) 
           )}
         </FormField>
       </div>
+      <FairnessFields value={fairness} onChange={setFairness} />
       {problem && (
         <p role="alert" className="text-sm font-medium text-red-700">
           {problem}
@@ -218,6 +314,50 @@ function downloadText(name: string, text: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** Changing a scheduled draw's rule, possible until its entry window opens (the server says so too). */
+function EditFairness({ draw }: { draw: AdminDraw }) {
+  const update = useUpdateDraw();
+  const [value, setValue] = useState<DrawFairness>(draw.fairness);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const changed = value.rule !== draw.fairness.rule || value.lookback !== draw.fairness.lookback;
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    update.mutate(
+      { id: draw.id, patch: { fairness: value } },
+      {
+        onSuccess: () => {
+          setProblem(null);
+          setSaved(true);
+        },
+        onError: (err) => setProblem(adminErrorMessage(err)),
+      },
+    );
+  };
+  return (
+    <form onSubmit={save} noValidate className="grid gap-3 border border-black/15 p-3">
+      <FairnessFields value={value} onChange={setValue} />
+      {problem && (
+        <p role="alert" className="text-sm font-medium text-red-700">
+          {problem}
+        </p>
+      )}
+      <p aria-live="polite" className="text-sm font-semibold empty:hidden">
+        {saved && !changed ? 'Saved: the draw page shows the new rule.' : ''}
+      </p>
+      <Button
+        type="submit"
+        variant="outline"
+        className="w-full sm:w-auto sm:justify-self-start"
+        disabled={!changed || update.isPending}
+      >
+        {update.isPending ? 'Saving…' : 'Save the rule'}
+      </Button>
+    </form>
+  );
+}
+
 function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
   const headingId = useId();
   const run = useRunDraw();
@@ -229,7 +369,11 @@ function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
   const figures: Array<[string, number]> = [
     ['Entries', f.entries],
     ['Confirmed', f.confirmed],
-    ['Duplicates removed', f.duplicatesRemoved],
+    // Under the sit_out rule recent winners are removed before the draw too (counted with the duplicates).
+    [
+      draw.fairness.rule === 'sit_out' ? 'Removed: duplicates, recent winners' : 'Duplicates removed',
+      f.duplicatesRemoved,
+    ],
     ['In the draw', f.inDraw],
     ['Drawn', f.drawn],
     ['Charged', f.captured],
@@ -278,7 +422,10 @@ function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
           <dd>{fmt.format(new Date(draw.closesAt))}</dd>
           <dt className="font-semibold">Draw</dt>
           <dd>{fmt.format(new Date(draw.drawAt))}</dd>
+          <dt className="font-semibold">Fair over time</dt>
+          <dd className="min-w-0">{describeFairness(draw.fairness) ?? 'Off: everyone counts once.'}</dd>
         </dl>
+        {draw.status === 'scheduled' && now < Date.parse(draw.opensAt) && <EditFairness draw={draw} />}
         <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4" aria-label="Entries">
           {figures.map(([label, value]) => (
             <div key={label} className="border border-black/15 p-2">

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { PublicDraw } from '../../../common/contracts/draws';
+import { describeFairness } from '../../../common/domain/draw-fairness';
 import { ReleaseTime } from '../../components/drop-countdown';
 import { useNow } from '../../lib/release-clock';
 import { DrawEntryForm, DrawTimes, type CheckoutParts } from './draw-entry-form';
@@ -37,6 +38,12 @@ export function Commitment({ value }: { value: string }) {
   );
 }
 
+/** The draw's fair-over-time rule in plain words, when the owner chose one. */
+function FairnessNote({ draw }: { draw: PublicDraw }) {
+  const rule = describeFairness(draw.fairness);
+  return rule ? <p className="text-sm">{rule}</p> : null;
+}
+
 /**
  * The product page's draw (a product sold by draw instead of first come, first served): before the window,
  * when it opens and the commitment; while open, the entry form; after, where the draw stands and its result.
@@ -61,6 +68,7 @@ export function DrawPanel({
             the window: the order of entry makes no difference.
           </p>
           <DrawTimes draw={draw} />
+          <FairnessNote draw={draw} />
           <Commitment value={draw.commitment} />
           <p className="text-sm">
             <Link href={drawLink} className={linkClass}>
@@ -77,6 +85,7 @@ export function DrawPanel({
             at random, and anyone can check the draw.
           </p>
           <DrawTimes draw={draw} />
+          <FairnessNote draw={draw} />
           <DrawEntryForm draw={draw} sizes={sizes} parts={parts} />
         </Panel>
       );

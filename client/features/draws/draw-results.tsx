@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import type { PublicDraw } from '../../../common/contracts/draws';
 import { rankEntries, seedMatchesCommitment } from '../../../common/domain/draw';
+import { describeFairness } from '../../../common/domain/draw-fairness';
 import { displayPrice } from '../../../common/domain/money';
 import { ReleaseTime } from '../../components/drop-countdown';
 import { Button, buttonVariants } from '../../components/ui/button';
@@ -63,7 +64,14 @@ export function DrawResults({ draw, entryId }: { draw: PublicDraw; entryId: stri
               <dd>{draw.removedDuplicates}</dd>
             </>
           )}
+          {phase === 'result' && draw.fairness.rule === 'sit_out' && (
+            <>
+              <dt className="font-semibold">Recent winners sitting out</dt>
+              <dd>{draw.removedRecentWinners}</dd>
+            </>
+          )}
         </dl>
+        <FairnessRule draw={draw} />
       </header>
 
       <section aria-labelledby="proof-heading" className="grid gap-3">
@@ -90,6 +98,29 @@ export function DrawResults({ draw, entryId }: { draw: PublicDraw; entryId: stri
 
       <Verify draw={draw} />
     </div>
+  );
+}
+
+/** The owner's fair-over-time rule of this draw, in plain words (common/domain/draw-fairness.ts). */
+function FairnessRule({ draw }: { draw: PublicDraw }) {
+  const rule = describeFairness(draw.fairness);
+  return (
+    <section
+      aria-labelledby="fairness-heading"
+      className="grid max-w-2xl gap-1 text-sm"
+      data-testid="draw-fairness"
+    >
+      <h2 id="fairness-heading" className="font-semibold">
+        Fair over time
+      </h2>
+      <p>{rule ?? 'Everyone counts once: earlier draws here make no difference to this one.'}</p>
+      {draw.fairness.rule === 'loyalty' && (
+        <p className="text-neutral-700">
+          Entrants are recognised by their e-mail address. Each entry's weight is fixed when the draw runs and
+          published with the results below, so the order can still be checked.
+        </p>
+      )}
+    </section>
   );
 }
 

@@ -47,7 +47,8 @@ export function renderEntryConfirmation(input: {
   };
 }
 
-export type DrawResultKind = 'won' | 'lost' | 'capture_failed' | 'removed' | 'lapsed';
+/** An entry's result: its status, except that `sat_out` is an entry removed under the sit_out rule. */
+export type DrawResultKind = 'won' | 'lost' | 'capture_failed' | 'removed' | 'sat_out' | 'lapsed';
 
 export function renderDrawResult(input: {
   to: string;
@@ -67,6 +68,7 @@ export function renderDrawResult(input: {
     lost: `The draw for ${input.productName}: not this time`,
     capture_failed: `The draw for ${input.productName}: your card was declined`,
     removed: `The draw for ${input.productName}: your entry was merged`,
+    sat_out: `The draw for ${input.productName}: recent winners sit this one out`,
     lapsed: `The draw for ${input.productName}: your entry was not confirmed`,
   };
   const released = `Your card was never charged: the authorisation on it has been released. The next drops: ${input.nextDropsUrl}`;
@@ -83,6 +85,10 @@ export function renderDrawResult(input: {
     ],
     removed: [
       `We found more than one entry from you for ${input.productName} (the same e-mail, address or card). Only the earliest confirmed one took part; this one did not.`,
+      released,
+    ],
+    sat_out: [
+      `You won one of the recent draws here, and this draw lets recent winners sit out to give others a chance, so your entry for ${input.productName} did not take part.`,
       released,
     ],
     lapsed: [

@@ -1,7 +1,14 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import {
+  NO_FAIRNESS,
+  pastOutcomeOf,
+  type DrawFairness,
+  type DrawFairnessRule,
+  type PastOutcome,
+} from '../../../common/domain/draw-fairness';
 import { drawSourcesOf, type DrawEntryStatus, type DrawStatus } from '../../../common/domain/draw-lifecycle';
-import { drawEntries, draws } from './draws.tables';
+import { drawEntries, drawFairness, draws } from './draws.tables';
 
 export type DrawRow = typeof draws.$inferSelect;
 export type DrawEntryRow = typeof drawEntries.$inferSelect;
@@ -113,4 +120,85 @@ export async function claimResultMails(db: DbOrTx, drawId: string, statuses: rea
       ),
     )
     .returning();
+}
+
+// ---- fair over time (common/domain/draw-fairness.ts) ------------------------------------------------
+
+/** The fair-over-time rule of each draw; a draw without a row is off. */
+export async function fairnessOf(db: DbOrTx, drawIds: readonly string[]): Promise<Map<string, DrawFairness>> {
+  const out = new Map<string, DrawFairness>(drawIds.map((id) => [id, NO_FAIRNESS]));
+  if (drawIds.length === 0) return out;
+  const rows = await db.select().from(drawFairness).where(inArray(drawFairness.drawId, [...drawIds]));
+  for (const r of rows) out.set(r.drawId, { rule: r.rule as DrawFairnessRule, lookback: r.lookback });
+  return out;
+}
+
+export async function saveFairness(db: DbOrTx, drawId: string, f: DrawFairness): Promise<void> {
+  await db
+    .insert(drawFairness)
+    .values({ drawId, rule: f.rule, lookback: f.lookback })
+    .onConflictDoUpdate({ target: drawFairness.drawId, set: { rule: f.rule, lookback: f.lookback } });
+}
+
+/** Draws that have run (drawn or settled), other than `drawId`, most recently drawn first: SQL for a filter. */
+const EARLIER_DRAWS = sql`${draws.status} in ('drawn', 'settled') and ${draws.drawnAt} is not null`;
+
+/**
+ * For each confirmed entry of `drawId`, by folded mailbox: how its entrant's most recent `lookback` draws
+ * here ended (only draws they were ranked in, most recent first). Entrants with no earlier draw are absent.
+ */
+export async function pastOutcomes(
+  db: DbOrTx,
+  drawId: string,
+  lookback: number,
+): Promise<Map<string, PastOutcome[]>> {
+  const earlier = db
+    .select({
+      mailboxKey: drawEntries.mailboxKey,
+      status: drawEntries.status,
+      n: sql<number>`row_number() over (partition by ${drawEntries.mailboxKey} order by ${draws.drawnAt} desc, ${draws.id} desc)`.as('n'),
+    })
+    .from(drawEntries)
+    .innerJoin(draws, eq(draws.id, drawEntries.drawId))
+    .where(
+      and(
+        sql`${drawEntries.rank} is not null`,
+        sql`${draws.id} <> ${drawId}`,
+        EARLIER_DRAWS,
+        sql`${drawEntries.mailboxKey} in (select c.mailbox_key from draw_entries c where c.draw_id = ${drawId} and c.status = 'confirmed')`,
+      ),
+    )
+    .as('earlier');
+  const rows = await db
+    .select({ mailboxKey: earlier.mailboxKey, status: earlier.status })
+    .from(earlier)
+    .where(sql`${earlier.n} <= ${lookback}`)
+    .orderBy(earlier.mailboxKey, earlier.n);
+  const out = new Map<string, PastOutcome[]>();
+  for (const r of rows) out.set(r.mailboxKey, [...(out.get(r.mailboxKey) ?? []), pastOutcomeOf(r.status)]);
+  return out;
+}
+
+/** Confirmed entries of `drawId` whose mailbox won (or is being charged in) one of the shop's last `lookback` draws. */
+export async function entriesOfRecentWinners(db: DbOrTx, drawId: string, lookback: number): Promise<DrawEntryRow[]> {
+  const lastDraws = db
+    .select({ id: draws.id })
+    .from(draws)
+    .where(and(sql`${draws.id} <> ${drawId}`, EARLIER_DRAWS))
+    .orderBy(sql`${draws.drawnAt} desc`, sql`${draws.id} desc`)
+    .limit(lookback);
+  const winners = db
+    .select({ mailboxKey: drawEntries.mailboxKey })
+    .from(drawEntries)
+    .where(and(inArray(drawEntries.drawId, lastDraws), inArray(drawEntries.status, ['won', 'selected'])));
+  return db
+    .select()
+    .from(drawEntries)
+    .where(
+      and(
+        eq(drawEntries.drawId, drawId),
+        eq(drawEntries.status, 'confirmed'),
+        inArray(drawEntries.mailboxKey, winners),
+      ),
+    );
 }

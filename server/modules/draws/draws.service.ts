@@ -11,6 +11,13 @@ import type {
 import { DRAW_METHOD } from '../../../common/contracts/draws';
 import type { CustomerInfoBody } from '../../../common/contracts/checkout';
 import { commitmentOf, rankEntries } from '../../../common/domain/draw';
+import {
+  fairnessProblem,
+  loyaltyWeight,
+  normaliseFairness,
+  NO_FAIRNESS,
+  type DrawFairness,
+} from '../../../common/domain/draw-fairness';
 import { nextAlternate } from '../../../common/domain/draw-allocation';
 import {
   DRAW_OWNS_SALE,
@@ -38,11 +45,15 @@ import {
   claimResultMails,
   countEntries,
   entriesOf,
+  entriesOfRecentWinners,
+  fairnessOf,
   findDraw,
   findEntryByTokenHash,
   lockEntry,
   moveDraw,
   moveEntries,
+  pastOutcomes,
+  saveFairness,
   setAuthorisationState,
   type DrawEntryRow,
   type DrawRow,
@@ -67,6 +78,10 @@ export const DRAW_MESSAGES = {
   oneLiveDraw: 'This product already has a draw under way.',
   tooEarlyToRun: 'The draw can run only once the entry window has closed.',
   notCancellable: 'A draw can be cancelled only before it runs.',
+  recentWinner: (lookback: number) =>
+    lookback === 1
+      ? 'Removed before the draw: this e-mail address won the last draw here, and this draw lets recent winners sit out.'
+      : `Removed before the draw: this e-mail address won one of the last ${lookback} draws here, and this draw lets recent winners sit out.`,
 } as const;
 
 /** Entry statuses whose result is mailed after the draw (withdrawn entrants left on their own). */
@@ -133,7 +148,23 @@ export function createDrawsService(deps: DrawsDeps) {
     return (await catalog.getProductFresh(productId))?.name ?? 'This piece';
   }
 
-  async function toAdmin(row: DrawRow, counts?: Record<string, number>): Promise<AdminDraw> {
+  async function fairnessOfDraw(drawId: string, tx: DbOrTx = db): Promise<DrawFairness> {
+    return (await fairnessOf(tx, [drawId])).get(drawId) ?? NO_FAIRNESS;
+  }
+
+  /** The owner's rule checked (400 with the reason) and put in its stored form; absent: off. */
+  function parseFairness(f: AdminDrawCreate['fairness']): DrawFairness {
+    if (!f) return NO_FAIRNESS;
+    const problem = fairnessProblem(f);
+    if (problem) throw badRequest(problem);
+    return normaliseFairness(f);
+  }
+
+  async function toAdmin(
+    row: DrawRow,
+    counts?: Record<string, number>,
+    fairness?: DrawFairness,
+  ): Promise<AdminDraw> {
     const drawn = row.status === 'drawn' || row.status === 'settled';
     return {
       id: row.id,
@@ -146,6 +177,7 @@ export function createDrawsService(deps: DrawsDeps) {
       price: formatMoney(row.priceCents),
       commitment: row.commitment,
       seed: drawn ? row.seed : null,
+      fairness: fairness ?? (await fairnessOfDraw(row.id)),
       drawnAt: row.drawnAt?.toISOString() ?? null,
       settledAt: row.settledAt?.toISOString() ?? null,
       counts: counts ?? (await countEntries(db, [row.id])).get(row.id) ?? {},
@@ -206,7 +238,10 @@ export function createDrawsService(deps: DrawsDeps) {
             .filter((e) => e.status === 'won')
             .map((e) => ({ publicId: e.publicId, size: e.allocatedSize }))
         : [],
-      removedDuplicates: all.filter((e) => e.status === 'removed').length,
+      fairness: await fairnessOfDraw(row.id),
+      // A duplicate names the entry it duplicates; an entry removed under the sit_out rule names none.
+      removedDuplicates: all.filter((e) => e.status === 'removed' && e.duplicateOf !== null).length,
+      removedRecentWinners: all.filter((e) => e.status === 'removed' && e.duplicateOf === null).length,
       entryCount: drawn ? inDraw.length : all.filter((e) => e.status === 'confirmed').length,
     };
   }
@@ -282,6 +317,38 @@ export function createDrawsService(deps: DrawsDeps) {
     return removed;
   }
 
+  /**
+   * The sit_out rule, inside the draw's transaction after duplicates are merged: confirmed entries whose
+   * folded mailbox won one of the shop's last K draws are removed, the reason recorded (no `duplicateOf`:
+   * that is how the public count tells them from duplicates).
+   */
+  async function sitOutRecentWinners(
+    tx: Tx,
+    drawId: string,
+    fairness: DrawFairness,
+  ): Promise<DrawEntryRow[]> {
+    if (fairness.rule !== 'sit_out' || fairness.lookback === null) return [];
+    const out = await entriesOfRecentWinners(tx, drawId, fairness.lookback);
+    return moveEntries(tx, { ids: out.map((e) => e.id) }, 'removed', {
+      removedReason: DRAW_MESSAGES.recentWinner(fairness.lookback),
+    });
+  }
+
+  /** The loyalty rule's weight per folded mailbox (only entrants weighing more than 1); empty otherwise. */
+  async function loyaltyWeights(
+    tx: Tx,
+    drawId: string,
+    fairness: DrawFairness,
+  ): Promise<Map<string, number>> {
+    const weights = new Map<string, number>();
+    if (fairness.rule !== 'loyalty' || fairness.lookback === null) return weights;
+    for (const [mailbox, history] of await pastOutcomes(tx, drawId, fairness.lookback)) {
+      const w = loyaltyWeight(history, fairness.lookback);
+      if (w > 1) weights.set(mailbox, w);
+    }
+    return weights;
+  }
+
   return {
     messages: DRAW_MESSAGES,
     viewOf,
@@ -296,19 +363,26 @@ export function createDrawsService(deps: DrawsDeps) {
       const product = await catalog.getProductFresh(input.productId);
       if (!product) throw notFound('Product not found');
       const schedule = parseSchedule(input);
+      const fairness = parseFairness(input.fairness);
       const seed = newSeed();
+      const commitment = await commitmentOf(seed, nodeSha256);
       try {
-        const [row] = await db
-          .insert(draws)
-          .values({
-            productId: product.id,
-            ...schedule,
-            priceCents: unitPriceCents(product),
-            commitment: await commitmentOf(seed, nodeSha256),
-            seed,
-          })
-          .returning();
-        return toAdmin(row!, {});
+        // The draw and its rule together: the rule is public from the start, like the commitment.
+        const row = await db.transaction(async (tx) => {
+          const [inserted] = await tx
+            .insert(draws)
+            .values({
+              productId: product.id,
+              ...schedule,
+              priceCents: unitPriceCents(product),
+              commitment,
+              seed,
+            })
+            .returning();
+          await saveFairness(tx, inserted!.id, fairness);
+          return inserted!;
+        });
+        return toAdmin(row, {}, fairness);
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(DRAW_MESSAGES.oneLiveDraw);
         throw err;
@@ -325,13 +399,19 @@ export function createDrawsService(deps: DrawsDeps) {
         closesAt: patch.closesAt ?? row.closesAt.toISOString(),
         drawAt: patch.drawAt ?? row.drawAt.toISOString(),
       });
-      const [updated] = await db
-        .update(draws)
-        .set({ ...schedule, updatedAt: new Date() })
-        .where(
-          and(eq(draws.id, id), eq(draws.status, 'scheduled'), sql`${draws.opensAt} > ${clock.sqlNow()}`),
-        )
-        .returning();
+      const fairness = patch.fairness ? parseFairness(patch.fairness) : null;
+      // The schedule and the rule change together, and only while the draw is still scheduled.
+      const updated = await db.transaction(async (tx) => {
+        const [moved] = await tx
+          .update(draws)
+          .set({ ...schedule, updatedAt: new Date() })
+          .where(
+            and(eq(draws.id, id), eq(draws.status, 'scheduled'), sql`${draws.opensAt} > ${clock.sqlNow()}`),
+          )
+          .returning();
+        if (moved && fairness) await saveFairness(tx, id, fairness);
+        return moved;
+      });
       if (!updated) throw conflict(DRAW_MESSAGES.onlyWhileScheduled);
       return toAdmin(updated);
     },
@@ -346,11 +426,10 @@ export function createDrawsService(deps: DrawsDeps) {
         .from(draws)
         .orderBy(sql`${draws.drawAt} desc`)
         .limit(200);
-      const counts = await countEntries(
-        db,
-        rows.map((r) => r.id),
-      );
-      return Promise.all(rows.map((r) => toAdmin(r, counts.get(r.id) ?? {})));
+      const ids = rows.map((r) => r.id);
+      const counts = await countEntries(db, ids);
+      const rules = await fairnessOf(db, ids);
+      return Promise.all(rows.map((r) => toAdmin(r, counts.get(r.id) ?? {}, rules.get(r.id))));
     },
 
     // ---- the public -----------------------------------------------------------------------------
@@ -536,19 +615,27 @@ export function createDrawsService(deps: DrawsDeps) {
     },
 
     mergeDuplicates,
+    sitOutRecentWinners,
 
     /**
-     * Reveals and ranks, inside the caller's transaction: locks the draw, removes duplicates, moves it
-     * closed → drawn, ranks its remaining confirmed entries by common/domain/draw.ts and writes each rank. Null when the draw is not closed
-     * (another instance drew it, or it is not due).
+     * Reveals and ranks, inside the caller's transaction: locks the draw, removes duplicates (and, under
+     * the sit_out rule, recent winners), moves it closed → drawn, weighs the remaining confirmed entries
+     * (the loyalty rule; 1 otherwise), ranks them by common/domain/draw.ts and writes each weight and rank.
+     * Null when the draw is not closed (another instance drew it, or it is not due).
      */
     async rank(tx: Tx, drawId: string): Promise<{ draw: DrawRow; ranked: DrawEntryRow[] } | null> {
       const locked = await findDraw(tx, drawId, { lock: true });
       if (!locked || locked.status !== 'closed') return null;
       await mergeDuplicates(tx, drawId);
+      const fairness = await fairnessOfDraw(drawId, tx);
+      await sitOutRecentWinners(tx, drawId, fairness);
+      const weights = await loyaltyWeights(tx, drawId, fairness);
       const drawn = await moveDraw(tx, drawId, 'drawn', { drawnAt: new Date(clock.now()) });
       if (!drawn) return null;
-      const confirmed = await entriesOf(tx, drawId, ['confirmed']);
+      const confirmed = (await entriesOf(tx, drawId, ['confirmed'])).map((e) => ({
+        ...e,
+        weight: weights.get(e.mailboxKey) ?? 1,
+      }));
       const order = await rankEntries(
         drawn.seed,
         confirmed.map((e) => ({ publicId: e.publicId, weight: e.weight })),
@@ -558,9 +645,10 @@ export function createDrawsService(deps: DrawsDeps) {
       const ranked: DrawEntryRow[] = [];
       for (const r of order) {
         const e = byPublicId.get(r.publicId)!;
+        // The weight is stored with the rank: it is published with the entries and the verifier uses it.
         await tx
           .update(drawEntries)
-          .set({ rank: r.rank, updatedAt: new Date() })
+          .set({ rank: r.rank, weight: e.weight, updatedAt: new Date() })
           .where(eq(drawEntries.id, e.id));
         ranked.push({ ...e, rank: r.rank });
       }

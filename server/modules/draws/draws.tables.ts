@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { DRAW_FAIRNESS_RULES, FAIRNESS_LOOKBACK_MAX, FAIRNESS_LOOKBACK_MIN } from '../../../common/domain/draw-fairness';
 import { AUTHORISATION_STATES, DRAW_ENTRY_STATUSES, DRAW_STATUSES } from '../../../common/domain/draw-lifecycle';
 import { products } from '../catalog/catalog.tables';
 
@@ -110,5 +111,30 @@ export const drawEntries = pgTable(
       .on(t.drawId, t.mailboxKey)
       .where(sql`${t.status} in ('pending', 'confirmed')`),
     index('draw_entries_draw_status_idx').on(t.drawId, t.status, t.rank),
+    // An entrant's earlier draws (by folded mailbox) for the fair-over-time rules.
+    index('draw_entries_mailbox_idx').on(t.mailboxKey),
+  ],
+);
+
+/**
+ * The owner's fair-over-time rule of a draw (common/domain/draw-fairness.ts): off, loyalty or sit_out, and
+ * the look-back K (null when off). One row per draw, written with the draw in one transaction; a draw
+ * without a row is off; deleted with its draw.
+ */
+export const drawFairness = pgTable(
+  'draw_fairness',
+  {
+    drawId: uuid('draw_id')
+      .primaryKey()
+      .references(() => draws.id, { onDelete: 'cascade' }),
+    rule: text('rule').notNull().default('off'),
+    lookback: smallint('lookback'),
+  },
+  (t) => [
+    check('draw_fairness_rule_valid', sql`${t.rule} in (${oneOf(DRAW_FAIRNESS_RULES)})`),
+    check(
+      'draw_fairness_lookback',
+      sql`(${t.rule} = 'off' and ${t.lookback} is null) or (${t.rule} <> 'off' and ${t.lookback} between ${sql.raw(String(FAIRNESS_LOOKBACK_MIN))} and ${sql.raw(String(FAIRNESS_LOOKBACK_MAX))})`,
+    ),
   ],
 );
