@@ -36,9 +36,10 @@ async function expectAxeClean(page: Page, what: string) {
 }
 
 /** A tee of this test with its own size run (the pieces add up to the edition). */
-function createSizedTee(name: string, run: Array<{ size: string; pieces: number }>): Promise<string> {
+function createSizedTee(name: string, run: Array<{ size: string; pieces: number }>, releaseAt?: number): Promise<string> {
   const editionSize = run.reduce((sum, e) => sum + e.pieces, 0);
   return owner.createProduct({
+    ...(releaseAt ? { releaseAt: new Date(releaseAt).toISOString() } : {}),
     name,
     description: 'A numbered tee, cut in sizes. Made to order.',
     price: '45.00',
@@ -103,7 +104,8 @@ async function buyElsewhere(browser: Browser, baseURL: string, productId: string
 }
 
 const sizePicker = (page: Page) => page.getByRole('group', { name: 'Size' });
-const sizeRadio = (page: Page, name: string) => sizePicker(page).getByRole('radio', { name, exact: true });
+const sizeRadio = (page: Page, name: string | RegExp) =>
+  sizePicker(page).getByRole('radio', typeof name === 'string' ? { name, exact: true } : { name });
 
 test('the owner makes a size run on a phone, and the shop shows those sizes', async ({ page }) => {
   test.setTimeout(120_000);
@@ -306,3 +308,67 @@ test('Notify me for a size: every size gone, the shopper asks for an M', async (
   await dialog.getByRole('button', { name: 'Notify me' }).click();
   await expect(dialog.getByRole('status')).toHaveText("We'll e-mail you if a piece in M comes back.", { timeout: 20_000 });
 });
+
+test('drop day with sizes: the shopper picks M while waiting in line; once let in, the sizes left are there and M is still chosen', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const name = `Line Tee ${Date.now().toString(36)}`;
+  // Released a second ago: inside the drop window, buying goes through the waiting room.
+  const id = await createSizedTee(
+    name,
+    [
+      { size: 'S', pieces: 1 },
+      { size: 'M', pieces: 5 },
+      { size: 'L', pieces: 2 },
+    ],
+    Date.now() - 1000,
+  );
+  await page.setViewportSize(PHONE);
+  await page.goto(`/product/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+
+  await test.step('in line: the size picker is there with the pieces of each size; the shopper picks M', async () => {
+    await expect(page.getByRole('button', { name: 'Join the waiting room' })).toBeVisible();
+    await expect(sizeRadio(page, 'S — 1 left')).toBeEnabled();
+    await expect(sizeRadio(page, 'L — 2 left')).toBeEnabled();
+    await sizeRadio(page, 'M').check();
+    await page.getByRole('button', { name: 'Join the waiting room' }).click();
+  });
+
+  await test.step('meanwhile the last S sells elsewhere', async () => {
+    await buyElsewhereAdmitted(browser, baseURL!, id, 'S');
+  });
+
+  await test.step('let in: M still chosen, S greyed as sold out, L shows what is left; M goes in the cart', async () => {
+    // Let in within a second when idle; a loaded CI box running two workers is slower.
+    await expect(page.getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 60_000 });
+    await expect(sizeRadio(page, 'M')).toBeChecked();
+    await expect(sizeRadio(page, 'S — sold out')).toBeDisabled({ timeout: 10_000 });
+    await expect(sizeRadio(page, 'L — 2 left')).toBeEnabled();
+    await page.screenshot({ path: test.info().outputPath('sizes-admitted-375.png'), fullPage: true });
+    await expectAxeClean(page, 'an admitted shopper with the sizes left');
+    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+    await expect(cartDrawer(page)).toContainText('Size: M');
+  });
+});
+
+/** Another shopper, in their own browser, goes through the line and buys one piece of `size`. */
+async function buyElsewhereAdmitted(browser: Browser, baseURL: string, productId: string, size: string) {
+  const context = await browser.newContext({ baseURL });
+  try {
+    await context.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
+    const theirs = await context.newPage();
+    await theirs.goto(`/product/${productId}`);
+    await sizeRadio(theirs, new RegExp(`^${size}\\b`)).check();
+    await theirs.getByRole('button', { name: 'Join the waiting room' }).click();
+    await expect(theirs.getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 60_000 });
+    await theirs.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+    await expect(cartDrawer(theirs)).toBeVisible();
+    await payForCart(context.request, 9);
+  } finally {
+    await context.close();
+  }
+}
