@@ -22,6 +22,7 @@ import { shippingMethodSchema } from './settings';
 //   GET    /api/admin/draws/:id                  → AdminDraw
 //   PATCH  /api/admin/draws/:id                  body AdminDrawUpdate → AdminDraw (only while scheduled)
 //   POST   /api/admin/draws/:id/run              → AdminDraw (runs the draw now; 409 before the window closes)
+//   GET    /api/admin/draws/:id/entries          → AdminDrawEntry[] (ranked first, then by entry time)
 //   POST   /api/admin/draws/:id/cancel           → AdminDraw (before the draw; every authorisation released)
 //
 // Fair over time (common/domain/draw-fairness.ts): the owner sets `fairness` when making or editing a
@@ -187,3 +188,23 @@ export const adminDrawSchema = z.object({
 });
 export type AdminDraw = z.infer<typeof adminDrawSchema>;
 export const adminDrawListSchema = z.array(adminDrawSchema);
+
+/** One entry as the owner sees it (GET /api/admin/draws/:id/entries): who, what, and why it was removed. */
+export const adminDrawEntrySchema = z.object({
+  publicId: safeString(),
+  email: safeString(),
+  name: safeString(),
+  status: drawEntryStatusSchema,
+  size: safeString().nullable(),
+  secondSize: safeString().nullable(),
+  weight: z.number().int(),
+  rank: z.number().int().nullable(),
+  allocatedSize: safeString().nullable(),
+  orderNumber: safeString().nullable(),
+  /** Why the entry left the draw before it ran (a duplicate of which entry, by what; a recent winner). */
+  removedReason: safeString().nullable(),
+  enteredAt: safeString(),
+  confirmedAt: safeString().nullable(),
+});
+export type AdminDrawEntry = z.infer<typeof adminDrawEntrySchema>;
+export const adminDrawEntryListSchema = z.array(adminDrawEntrySchema);

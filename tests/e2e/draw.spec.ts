@@ -213,6 +213,14 @@ test('a draw from entry to result: enter at 375 px, confirm by mail, the owner r
     await admin.getByRole('dialog').getByRole('button', { name: 'Run the draw' }).click();
     await expect(card.getByText('Settled')).toBeVisible({ timeout: 30_000 });
     await expect(card.getByRole('definition').filter({ hasText: /^2$/ }).first()).toBeVisible();
+    // The owner sees who entered and how each entry ended, ranked first.
+    await card.getByRole('button', { name: 'Show entries (2)' }).click();
+    const list = card.getByRole('list', { name: `Entries for ${name}` });
+    await expect(list.getByRole('listitem')).toHaveCount(2);
+    await expect(list.getByRole('listitem').nth(0)).toContainText(/^#1 /);
+    await expect(list).toContainText('Won');
+    await expect(list).toContainText('Not drawn');
+    await expect(list).toContainText(shopperEmail);
     await shootAtBothWidths(admin, testInfo, 'draw-admin-settled', { fullPage: true });
     await ownerContext.close();
   });

@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  adminDrawEntryListSchema,
   adminDrawListSchema,
   adminDrawSchema,
   publicDrawSchema,
   type AdminDraw,
+  type AdminDrawEntry,
   type AdminDrawCreate,
   type AdminDrawUpdate,
   type PublicDraw,
@@ -22,6 +24,22 @@ export function useAdminDraws() {
     queryFn: () => apiJson('GET', '/api/admin/draws', undefined, adminDrawListSchema),
     refetchInterval: 5000,
     refetchOnWindowFocus: 'always',
+  });
+}
+
+/** A draw's entries as the owner sees them (who, sizes, rank, outcome, why removed); fetched when shown. */
+export function useDrawEntries(id: string, enabled: boolean) {
+  return useQuery<AdminDrawEntry[]>({
+    queryKey: [...adminDrawsKey, id, 'entries'],
+    queryFn: () =>
+      apiJson(
+        'GET',
+        `/api/admin/draws/${encodeURIComponent(id)}/entries`,
+        undefined,
+        adminDrawEntryListSchema,
+      ),
+    enabled,
+    refetchInterval: enabled ? 5000 : false,
   });
 }
 

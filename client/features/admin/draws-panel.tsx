@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Dices } from 'lucide-react';
-import type { AdminDraw } from '../../../common/contracts/draws';
+import type { AdminDraw, AdminDrawEntry } from '../../../common/contracts/draws';
 import type { AdminProduct } from '../../../common/contracts/admin';
 import {
   describeFairness,
@@ -28,6 +28,7 @@ import { cn } from '../../lib/cn';
 import { useNow } from '../../lib/release-clock';
 import { DRAW_STATUS_LABEL, drawActions, drawFigures, winnersCsv } from './draws-counts';
 import {
+  useDrawEntries,
   fetchPublicDraw,
   useAdminDraws,
   useCancelDraw,
@@ -358,6 +359,57 @@ function EditFairness({ draw }: { draw: AdminDraw }) {
   );
 }
 
+/** What the owner reads for an entry's status. */
+const ENTRY_STATUS_LABEL: Record<AdminDrawEntry['status'], string> = {
+  pending: 'Not confirmed yet',
+  confirmed: 'Confirmed',
+  withdrawn: 'Withdrawn',
+  lapsed: 'Never confirmed',
+  removed: 'Removed',
+  selected: 'Drawn, charging',
+  waiting: 'Alternate',
+  won: 'Won',
+  capture_failed: 'Card declined, passed on',
+  lost: 'Not drawn',
+  cancelled: 'Cancelled',
+};
+
+/** Every entry of a draw: ranked ones first, each with its sizes and outcome, and why a removed one left. */
+function DrawEntries({ drawId, productName }: { drawId: string; productName: string }) {
+  const entries = useDrawEntries(drawId, true);
+  if (entries.isPending) return <p className="text-sm text-muted">Loading entries…</p>;
+  if (entries.isError)
+    return (
+      <p role="alert" className="text-sm font-medium text-red-700">
+        {adminErrorMessage(entries.error)}
+      </p>
+    );
+  return (
+    <ol aria-label={`Entries for ${productName}`} className="grid gap-2">
+      {entries.data.map((e) => (
+        <li key={e.publicId} className="grid gap-0.5 border border-black/15 p-2 text-sm">
+          <p className="flex flex-wrap items-baseline justify-between gap-x-2">
+            <span className="font-semibold">
+              {e.rank !== null ? `#${e.rank} ` : ''}
+              {e.name}
+            </span>
+            <span className="text-xs font-bold uppercase tracking-wide">{ENTRY_STATUS_LABEL[e.status]}</span>
+          </p>
+          <p className="break-all text-muted">{e.email}</p>
+          <p>
+            Size {e.size ?? 'any'}
+            {e.secondSize ? `, then ${e.secondSize}` : ''}
+            {e.weight > 1 ? ` · counts ${e.weight} times` : ''}
+            {e.allocatedSize ? ` · given ${e.allocatedSize}` : ''}
+            {e.orderNumber ? ` · order ${e.orderNumber}` : ''}
+          </p>
+          {e.removedReason && <p className="text-muted">{e.removedReason}</p>}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
   const headingId = useId();
   const run = useRunDraw();
@@ -391,6 +443,8 @@ function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
     }
   };
   const onError = (err: Error) => setProblem(adminErrorMessage(err));
+  const [showEntries, setShowEntries] = useState(false);
+  const entriesId = useId();
 
   return (
     <li>
@@ -434,6 +488,23 @@ function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
             </div>
           ))}
         </dl>
+        {f.entries > 0 && (
+          <div className="grid gap-2">
+            <Button
+              type="button"
+              variant="outline"
+              className="min-h-11 w-full sm:w-auto sm:justify-self-start"
+              aria-expanded={showEntries}
+              aria-controls={entriesId}
+              onClick={() => setShowEntries((v) => !v)}
+            >
+              {showEntries ? 'Hide entries' : `Show entries (${f.entries})`}
+            </Button>
+            <div id={entriesId} hidden={!showEntries}>
+              {showEntries && <DrawEntries drawId={draw.id} productName={draw.productName} />}
+            </div>
+          </div>
+        )}
         {problem && (
           <p role="alert" className="text-sm font-medium text-red-700">
             {problem}

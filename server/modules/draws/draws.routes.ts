@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../common/contracts/api-error';
 import {
+  adminDrawEntryListSchema,
   adminDrawCreate,
   adminDrawListSchema,
   adminDrawSchema,
@@ -109,5 +110,8 @@ export async function adminDrawsRoutes(app: FastifyInstance, opts: { draws: Draw
     draws.updateDraw(request.params.id, request.body),
   );
   r.post('/api/admin/draws/:id/run', { schema: { params: drawIdParams, ...one } }, async (request) => settle.runNow(request.params.id));
+  r.get('/api/admin/draws/:id/entries', { schema: { params: drawIdParams, response: { 200: adminDrawEntryListSchema, ...errorResponses } } }, async (request) =>
+    draws.adminEntries(request.params.id),
+  );
   r.post('/api/admin/draws/:id/cancel', { schema: { params: drawIdParams, ...one } }, async (request) => settle.cancel(request.params.id));
 }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import type {
   AdminDraw,
+  AdminDrawEntry,
   AdminDrawCreate,
   AdminDrawUpdate,
   DrawEntryView,
@@ -430,6 +431,31 @@ export function createDrawsService(deps: DrawsDeps) {
       const counts = await countEntries(db, ids);
       const rules = await fairnessOf(db, ids);
       return Promise.all(rows.map((r) => toAdmin(r, counts.get(r.id) ?? {}, rules.get(r.id))));
+    },
+
+    /** The owner's view of a draw's entries: ranked ones in rank order, then the rest by entry time. */
+    async adminEntries(id: string): Promise<AdminDrawEntry[]> {
+      await requireDraw(id);
+      const rows = await db
+        .select()
+        .from(drawEntries)
+        .where(eq(drawEntries.drawId, id))
+        .orderBy(sql`${drawEntries.rank} asc nulls last`, drawEntries.createdAt);
+      return rows.map((e) => ({
+        publicId: e.publicId,
+        email: e.email,
+        name: `${e.firstName} ${e.lastName}`,
+        status: e.status as DrawEntryStatus,
+        size: e.size,
+        secondSize: e.secondSize,
+        weight: e.weight,
+        rank: e.rank,
+        allocatedSize: e.allocatedSize,
+        orderNumber: e.orderNumber,
+        removedReason: e.removedReason,
+        enteredAt: e.createdAt.toISOString(),
+        confirmedAt: e.confirmedAt?.toISOString() ?? null,
+      }));
     },
 
     // ---- the public -----------------------------------------------------------------------------

@@ -399,6 +399,16 @@ describeEachDb(
       });
       expect(byEmail('bea.other@example.com').removedReason).toMatch(/the same delivery address/);
       expect(byEmail('bea.card@example.com').removedReason).toMatch(/the same card/);
+      // The owner's list shows every entry, ranked first, and why the duplicates left.
+      const listed = await admin.get(`/api/admin/draws/${draw.id}/entries`);
+      expect(listed.statusCode, listed.body).toBe(200);
+      const list = listed.json() as Array<{ email: string; rank: number | null; status: string; removedReason: string | null }>;
+      expect(list).toHaveLength(rows.length);
+      const ranks = list.map((e) => e.rank).filter((r) => r !== null);
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+      expect(list.slice(0, ranks.length).every((e) => e.rank !== null)).toBe(true);
+      expect(list.find((e) => e.email === 'bea.card@example.com')).toMatchObject({ status: 'removed', removedReason: expect.stringMatching(/the same card/) });
+      expect((await t().client().get(`/api/admin/draws/${draw.id}/entries`)).statusCode).toBe(401);
       expect(byEmail('flaky@example.com')).toMatchObject({
         status: 'capture_failed',
         rank: 1,
