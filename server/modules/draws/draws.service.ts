@@ -668,15 +668,19 @@ export function createDrawsService(deps: DrawsDeps) {
         nodeHmac,
       );
       const byPublicId = new Map(confirmed.map((e) => [e.publicId, e]));
-      const ranked: DrawEntryRow[] = [];
-      for (const r of order) {
-        const e = byPublicId.get(r.publicId)!;
-        // The weight is stored with the rank: it is published with the entries and the verifier uses it.
-        await tx
-          .update(drawEntries)
-          .set({ rank: r.rank, weight: e.weight, updatedAt: new Date() })
-          .where(eq(drawEntries.id, e.id));
-        ranked.push({ ...e, rank: r.rank });
+      const ranked: DrawEntryRow[] = order.map((r) => ({ ...byPublicId.get(r.publicId)!, rank: r.rank }));
+      // The weight is stored with the rank: it is published with the entries and the verifier uses it.
+      // One statement per 5,000 entries (a JSON batch), not one per entry: 20,000 entries rank in a
+      // few statements inside the draw's transaction.
+      const now = new Date(clock.now());
+      for (let i = 0; i < ranked.length; i += 5_000) {
+        const batch = ranked.slice(i, i + 5_000);
+        const rows = JSON.stringify(batch.map((e) => ({ id: e.id, rank: e.rank, weight: e.weight })));
+        await tx.execute(sql`
+          update draw_entries as e
+             set rank = b.rank, weight = b.weight, updated_at = ${now}
+            from jsonb_to_recordset(${rows}::jsonb) as b(id uuid, rank int, weight int)
+           where e.id = b.id`);
       }
       return { draw: drawn, ranked };
     },
