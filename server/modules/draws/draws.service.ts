@@ -141,9 +141,32 @@ function isUniqueViolation(err: unknown): boolean {
  * stock and the orders are the flows' (server/flows/enter-draw.ts, settle-draw.ts), which call the
  * step functions here inside their transactions. Decisions read the one clock (`clock`, the database's).
  */
+/** How long a product page may go on answering "no draw" after a draw was made on another instance. */
+const PRODUCTS_WITH_DRAWS_TTL_MS = 5_000;
+
 export function createDrawsService(deps: DrawsDeps) {
   const { db, catalog } = deps;
   const clock = deps.clock ?? systemClock;
+
+  /**
+   * The products that ever had a draw, read at most every few seconds: every product page asks for its
+   * draw, and on drop day almost none has one, so those pages are answered without a query. A draw made
+   * on this instance clears it at once; one made on another shows on this instance's pages within
+   * PRODUCTS_WITH_DRAWS_TTL_MS (the cart's refusal, notByDraw, always reads the database).
+   */
+  let productsWithDraws: { readAt: number; ids: Promise<ReadonlySet<string>> } | null = null;
+  function productsWithDrawsNow(): Promise<ReadonlySet<string>> {
+    if (!productsWithDraws || Date.now() - productsWithDraws.readAt > PRODUCTS_WITH_DRAWS_TTL_MS) {
+      const ids = db
+        .selectDistinct({ productId: draws.productId })
+        .from(draws)
+        .then((rows) => new Set(rows.map((r) => r.productId)));
+      productsWithDraws = { readAt: Date.now(), ids };
+      // A failed read is not kept: the next page asks again.
+      ids.catch(() => (productsWithDraws = null));
+    }
+    return productsWithDraws.ids;
+  }
 
   async function productName(productId: string): Promise<string> {
     return (await catalog.getProductFresh(productId))?.name ?? 'This piece';
@@ -381,6 +404,7 @@ export function createDrawsService(deps: DrawsDeps) {
             })
             .returning();
           await saveFairness(tx, inserted!.id, fairness);
+          productsWithDraws = null;
           return inserted!;
         });
         return toAdmin(row, {}, fairness);
@@ -479,6 +503,7 @@ export function createDrawsService(deps: DrawsDeps) {
      * for a product page, so a 200: a 404 would be a console error on every product page).
      */
     async publicDrawOfProduct(productId: string): Promise<PublicDraw | null> {
+      if (!(await productsWithDrawsNow()).has(productId)) return null;
       const [row] = await db
         .select()
         .from(draws)
