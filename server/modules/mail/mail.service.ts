@@ -22,9 +22,27 @@ export interface MailerOptions {
 // nodemailer is loaded with the first message, not at boot (idle memory: bench/README.md).
 const loadNodemailer = () => import('nodemailer').then((m) => m.default);
 
+/**
+ * Folders made by this process: a mail asks for its two folders once, not with every message (at a draw's
+ * busiest second every entry mails its link: bench/README.md, bench:draw). Forgotten after any failure, so
+ * a folder removed while the shop runs is made again by the retry.
+ */
+function folderMaker() {
+  const made = new Set<string>();
+  return {
+    async ensure(dir: string, mode?: number): Promise<void> {
+      if (made.has(dir)) return;
+      await fs.mkdir(dir, { recursive: true, mode });
+      made.add(dir);
+    },
+    forget: () => made.clear(),
+  };
+}
+type FolderMaker = ReturnType<typeof folderMaker>;
+
 /** Writes a file so that it is either absent or complete: a temp file, fsync, then rename. */
-async function writeAtomically(file: string, scratchDir: string, data: Buffer | string): Promise<void> {
-  await fs.mkdir(scratchDir, { recursive: true, mode: 0o700 });
+async function writeAtomically(file: string, scratchDir: string, data: Buffer | string, folders: FolderMaker): Promise<void> {
+  await folders.ensure(scratchDir, 0o700);
   const tmp = path.join(scratchDir, `${path.basename(file)}.${crypto.randomBytes(4).toString('hex')}.tmp`);
   let handle: fs.FileHandle | undefined;
   try {
@@ -35,6 +53,7 @@ async function writeAtomically(file: string, scratchDir: string, data: Buffer | 
     handle = undefined;
     await fs.rename(tmp, file);
   } catch (err) {
+    folders.forget();
     await handle?.close().catch(() => undefined);
     await fs.rm(tmp, { force: true }).catch(() => undefined);
     throw err;
@@ -53,6 +72,7 @@ export function createMailer(opts: MailerOptions): Mailer {
   const retryMs = opts.retryMs ?? 5_000;
   const maxRetryMs = opts.maxRetryMs ?? 60_000;
   const log = opts.log;
+  const folders = folderMaker();
 
   let transport: Promise<import('nodemailer').Transporter> | null = null;
   const smtpUrl = opts.smtpUrl;
@@ -64,10 +84,10 @@ export function createMailer(opts: MailerOptions): Mailer {
   async function deliver(message: MailMessage): Promise<void> {
     const info = await (await getTransport()).sendMail({ from: opts.from, ...message });
     if (smtpUrl) return;
-    await fs.mkdir(opts.outboxDir, { recursive: true });
+    await folders.ensure(opts.outboxDir);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = path.join(opts.outboxDir, `${stamp}-${crypto.randomBytes(4).toString('hex')}.eml`);
-    await writeAtomically(file, scratchDir, info.message as Buffer);
+    await writeAtomically(file, scratchDir, info.message as Buffer, folders);
   }
 
   /** Kept in memory only while the disk refuses the queue file too. */
@@ -81,7 +101,7 @@ export function createMailer(opts: MailerOptions): Mailer {
   async function keep(message: MailMessage): Promise<void> {
     try {
       const id = `${Date.now().toString(36)}-${crypto.randomBytes(6).toString('hex')}`;
-      await writeAtomically(path.join(queueDir, `${id}.json`), scratchDir, JSON.stringify(message));
+      await writeAtomically(path.join(queueDir, `${id}.json`), scratchDir, JSON.stringify(message), folders);
       onDisk++;
     } catch {
       inMemory.push(message);
