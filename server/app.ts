@@ -173,6 +173,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   app.addHook('onClose', async () => {
     await services.jobs.stop();
+    // Ends a retry under way and the SMTP pool's kept connections; mail not sent yet stays queued on disk.
+    await services.mailer.close?.();
   });
   return app;
 }

@@ -19,6 +19,17 @@ export interface MailerOptions {
   log?: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
+/**
+ * SMTP over a few kept connections (nodemailer's pool) unless the URL says otherwise (`pool=false`): a draw's
+ * busiest second mails every entry its link, and a new connection and TLS handshake per message would be
+ * most of that work (bench/README.md, bench:draw).
+ */
+function pooled(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  return url.toString();
+}
+
 // nodemailer is loaded with the first message, not at boot (idle memory: bench/README.md).
 const loadNodemailer = () => import('nodemailer').then((m) => m.default);
 
@@ -78,7 +89,7 @@ export function createMailer(opts: MailerOptions): Mailer {
   const smtpUrl = opts.smtpUrl;
   const getTransport = () =>
     (transport ??= loadNodemailer().then((n) =>
-      smtpUrl ? n.createTransport(smtpUrl) : n.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+      smtpUrl ? n.createTransport(pooled(smtpUrl)) : n.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
     ));
 
   async function deliver(message: MailMessage): Promise<void> {
@@ -202,6 +213,8 @@ export function createMailer(opts: MailerOptions): Mailer {
       if (timer) clearTimeout(timer);
       timer = null;
       await retrying;
+      // A pool's kept connections would hold the process open.
+      if (transport) (await transport.catch(() => null))?.close();
     },
   };
 }
