@@ -96,6 +96,11 @@ export async function createServices(config: Config, database: Database, log: Fa
     publicUrl: config.PUBLIC_URL,
     // The home hero and /drops say 'Live now' for the drop window (ADR 010's settings).
     dropTiming: { raffleMinutes: config.DROP_RAFFLE_MINUTES, windowMinutes: config.DROP_WINDOW_MINUTES },
+    // Product pages show their draw from the first paint (declared below, the draws module; asked per page).
+    draws: {
+      publicDrawOfProduct: (productId) => draws.publicDrawOfProduct(productId),
+      productDrawStamp: (productId) => draws.productDrawStamp(productId),
+    },
   });
   const wishlist = createWishlistService({ db, catalog });
 

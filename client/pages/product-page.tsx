@@ -57,8 +57,10 @@ export default function ProductPage() {
   const valid = isUuid(id);
   const data = product.data;
   // A product sold by draw (docs/draw.md): its panel replaces the purchase controls; any other product
-  // (a 404 here) looks and behaves as before.
-  const draw = useProductDraw(id, valid).data ?? null;
+  // (a 404 here) looks and behaves as before. The server-rendered page knows it from the first render; until
+  // the browser's answer (a page reached from a grid) the purchase area waits: no Add to Cart for a drawn piece.
+  const drawQuery = useProductDraw(id, valid);
+  const draw = drawQuery.data ?? null;
 
   useDocumentTitle(
     !valid || product.isError
@@ -113,6 +115,7 @@ export default function ProductPage() {
         ) : undefined
       }
       drawNote={draw?.status === 'settled' ? <DrawResultNote draw={draw} /> : undefined}
+      drawPending={drawQuery.isPending}
     />
   );
 }

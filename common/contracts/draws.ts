@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DRAW_PIECES_MAX } from '../domain/draw-allocation';
 import { DRAW_FAIRNESS_RULES, FAIRNESS_LOOKBACK_MAX, FAIRNESS_LOOKBACK_MIN } from '../domain/draw-fairness';
 import { DRAW_ENTRY_STATUSES, DRAW_STATUSES } from '../domain/draw-lifecycle';
 import { customerInfoBody } from './checkout';
@@ -10,8 +11,10 @@ import { shippingMethodSchema } from './settings';
 // Public:
 //   GET    /api/draws/:id                        → PublicDraw (commitment always; seed, entries and winners once drawn)
 //   GET    /api/products/:productId/draw         → PublicDraw of the product's current (or last) draw; null (200) when it never had one
-//   POST   /api/draws/:id/entries                body EnterDrawBody (proof of work) → 202 EnterDrawResult;
-//          400 invalid; 402 card declined; 404 no draw; 409 window not open / already entered
+//   POST   /api/draws/:id/entries                body EnterDrawBody (proof of work) → 202 EnterDrawResult (entered,
+//          or requires_action: the bank asks for 3-D Secure, send again with authorisationId);
+//          400 invalid; 402 card declined / bank check failed; 404 no draw; 409 window not open / already
+//          entered / an authorisation that does not fit this entry
 //   GET    /api/draw-entries/:token              → DrawEntryView (the token comes from the mailed link)
 //   POST   /api/draw-entries/:token/confirm      → DrawEntryView (confirmed; again: the same)
 //   PATCH  /api/draw-entries/:token              body ChangeDrawEntryBody → DrawEntryView (until the window closes)
@@ -63,6 +66,8 @@ const drawFairnessView = z.object({
   lookback: z.number().int().nullable(),
 });
 
+export const DRAW_PIECES_MESSAGE = `Pieces in the draw must be a whole number from 1 to ${DRAW_PIECES_MAX.toLocaleString('en-US')}, or empty for every piece.`;
+
 export const adminDrawCreate = z.object({
   productId: safeString().uuid({ message: 'Product not found' }),
   opensAt: isoTime('opensAt'),
@@ -70,6 +75,14 @@ export const adminDrawCreate = z.object({
   drawAt: isoTime('drawAt'),
   /** Absent: off. */
   fairness: drawFairnessSchema.optional(),
+  /** How many pieces the draw gives out; absent or null: every piece (docs/draw.md, Pieces). */
+  pieces: z
+    .number({ message: DRAW_PIECES_MESSAGE })
+    .int({ message: DRAW_PIECES_MESSAGE })
+    .min(1, { message: DRAW_PIECES_MESSAGE })
+    .max(DRAW_PIECES_MAX, { message: DRAW_PIECES_MESSAGE })
+    .nullable()
+    .optional(),
 });
 export type AdminDrawCreate = z.infer<typeof adminDrawCreate>;
 
@@ -89,6 +102,14 @@ export const enterDrawBody = customerInfoBody.extend({
   card: z
     .object({ cardNumber: safeString().min(1).max(40), expiry: safeString().min(1).max(10), cvc: safeString().min(1).max(8) })
     .optional(),
+  /**
+   * The second send after the bank's 3-D Secure step: the authorisation the first answer named (then no card
+   * is needed; the server reads the authorisation instead of making another).
+   */
+  authorisationId: safeString()
+    .trim()
+    .regex(/^pi_[A-Za-z0-9_]{1,120}$/, { message: 'This card check is not valid. Please enter your card again.' })
+    .optional(),
   altcha: safeString().max(10_000, { message: 'Invalid proof of work' }),
 });
 export type EnterDrawBody = z.infer<typeof enterDrawBody>;
@@ -99,12 +120,42 @@ export const changeDrawEntryBody = z.object({
 });
 export type ChangeDrawEntryBody = z.infer<typeof changeDrawEntryBody>;
 
-export const enterDrawResult = z.object({
+/** Entered: pending until the mailed link is used. */
+export const enteredDrawResult = z.object({
   publicId: safeString(),
   status: drawEntryStatusSchema,
   message: safeString(),
 });
+/**
+ * The card's bank asks for 3-D Secure: nothing is recorded yet. The page lets the shopper confirm with
+ * `clientSecret` (Stripe.js's handleNextAction, or the offline gateway's authenticate route), then sends the
+ * entry again (a fresh proof of work) with `authorisationId`.
+ */
+export const drawEntryActionResult = z.object({
+  status: z.literal('requires_action'),
+  clientSecret: safeString(),
+  authorisationId: safeString(),
+  message: safeString(),
+});
+/** 202 of POST /api/draws/:id/entries. */
+export const enterDrawResult = z.union([drawEntryActionResult, enteredDrawResult]);
 export type EnterDrawResult = z.infer<typeof enterDrawResult>;
+
+/**
+ * The offline test gateway's stand-in for the bank's 3-D Secure page (Stripe's test page has the same two
+ * buttons): POST /api/payments/offline/authorisations/:id/authenticate body OfflineAuthenticateBody →
+ * 200 OfflineAuthenticateResult (authorised), 402 after `fail` (nothing held), 404 for a wrong secret.
+ */
+export const offlineAuthenticateParams = z.object({
+  id: safeString().regex(/^pi_offline_auth_[0-9a-f]{24}$/, { message: 'Payment not found' }),
+});
+export const offlineAuthenticateBody = z.object({
+  clientSecret: safeString().min(1).max(300),
+  outcome: z.enum(['complete', 'fail'], { message: "The outcome must be 'complete' or 'fail'." }),
+});
+export type OfflineAuthenticateBody = z.infer<typeof offlineAuthenticateBody>;
+export const offlineAuthenticateResult = z.object({ id: safeString(), status: z.literal('requires_capture') });
+export type OfflineAuthenticateResult = z.infer<typeof offlineAuthenticateResult>;
 
 /** What the entrant sees of their own entry (from the mailed link). */
 export const drawEntryViewSchema = z.object({
@@ -152,6 +203,8 @@ export const publicDrawSchema = z.object({
   closesAt: safeString(),
   drawAt: safeString(),
   price: safeString(),
+  /** How many pieces the draw gives out; null: every piece. */
+  pieces: z.number().int().nullable(),
   commitment: safeString(),
   /** null until the draw runs. */
   seed: safeString().nullable(),
@@ -178,6 +231,7 @@ export const adminDrawSchema = z.object({
   closesAt: safeString(),
   drawAt: safeString(),
   price: safeString(),
+  pieces: z.number().int().nullable(),
   commitment: safeString(),
   seed: safeString().nullable(),
   fairness: drawFairnessView,

@@ -38,6 +38,20 @@ describe('allocating a draw’s pieces in rank order', () => {
     expect(got.waiting).toEqual(['a', 'd']);
   });
 
+  test('a draw of some of the pieces stops at its count: the rest stay on the shelf, nothing more is asked', async () => {
+    const s = shelf({ M: 3, L: 3 });
+    const asked: string[] = [];
+    const take = (size: string | null, entry: AllocationEntry) => {
+      asked.push(entry.id);
+      return s.take(size);
+    };
+    const got = await allocateInRankOrder([e('1', 'M'), e('2', 'L'), e('3', 'M'), e('4', 'L')], take, 2);
+    expect(got.selected.map((x) => x.id)).toEqual(['1', '2']);
+    expect(got.waiting).toEqual(['3', '4']);
+    expect(asked).toEqual(['1', '2']);
+    expect([...s.left.values()]).toEqual([2, 2]);
+  });
+
   test('one pool (no sizes): size null throughout', async () => {
     const s = shelf({ '': 2 });
     const got = await allocateInRankOrder([e('a', null), e('b', null), e('c', null)], s.take);

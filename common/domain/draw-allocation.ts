@@ -33,19 +33,25 @@ export function wantsSize(entry: AllocationEntry, size: string | null): boolean 
   return choicesOf(entry).some((c) => (c.size === null || size === null ? c.size === size : sizeKey(c.size) === sizeKey(size)));
 }
 
+/** The most pieces a draw can give out (an edition's largest size). */
+export const DRAW_PIECES_MAX = 10_000;
+
 /**
  * Walks the ranking once: `take(size, entry)` tries to take one piece of that size for the entry and says
- * whether it did. `ranked` must be in rank order (first place first).
+ * whether it did. `ranked` must be in rank order (first place first). `pieces` caps the winners (a draw of
+ * some of the pieces, the rest sold after it); null: as many as `take` gives.
  */
 export async function allocateInRankOrder<E extends AllocationEntry>(
   ranked: readonly E[],
   take: (size: string | null, entry: E) => boolean | Promise<boolean>,
+  pieces: number | null = null,
 ): Promise<Allocation> {
   const selected: Allocation['selected'] = [];
   const waiting: string[] = [];
   for (const entry of ranked) {
     let got: { size: string | null; choice: 'first' | 'second' } | null = null;
-    for (const c of choicesOf(entry)) {
+    const full = pieces !== null && selected.length >= pieces;
+    for (const c of full ? [] : choicesOf(entry)) {
       if (await take(c.size, entry)) {
         got = c;
         break;

@@ -98,7 +98,7 @@ export function createSettleDrawFlow(deps: SettleDrawDeps) {
         if (variantId) variants.set(entry.id, variantId);
         else shortSizes.add(key);
         return variantId !== null;
-      });
+      }, d.pieces);
       for (const s of allocation.selected) await draws.select(tx, s.id, s.size, variants.get(s.id) ?? null);
       await draws.markWaiting(tx, allocation.waiting);
       return true;

@@ -165,13 +165,16 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
       return reply.status(404).type('text/plain').send('Not found');
     }
     const target = opts.seo.pageUrl(url);
-    const key = target.href;
+    // What the page shows besides the catalogue (a product's draw) is part of its key: the page turns with it.
+    const variant = opts.seo.pageVariant(target);
+    const keyOf = (v: string) => (v ? `${target.href} ${v}` : target.href);
     const fresh = opts.seo.freshCatalogVersion();
-    const hit = fresh === null ? null : pages.get(key, fresh);
+    const hit = fresh === null || typeof variant !== 'string' ? null : pages.get(keyOf(variant), fresh);
     if (hit) return sendPage(request, reply, hit);
     // Searches, unknown paths and redirects can be minted without end: a small cache of their own.
     const openEnded = target.pathname.toLowerCase().startsWith('/search');
     return (async () => {
+      const key = keyOf(await variant);
       const version = fresh ?? (await opts.seo.catalogVersion());
       const page = pages.get(key, version) ?? (await pages.render(key, version, () => renderPage(target, version), openEnded));
       return sendPage(request, reply, page);

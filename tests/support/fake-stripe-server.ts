@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
  * Manual capture (draw entries): a create with `confirm=true`, `capture_method=manual` and a `payment_method`
  * is authorised at once (`requires_capture`), or declined with a 402 for DECLINED_AT_AUTHORISATION;
  * POST /v1/payment_intents/:id/capture charges it, or declines with a 402 for DECLINED_AT_CAPTURE.
+ * 3-D Secure: a payment method in REQUIRES_AUTHENTICATION leaves the intent in `requires_action` (nothing
+ * held, no charge yet); `authenticate()` plays the shopper's step in Stripe.js (held, or back to
+ * `requires_payment_method` when it fails).
  */
 
 export interface FakeIntent {
@@ -26,12 +29,16 @@ export interface FakeIntent {
   latest_charge: string | null;
   capture_method?: string;
   payment_method?: string | null;
+  next_action?: { type: 'use_stripe_sdk'; use_stripe_sdk: Record<string, string> } | null;
+  last_payment_error?: { type: 'card_error'; code: string; message: string } | null;
 }
 
 /** Payment methods declined when confirmed (Stripe's test PaymentMethods of the same name). */
 export const DECLINED_AT_AUTHORISATION = new Set(['pm_card_chargeDeclined', 'pm_card_visa_chargeDeclined']);
 /** Authorised, then declined at capture (Stripe's 4000 0000 0000 0341, "attach succeeds, charge fails"). */
 export const DECLINED_AT_CAPTURE = new Set(['pm_card_chargeCustomerFail']);
+/** The bank asks for 3-D Secure (Stripe's 4000 0027 6000 3184 and 4000 0025 0000 3155). */
+export const REQUIRES_AUTHENTICATION = new Set(['pm_card_threeDSecure2Required', 'pm_card_authenticationRequired']);
 
 export interface FakeRefund {
   id: string;
@@ -121,6 +128,32 @@ export class FakeStripeServer {
     // Stripe gives every card its fingerprint; by default each payment here is a different card.
     this.chargeCards.set(chargeId, card.fingerprint ?? `fp_${crypto.randomBytes(8).toString('hex')}`);
     intent.latest_charge = chargeId;
+    return intent;
+  }
+
+  /**
+   * The shopper's 3-D Secure step in Stripe.js (handleNextAction): `complete` holds the amount (its charge
+   * made, `requires_capture`), `fail` sends the intent back to `requires_payment_method` with nothing held.
+   */
+  authenticate(id: string, outcome: 'complete' | 'fail'): FakeIntent {
+    const intent = this.intents.get(id);
+    if (!intent || intent.status !== 'requires_action') throw new Error(`fake intent ${id} awaits no action`);
+    intent.next_action = null;
+    if (outcome === 'fail') {
+      intent.status = 'requires_payment_method';
+      intent.last_payment_error = {
+        type: 'card_error',
+        code: 'payment_intent_authentication_failure',
+        message:
+          'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+      };
+      return intent;
+    }
+    const chargeId = `ch_${crypto.randomBytes(12).toString('hex')}`;
+    this.chargeCards.set(chargeId, `fp_${intent.payment_method ?? 'card'}`);
+    intent.latest_charge = chargeId;
+    intent.status = intent.capture_method === 'manual' ? 'requires_capture' : 'succeeded';
+    if (intent.status === 'succeeded') intent.amount_received = intent.amount;
     return intent;
   }
 
@@ -215,6 +248,26 @@ export class FakeStripeServer {
       const pm = params.payment_method;
       if (DECLINED_AT_AUTHORISATION.has(pm)) return cardError('Your card was declined.');
       const id = `pi_${crypto.randomBytes(12).toString('hex')}`;
+      if (REQUIRES_AUTHENTICATION.has(pm)) {
+        const waiting: FakeIntent = {
+          id,
+          object: 'payment_intent',
+          amount: Number(params.amount),
+          amount_received: 0,
+          currency: params.currency ?? 'usd',
+          status: 'requires_action',
+          client_secret: `${id}_secret_${crypto.randomBytes(12).toString('hex')}`,
+          metadata: nested(params, 'metadata'),
+          created: Math.floor(Date.now() / 1000),
+          livemode: false,
+          latest_charge: null,
+          capture_method: params.capture_method ?? 'automatic',
+          payment_method: pm,
+          next_action: { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } },
+        };
+        this.intents.set(id, waiting);
+        return { status: 200, payload: waiting };
+      }
       const chargeId = `ch_${crypto.randomBytes(12).toString('hex')}`;
       // The same PaymentMethod is the same card.
       this.chargeCards.set(chargeId, `fp_${pm}`);

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Dices } from 'lucide-react';
-import type { AdminDraw, AdminDrawEntry } from '../../../common/contracts/draws';
+import { DRAW_PIECES_MESSAGE, type AdminDraw, type AdminDrawEntry } from '../../../common/contracts/draws';
 import type { AdminProduct } from '../../../common/contracts/admin';
 import {
   describeFairness,
@@ -10,6 +10,7 @@ import {
   type DrawFairness,
   type DrawFairnessRule,
 } from '../../../common/domain/draw-fairness';
+import { DRAW_PIECES_MAX } from '../../../common/domain/draw-allocation';
 import { scheduleProblem } from '../../../common/domain/draw-lifecycle';
 import { displayPrice } from '../../../common/domain/money';
 import { Button } from '../../components/ui/button';
@@ -139,6 +140,7 @@ function CreateDrawForm({ products }: { products: AdminProduct[] | undefined }) 
   const [closesAt, setClosesAt] = useState('');
   const [drawAt, setDrawAt] = useState('');
   const [fairness, setFairness] = useState<DrawFairness>({ rule: 'off', lookback: null });
+  const [pieces, setPieces] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const zone = localTimeZone();
@@ -160,9 +162,14 @@ function CreateDrawForm({ products }: { products: AdminProduct[] | undefined }) 
       drawAtMs: Date.parse(times.drawAt),
     });
     if (wrong) return setProblem(wrong);
+    // Empty: every piece. Otherwise a whole number the server checks again (common/contracts/draws.ts).
+    const count = pieces.trim() === '' ? null : Number(pieces);
+    if (count !== null && (!Number.isInteger(count) || count < 1 || count > DRAW_PIECES_MAX)) {
+      return setProblem(DRAW_PIECES_MESSAGE);
+    }
     setProblem(null);
     create.mutate(
-      { productId, ...times, fairness },
+      { productId, ...times, fairness, pieces: count },
       {
         onSuccess: (draw) => {
           setDone(`Draw created for ${draw.productName}. Its commitment is published.`);
@@ -170,6 +177,7 @@ function CreateDrawForm({ products }: { products: AdminProduct[] | undefined }) 
           setOpensAt('');
           setClosesAt('');
           setDrawAt('');
+          setPieces('');
           setFairness({ rule: 'off', lookback: null });
         },
         onError: (err) => setProblem(adminErrorMessage(err)),
@@ -235,6 +243,20 @@ function CreateDrawForm({ products }: { products: AdminProduct[] | undefined }) 
           )}
         </FormField>
       </div>
+      <FormField
+        label="Pieces in the draw"
+        description="Empty: every piece. A number draws that many; the rest go on sale after the draw, at the product's release time and through its waiting room if it has them."
+      >
+        {(a) => (
+          <Input
+            {...a}
+            inputMode="numeric"
+            className="sm:max-w-40"
+            value={pieces}
+            onChange={(e) => setPieces(e.target.value)}
+          />
+        )}
+      </FormField>
       <FairnessFields value={fairness} onChange={setFairness} />
       {problem && (
         <p role="alert" className="text-sm font-medium text-red-700">
@@ -476,6 +498,8 @@ function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
           <dd>{fmt.format(new Date(draw.closesAt))}</dd>
           <dt className="font-semibold">Draw</dt>
           <dd>{fmt.format(new Date(draw.drawAt))}</dd>
+          <dt className="font-semibold">Pieces</dt>
+          <dd>{draw.pieces === null ? 'Every piece' : `${draw.pieces} by draw, the rest on sale after it`}</dd>
           <dt className="font-semibold">Fair over time</dt>
           <dd className="min-w-0">{describeFairness(draw.fairness) ?? 'Off: everyone counts once.'}</dd>
         </dl>

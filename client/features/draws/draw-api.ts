@@ -4,9 +4,12 @@ import type {
   DrawEntryView,
   EnterDrawBody,
   EnterDrawResult,
+  OfflineAuthenticateBody,
+  OfflineAuthenticateResult,
   PublicDraw,
 } from '../../../common/contracts/draws';
 import { ApiError, apiJson } from '../../lib/api-client';
+import { readBootstrap } from '../../lib/bootstrap';
 
 // The draw's calls (common/contracts/draws.ts lists the routes). Answers are parsed with the shared contract,
 // loaded on first use like the other storefront contracts (zod's JIT switched off first: the CSP refuses it).
@@ -23,8 +26,14 @@ export const productDrawKey = (productId: string) => ['/api/products', productId
 export const drawKey = (id: string) => ['/api/draws', id] as const;
 export const entryKey = (token: string) => ['/api/draw-entries', token] as const;
 
-/** The product's draw, or null when it is not sold by draw (a 200 with null: the ordinary answer). */
+/**
+ * The product's draw, or null when it is not sold by draw (a 200 with null: the ordinary answer). The server
+ * renders the product page with it (the page's data): that seeds this query, as of the render's time, so
+ * the first render (the server's and the hydrating one) already knows; a page rendered long ago asks again.
+ */
 export function useProductDraw(productId: string, enabled: boolean) {
+  const boot = readBootstrap();
+  const seeded = boot.productDraw?.productId === productId ? boot.productDraw : undefined;
   return useQuery<PublicDraw | null>({
     queryKey: productDrawKey(productId),
     queryFn: () =>
@@ -32,6 +41,8 @@ export function useProductDraw(productId: string, enabled: boolean) {
         publicDrawContract().then((schema) => schema.nullable()),
       ),
     enabled,
+    initialData: seeded ? seeded.draw : undefined,
+    initialDataUpdatedAt: seeded ? boot.now : undefined,
     staleTime: 30_000,
     retry: false,
   });
@@ -51,11 +62,28 @@ export function usePublicDraw(id: string, enabled: boolean) {
   });
 }
 
+/** Entered, or `requires_action`: the card's bank asks for 3-D Secure first (then send again with its id). */
 export function useEnterDraw(drawId: string) {
   return useMutation<EnterDrawResult, Error, EnterDrawBody>({
     mutationFn: (body) =>
       apiJson('POST', `/api/draws/${encodeURIComponent(drawId)}/entries`, body, enterResultContract),
   });
+}
+
+/**
+ * The offline test gateway's stand-in for the bank's 3-D Secure page: `complete` authorises the hold, `fail`
+ * is refused (402, the bank's words; nothing held).
+ */
+export function authenticateOffline(
+  authorisationId: string,
+  body: OfflineAuthenticateBody,
+): Promise<OfflineAuthenticateResult> {
+  return apiJson(
+    'POST',
+    `/api/payments/offline/authorisations/${encodeURIComponent(authorisationId)}/authenticate`,
+    body,
+    () => drawContracts().then((m) => m.offlineAuthenticateResult),
+  );
 }
 
 /**

@@ -6,18 +6,16 @@ import type { Product } from '../../../common/contracts/catalog';
 import { displayPrice } from '../../../common/domain/money';
 import { ReleaseTime } from '../../components/drop-countdown';
 import { Button } from '../../components/ui/button';
-import { FormField } from '../../components/ui/form-field';
 import { Skeleton } from '../../components/ui/skeleton';
 import { ApiError, apiJson } from '../../lib/api-client';
 import { loadStorefrontContracts } from '../../lib/storefront-contracts';
 import { cn } from '../../lib/cn';
 import { problemText, useDrawEntry, useEntryAction } from './draw-api';
-import { entryOutcome, secondSizeOptions } from './draw-view';
+import { entryOutcome } from './draw-view';
+import { DrawSizeFields, type DrawSizes } from './draw-size-fields';
 
 const linkClass =
   'font-semibold underline underline-offset-4 hover:no-underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
-const selectClass =
-  'h-11 w-full cursor-pointer border-2 border-neutral-300 bg-white px-3 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600';
 
 function useProductSizes(productId: string | undefined) {
   return useQuery<Product>({
@@ -179,8 +177,10 @@ function ChangeEntry({ entry, token }: { entry: DrawEntryView; token: string }) 
   const product = useProductSizes(entry.size !== null ? entry.productId : undefined);
   const sizes = product.data?.sizes ?? [];
   const action = useEntryAction(token);
-  const [size, setSize] = useState(entry.size ?? '');
-  const [second, setSecond] = useState(entry.secondSize ?? '');
+  const [chosen, setChosen] = useState<DrawSizes>({
+    size: entry.size ?? '',
+    secondSize: entry.secondSize ?? '',
+  });
   const [saved, setSaved] = useState(false);
   const [withdrawing, setWithdrawing] = useState(false);
   const problem = action.error ? problemText(action.error, 'That did not work. Please try again.') : null;
@@ -189,7 +189,7 @@ function ChangeEntry({ entry, token }: { entry: DrawEntryView; token: string }) 
     e.preventDefault();
     setSaved(false);
     action.mutate(
-      { kind: 'change', body: { size: size || null, secondSize: second || null } },
+      { kind: 'change', body: { size: chosen.size || null, secondSize: chosen.secondSize || null } },
       { onSuccess: () => setSaved(true) },
     );
   };
@@ -202,46 +202,14 @@ function ChangeEntry({ entry, token }: { entry: DrawEntryView; token: string }) 
       <p className="text-sm">You can change your sizes or withdraw until the window closes.</p>
       {entry.size !== null && sizes.length > 0 && (
         <form onSubmit={save} className="grid gap-4 sm:grid-cols-2" aria-label="Change your sizes">
-          <FormField label="Size">
-            {(a) => (
-              <select
-                {...a}
-                className={selectClass}
-                value={size}
-                onChange={(e) => {
-                  setSize(e.target.value);
-                  if (second === e.target.value) setSecond('');
-                  setSaved(false);
-                }}
-              >
-                {sizes.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
-          <FormField label="Second choice (optional)">
-            {(a) => (
-              <select
-                {...a}
-                className={selectClass}
-                value={second}
-                onChange={(e) => {
-                  setSecond(e.target.value);
-                  setSaved(false);
-                }}
-              >
-                <option value="">No second choice</option>
-                {secondSizeOptions(sizes, size || null).map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
+          <DrawSizeFields
+            sizes={sizes}
+            value={chosen}
+            onChange={(update) => {
+              setChosen(update);
+              setSaved(false);
+            }}
+          />
           <div className="grid gap-2 sm:col-span-2">
             <Button
               type="submit"

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import type { PublicDraw } from '../../../common/contracts/draws';
 import { describeFairness } from '../../../common/domain/draw-fairness';
 import { ReleaseTime } from '../../components/drop-countdown';
-import { useNow } from '../../lib/release-clock';
+import { useHydrated, useNow } from '../../lib/release-clock';
 import { DrawEntryForm, DrawTimes, type CheckoutParts } from './draw-entry-form';
 import { drawPhase } from './draw-view';
 
@@ -25,6 +25,20 @@ function Panel({ title, children }: { title: string; children: ReactNode }) {
       </div>
       {children}
     </section>
+  );
+}
+
+/**
+ * The server-rendered entry form stays disabled until React has taken it over: the page's own gate (the
+ * root's disabled fieldset) opens with the page's frame, which may come before this part is hydrated, and
+ * a size picked in between would be lost. A form mounted in the browser is usable at once.
+ */
+function UntilHydrated({ children }: { children: ReactNode }) {
+  const hydrated = useHydrated();
+  return (
+    <fieldset role="none" disabled={!hydrated} className="contents">
+      {children}
+    </fieldset>
   );
 }
 
@@ -86,7 +100,9 @@ export function DrawPanel({
           </p>
           <DrawTimes draw={draw} />
           <FairnessNote draw={draw} />
-          <DrawEntryForm draw={draw} sizes={sizes} parts={parts} />
+          <UntilHydrated>
+            <DrawEntryForm draw={draw} sizes={sizes} parts={parts} />
+          </UntilHydrated>
         </Panel>
       );
     case 'closed':

@@ -54,6 +54,12 @@ export function DrawResults({ draw, entryId }: { draw: PublicDraw; entryId: stri
           </dd>
           <dt className="font-semibold">Price</dt>
           <dd>{displayPrice(draw.price)}</dd>
+          {draw.pieces !== null && (
+            <>
+              <dt className="font-semibold">Pieces in the draw</dt>
+              <dd>{draw.pieces}: the rest go on sale after the draw</dd>
+            </>
+          )}
           <dt className="font-semibold">
             {phase === 'result' ? 'Entries in the draw' : 'Confirmed entries'}
           </dt>

@@ -10,6 +10,11 @@ import { stripeFor } from '../../lib/stripe-loader';
 export interface StripeCardHandle {
   /** The card as a Stripe PaymentMethod id, or the card form's own error. */
   paymentMethod(): Promise<{ id: string } | { error: string }>;
+  /**
+   * The bank's 3-D Secure step for the entry's authorisation (Stripe.js's own dialog): done once the amount
+   * is held, else the bank's or Stripe's words.
+   */
+  confirmWithBank(clientSecret: string): Promise<{ ok: true } | { error: string }>;
 }
 
 export default function StripeCardFields({
@@ -61,6 +66,17 @@ function CardElement({ handle }: { handle: Ref<StripeCardHandle | null> }) {
         if (error || !paymentMethod)
           return { error: error?.message ?? 'Your card could not be read. Please try again.' };
         return { id: paymentMethod.id };
+      },
+      async confirmWithBank(clientSecret: string) {
+        if (!stripe) return { error: 'The card form is still loading. Please try again.' };
+        const { error, paymentIntent } = await stripe.handleNextAction({ clientSecret });
+        if (error)
+          return { error: error.message ?? 'Your bank did not confirm this card. Please try another card.' };
+        // Manual capture: a confirmed card leaves the amount held (requires_capture), not charged.
+        if (paymentIntent?.status !== 'requires_capture') {
+          return { error: 'Your bank did not confirm this card. Please try another card.' };
+        }
+        return { ok: true as const };
       },
     }),
     [stripe, elements],

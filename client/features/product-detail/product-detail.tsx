@@ -12,6 +12,7 @@ import { editionBadgeText, editionNoticeText } from '../../../common/domain/edit
 import { resolveVariant, variantDefaults } from '../../../common/domain/variant';
 import { Breadcrumb } from '../../components/breadcrumb';
 import { Button } from '../../components/ui/button';
+import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { DropCountdown, NotifyMeLink, ReleaseTime } from '../../components/drop-countdown';
@@ -69,6 +70,11 @@ interface ProductDetailProps {
    */
   drawPanel?: ReactNode;
   drawNote?: ReactNode;
+  /**
+   * Whether the product is sold by draw is not known yet (the browser is asking): the purchase area waits
+   * in a neutral state, so a drawn piece never offers Add to Cart, not even for a moment.
+   */
+  drawPending?: boolean;
 }
 
 function Badge({ children, className }: { children: ReactNode; className?: string }) {
@@ -121,6 +127,17 @@ function StockLine({ stock }: { stock: LiveStock }) {
   );
 }
 
+/** The purchase area while the product's draw is being asked for: its footprint, nothing to press. */
+function PurchaseAreaLoading() {
+  return (
+    <div role="status" className="grid gap-3" data-testid="purchase-loading">
+      <span className="sr-only">Loading purchase options</span>
+      <Skeleton className="h-11 w-full" />
+      <Skeleton className="h-12 w-full" />
+    </div>
+  );
+}
+
 export function ProductDetail({
   product,
   categoryName,
@@ -128,9 +145,12 @@ export function ProductDetail({
   onAddToCart,
   adding,
   PurchaseGate,
-  drawPanel,
+  drawPanel: givenDrawPanel,
   drawNote,
+  drawPending = false,
 }: ProductDetailProps) {
+  // While the draw is unknown the purchase controls give way, as to a draw's panel.
+  const drawPanel = drawPending ? <PurchaseAreaLoading /> : givenDrawPanel;
   const [imageIndex, setImageIndex] = useState(0);
   // One size ('One Size') is chosen for the shopper (common/domain/variant.ts); so is the pictured
   // (first) colour, so an order line always says what to make.

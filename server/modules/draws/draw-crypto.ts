@@ -10,8 +10,13 @@ export const newSeed = (): string => crypto.randomBytes(32).toString('hex');
 /** 128 random bits as hex: an entry's public id (what the published results name). */
 export const newPublicId = (): string => crypto.randomBytes(16).toString('hex');
 
-/** The entrant's link token (256 bits, base64url, 43 characters); only its SHA-256 is stored. */
-export const newManageToken = (): string => crypto.randomBytes(32).toString('base64url');
+/**
+ * An entry's link token, keyed by the shop's secret from the entry's public id (256 bits, base64url, 43
+ * characters): only its SHA-256 is stored, yet the shop can mail the same link again
+ * to an entrant whose first mail never came (docs/draw.md, Entering). Unguessable without the secret.
+ */
+export const linkTokenOf = (secret: string, publicId: string): string =>
+  crypto.createHmac('sha256', secret).update(`draw entry link|${publicId}`).digest('base64url');
 
 export const hashToken = (token: string): string => crypto.createHash('sha256').update(token).digest('hex');
 

@@ -35,7 +35,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../plugins/http-er
 import {
   hashToken,
   identityKey,
-  newManageToken,
+  linkTokenOf,
   newPublicId,
   newSeed,
   nodeHmac,
@@ -63,6 +63,7 @@ import {
 import { drawEntries, draws } from './draws.tables';
 
 export type { DrawEntryRow, DrawRow };
+export type LiveEntry = Pick<DrawEntryRow, 'id' | 'status' | 'publicId' | 'manageTokenHash' | 'email' | 'firstName' | 'amountCents'>;
 
 export const DRAW_MESSAGES = {
   notFound: 'Draw not found',
@@ -71,6 +72,8 @@ export const DRAW_MESSAGES = {
   closed: 'Entries for this draw are closed.',
   alreadyEntered:
     'You have already entered this draw. Use the link in your e-mail to see or change your entry.',
+  linkSentAgain:
+    'You have already entered this draw. We have sent the link to confirm your entry to your e-mail again.',
   notChangeable: 'Entries for this draw are closed: your entry can no longer be changed.',
   chooseSize: 'Please choose a size.',
   unknownSize: (size: string) => `This piece does not come in ${size}.`,
@@ -154,19 +157,42 @@ export function createDrawsService(deps: DrawsDeps) {
    * on this instance clears it at once; one made on another shows on this instance's pages within
    * PRODUCTS_WITH_DRAWS_TTL_MS (the cart's refusal, notByDraw, always reads the database).
    */
-  let productsWithDraws: { readAt: number; ids: Promise<ReadonlySet<string>> } | null = null;
+  let productsWithDraws: {
+    readAt: number;
+    ids: Promise<ReadonlySet<string>>;
+    /** The set once read: a cached product page asks it without a promise. */
+    known?: ReadonlySet<string>;
+  } | null = null;
   function productsWithDrawsNow(): Promise<ReadonlySet<string>> {
     if (!productsWithDraws || Date.now() - productsWithDraws.readAt > PRODUCTS_WITH_DRAWS_TTL_MS) {
       const ids = db
         .selectDistinct({ productId: draws.productId })
         .from(draws)
         .then((rows) => new Set(rows.map((r) => r.productId)));
-      productsWithDraws = { readAt: Date.now(), ids };
+      const held: NonNullable<typeof productsWithDraws> = { readAt: Date.now(), ids };
+      productsWithDraws = held;
       // A failed read is not kept: the next page asks again.
-      ids.catch(() => (productsWithDraws = null));
+      ids.then(
+        (set) => (held.known = set),
+        () => {
+          if (productsWithDraws === held) productsWithDraws = null;
+        },
+      );
     }
     return productsWithDraws.ids;
   }
+
+  /** The set when it is read and current, else null (ask productsWithDrawsNow). */
+  function productsWithDrawsKnown(): ReadonlySet<string> | null {
+    const held = productsWithDraws;
+    return held?.known && Date.now() - held.readAt <= PRODUCTS_WITH_DRAWS_TTL_MS ? held.known : null;
+  }
+
+  /** The draw a product page shows: the one under way, else the latest. */
+  const productDrawOrder = [
+    sql`(${draws.status} in ('scheduled', 'open', 'closed', 'drawn')) desc`,
+    sql`${draws.drawAt} desc`,
+  ];
 
   async function productName(productId: string): Promise<string> {
     return (await catalog.getProductFresh(productId))?.name ?? 'This piece';
@@ -199,6 +225,7 @@ export function createDrawsService(deps: DrawsDeps) {
       closesAt: row.closesAt.toISOString(),
       drawAt: row.drawAt.toISOString(),
       price: formatMoney(row.priceCents),
+      pieces: row.pieces,
       commitment: row.commitment,
       seed: drawn ? row.seed : null,
       fairness: fairness ?? (await fairnessOfDraw(row.id)),
@@ -253,6 +280,7 @@ export function createDrawsService(deps: DrawsDeps) {
       closesAt: row.closesAt.toISOString(),
       drawAt: row.drawAt.toISOString(),
       price: formatMoney(row.priceCents),
+      pieces: row.pieces,
       commitment: row.commitment,
       // The seed stays secret until the draw: with it, anyone could compute the order in advance.
       seed: drawn ? row.seed : null,
@@ -301,6 +329,30 @@ export function createDrawsService(deps: DrawsDeps) {
       now >= d.opensAt.getTime() &&
       now < d.closesAt.getTime()
     );
+  }
+
+  /** The live (pending or confirmed) entry of this folded mailbox in this draw, if any: what mailing its link again needs. */
+  async function liveEntry(drawId: string, mailbox: string): Promise<LiveEntry | null> {
+    const [row] = await db
+      .select({
+        id: drawEntries.id,
+        status: drawEntries.status,
+        publicId: drawEntries.publicId,
+        manageTokenHash: drawEntries.manageTokenHash,
+        email: drawEntries.email,
+        firstName: drawEntries.firstName,
+        amountCents: drawEntries.amountCents,
+      })
+      .from(drawEntries)
+      .where(
+        and(
+          eq(drawEntries.drawId, drawId),
+          eq(drawEntries.mailboxKey, mailbox),
+          inArray(drawEntries.status, ['pending', 'confirmed']),
+        ),
+      )
+      .limit(1);
+    return row ?? null;
   }
 
   async function entryByToken(token: string): Promise<{ entry: DrawEntryRow; draw: DrawRow }> {
@@ -399,6 +451,7 @@ export function createDrawsService(deps: DrawsDeps) {
               productId: product.id,
               ...schedule,
               priceCents: unitPriceCents(product),
+              pieces: input.pieces ?? null,
               commitment,
               seed,
             })
@@ -429,7 +482,7 @@ export function createDrawsService(deps: DrawsDeps) {
       const updated = await db.transaction(async (tx) => {
         const [moved] = await tx
           .update(draws)
-          .set({ ...schedule, updatedAt: new Date() })
+          .set({ ...schedule, ...(patch.pieces === undefined ? {} : { pieces: patch.pieces }), updatedAt: new Date() })
           .where(
             and(eq(draws.id, id), eq(draws.status, 'scheduled'), sql`${draws.opensAt} > ${clock.sqlNow()}`),
           )
@@ -508,13 +561,30 @@ export function createDrawsService(deps: DrawsDeps) {
         .select()
         .from(draws)
         .where(eq(draws.productId, productId))
-        .orderBy(
-          sql`(${draws.status} in ('scheduled', 'open', 'closed', 'drawn')) desc`,
-          sql`${draws.drawAt} desc`,
-        )
+        .orderBy(...productDrawOrder)
         .limit(1);
       if (!row) return null;
       return publicView(row);
+    },
+
+    /**
+     * What the product page shows of its draw, as a short stamp (the draw, its status and its last change;
+     * '' when it never had one): server-rendered product pages are cached under it, so a cached page turns
+     * with its draw. A product known to have none is answered without a promise (the 5 s set above).
+     */
+    productDrawStamp(productId: string): string | Promise<string> {
+      const known = productsWithDrawsKnown();
+      if (known && !known.has(productId)) return '';
+      return (async () => {
+        if (!(await productsWithDrawsNow()).has(productId)) return '';
+        const [row] = await db
+          .select({ id: draws.id, status: draws.status, updatedAt: draws.updatedAt })
+          .from(draws)
+          .where(eq(draws.productId, productId))
+          .orderBy(...productDrawOrder)
+          .limit(1);
+        return row ? `${row.id}.${row.status}.${row.updatedAt.getTime()}` : '';
+      })();
     },
 
     // ---- entering (server/flows/enter-draw.ts) ------------------------------------------------
@@ -552,28 +622,35 @@ export function createDrawsService(deps: DrawsDeps) {
       return fingerprint ? identityKey(deps.secret, 'card', fingerprint) : null;
     },
 
+    liveEntry,
+
     async hasLiveEntry(drawId: string, mailbox: string): Promise<boolean> {
-      const [row] = await db
-        .select({ id: drawEntries.id })
-        .from(drawEntries)
-        .where(
-          and(
-            eq(drawEntries.drawId, drawId),
-            eq(drawEntries.mailboxKey, mailbox),
-            inArray(drawEntries.status, ['pending', 'confirmed']),
-          ),
-        )
-        .limit(1);
-      return Boolean(row);
+      return (await liveEntry(drawId, mailbox)) !== null;
+    },
+
+    /** The entry's link token when the shop can make it again (entries made before link tokens were keyed: null). */
+    linkTokenOf(entry: Pick<DrawEntryRow, 'publicId' | 'manageTokenHash'>): string | null {
+      const token = linkTokenOf(deps.secret, entry.publicId);
+      return hashToken(token) === entry.manageTokenHash ? token : null;
     },
 
     newPublicId,
+
+    /** Whether an entry already holds this card authorisation (one authorisation is one entry, ever). */
+    async authorisationInUse(authorisationId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: drawEntries.id })
+        .from(drawEntries)
+        .where(eq(drawEntries.authorisationId, authorisationId))
+        .limit(1);
+      return Boolean(row);
+    },
 
     /** Records an authorised entry (pending until its e-mail link is used); returns it and its link token. */
     async recordEntry(
       values: Omit<NewDrawEntry, 'manageTokenHash' | 'status'>,
     ): Promise<{ entry: DrawEntryRow; token: string }> {
-      const token = newManageToken();
+      const token = linkTokenOf(deps.secret, values.publicId);
       try {
         const [entry] = await db
           .insert(drawEntries)

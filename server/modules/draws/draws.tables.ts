@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { DRAW_FAIRNESS_RULES, FAIRNESS_LOOKBACK_MAX, FAIRNESS_LOOKBACK_MIN } from '../../../common/domain/draw-fairness';
+import { DRAW_PIECES_MAX } from '../../../common/domain/draw-allocation';
 import { AUTHORISATION_STATES, DRAW_ENTRY_STATUSES, DRAW_STATUSES } from '../../../common/domain/draw-lifecycle';
 import { products } from '../catalog/catalog.tables';
 
@@ -23,6 +24,8 @@ export const draws = pgTable(
     opensAt: timestamp('opens_at', { withTimezone: true }).notNull(),
     closesAt: timestamp('closes_at', { withTimezone: true }).notNull(),
     drawAt: timestamp('draw_at', { withTimezone: true }).notNull(),
+    /** How many pieces the draw gives out; null: every piece. The rest go on sale after the draw (docs/draw.md, Pieces). */
+    pieces: integer('pieces'),
     /** The price every entry is authorised for, fixed when the draw is made (cents, ADR 016). */
     priceCents: bigint('price_cents', MONEY).notNull(),
     /** SHA-256 (hex) of the seed's bytes: public from the start. */
@@ -40,6 +43,7 @@ export const draws = pgTable(
     // A card authorisation lasts 7 days: the draw (the captures) must come within 7 days of the first entry.
     check('draws_within_authorisation', sql`${t.drawAt} - ${t.opensAt} <= interval '7 days'`),
     check('draws_price_non_negative', sql`${t.priceCents} >= 0`),
+    check('draws_pieces_range', sql`${t.pieces} is null or ${t.pieces} between 1 and ${sql.raw(String(DRAW_PIECES_MAX))}`),
     uniqueIndex('draws_one_live_per_product')
       .on(t.productId)
       .where(sql`${t.status} in ('scheduled', 'open', 'closed', 'drawn')`),

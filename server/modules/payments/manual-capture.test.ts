@@ -21,7 +21,7 @@ describeEachDb('offline gateway: manual capture', (t) => {
     const idempotencyKey = key();
     const auth = await gw.authorise({ amountCents: 5399, metadata: { drawEntryId: 'e1' }, idempotencyKey, card: card('4242 4242 4242 4242') });
     expect(auth).toMatchObject({ ok: true, amount: 5399 });
-    if (!auth.ok) throw new Error('not authorised');
+    if (auth.ok !== true) throw new Error('not authorised');
     expect(auth.cardFingerprint).toMatch(/^offline_/);
     expect(await row(auth.authorisationId)).toMatchObject({ status: 'requires_capture', amount: 5399 });
     // The same key is the same authorisation: no second hold.
@@ -85,6 +85,59 @@ describeEachDb('offline gateway: manual capture', (t) => {
     expect(intent.status).toBe('requires_payment_method');
   });
 
+  test('3-D Secure cards wait for the bank (nothing held); authenticate needs the secret; complete holds, fail holds nothing', async () => {
+    const gw = t().services.gateway;
+    if (gw.provider !== 'offline' || !('authenticate' in gw)) throw new Error('offline gateway expected');
+    for (const number of ['4000 0027 6000 3184', '4000 0025 0000 3155']) {
+      const idempotencyKey = key();
+      const auth = await gw.authorise({ amountCents: 4200, metadata: { drawId: 'd1' }, idempotencyKey, card: card(number) });
+      if (auth.ok !== 'requires_action') throw new Error(`expected requires_action for ${number}`);
+      expect(auth.clientSecret).toMatch(new RegExp(`^${auth.authorisationId}_secret_`));
+      expect(await row(auth.authorisationId)).toMatchObject({ status: 'requires_action' });
+      expect(await gw.retrieveAuthorisation(auth.authorisationId)).toEqual({
+        id: auth.authorisationId,
+        state: 'requires_action',
+        amount: 4200,
+        metadata: { drawId: 'd1' },
+        cardFingerprint: null,
+      });
+      // The same key answers the same wait; nothing is captured while it waits.
+      expect(await gw.authorise({ amountCents: 4200, metadata: {}, idempotencyKey, card: card(number) })).toEqual(auth);
+      expect(await gw.capture(auth.authorisationId)).toMatchObject({ kind: 'failed', code: 'authorisation_voided' });
+    }
+
+    const done = await gw.authorise({ amountCents: 4200, metadata: { drawId: 'd2' }, idempotencyKey: key(), card: card('4000002760003184') });
+    if (done.ok !== 'requires_action') throw new Error('expected requires_action');
+    const authenticate = (gw as typeof gw & { authenticate: (i: object) => Promise<unknown> }).authenticate;
+    await expect(authenticate({ authorisationId: done.authorisationId, clientSecret: 'pi_x_secret_nope', outcome: 'complete' })).rejects.toMatchObject({ statusCode: 404 });
+    expect(await authenticate({ authorisationId: done.authorisationId, clientSecret: done.clientSecret, outcome: 'complete' })).toEqual({
+      id: done.authorisationId,
+      status: 'requires_capture',
+    });
+    // The first answer stands.
+    expect(await authenticate({ authorisationId: done.authorisationId, clientSecret: done.clientSecret, outcome: 'fail' })).toMatchObject({ status: 'requires_capture' });
+    expect(await gw.retrieveAuthorisation(done.authorisationId)).toMatchObject({ state: 'authorised', amount: 4200, cardFingerprint: expect.stringMatching(/^offline_/) });
+    expect(await gw.capture(done.authorisationId)).toEqual({ kind: 'captured', amount: 4200 });
+
+    const failed = await gw.authorise({ amountCents: 4200, metadata: {}, idempotencyKey: key(), card: card('4000002760003184') });
+    if (failed.ok !== 'requires_action') throw new Error('expected requires_action');
+    await expect(authenticate({ authorisationId: failed.authorisationId, clientSecret: failed.clientSecret, outcome: 'fail' })).rejects.toMatchObject({
+      statusCode: 402,
+      message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+    });
+    expect(await gw.retrieveAuthorisation(failed.authorisationId)).toMatchObject({ state: 'failed', cardFingerprint: null });
+    expect(await gw.capture(failed.authorisationId)).toMatchObject({ kind: 'failed' });
+    // The checkout's confirm cannot pay a failed hold by its secret.
+    expect(await row(failed.authorisationId)).toMatchObject({ status: 'canceled' });
+
+    // A hold still waiting for the bank can be voided.
+    const waiting = await gw.authorise({ amountCents: 4200, metadata: {}, idempotencyKey: key(), card: card('4000002760003184') });
+    if (waiting.ok !== 'requires_action') throw new Error('expected requires_action');
+    expect(await gw.voidAuthorisation(waiting.authorisationId)).toBe('voided');
+    expect(await gw.retrieveAuthorisation(waiting.authorisationId)).toMatchObject({ state: 'voided' });
+    expect(await gw.retrieveAuthorisation('pi_offline_auth_000000000000000000000000')).toBeNull();
+  });
+
   test('a Stripe PaymentMethod is refused by the offline gateway', async () => {
     expect(
       await t().services.gateway.authorise({
@@ -137,6 +190,46 @@ describeEachDb(
       expect(await gw.voidAuthorisation(auth.authorisationId)).toBe('voided');
       expect(fake.intents.get(auth.authorisationId)?.status).toBe('canceled');
       expect(await gw.capture(auth.authorisationId)).toMatchObject({ kind: 'failed', code: 'authorisation_voided' });
+    });
+
+    test('3-D Secure: requires_action is answered with the client secret (not refused, not cancelled); after the step retrieveAuthorisation reads it', async () => {
+      const gw = t().services.gateway;
+      const auth = await gw.authorise({ amountCents: 5399, metadata: { drawId: 'd9', drawEntry: 'e9' }, idempotencyKey: key(), card: pm('pm_card_threeDSecure2Required') });
+      if (auth.ok !== 'requires_action') throw new Error(`expected requires_action, got ${JSON.stringify(auth)}`);
+      const intent = fake.intents.get(auth.authorisationId)!;
+      expect(auth.clientSecret).toBe(intent.client_secret);
+      expect(intent.status).toBe('requires_action');
+      const created = fake.requests.find((r) => r.path === '/v1/payment_intents' && r.params.payment_method === 'pm_card_threeDSecure2Required')!;
+      // Stripe.js finishes the step in the page: the next action must be Stripe.js's.
+      expect(created.params).toMatchObject({ use_stripe_sdk: 'true', capture_method: 'manual', confirm: 'true' });
+      expect(fake.requests.filter((r) => r.path === `/v1/payment_intents/${auth.authorisationId}/cancel`)).toHaveLength(0);
+      expect(await gw.retrieveAuthorisation(auth.authorisationId)).toEqual({
+        id: auth.authorisationId,
+        state: 'requires_action',
+        amount: 5399,
+        metadata: { drawId: 'd9', drawEntry: 'e9' },
+        cardFingerprint: null,
+      });
+
+      fake.authenticate(auth.authorisationId, 'complete');
+      expect(await gw.retrieveAuthorisation(auth.authorisationId)).toEqual({
+        id: auth.authorisationId,
+        state: 'authorised',
+        amount: 5399,
+        metadata: { drawId: 'd9', drawEntry: 'e9' },
+        cardFingerprint: 'fp_pm_card_threeDSecure2Required',
+      });
+      expect(await gw.capture(auth.authorisationId)).toEqual({ kind: 'captured', amount: 5399 });
+      expect(await gw.retrieveAuthorisation(auth.authorisationId)).toMatchObject({ state: 'captured' });
+
+      const failing = await gw.authorise({ amountCents: 100, metadata: {}, idempotencyKey: key(), card: pm('pm_card_authenticationRequired') });
+      if (failing.ok !== 'requires_action') throw new Error('expected requires_action');
+      fake.authenticate(failing.authorisationId, 'fail');
+      expect(await gw.retrieveAuthorisation(failing.authorisationId)).toMatchObject({ state: 'failed', cardFingerprint: null });
+      // A hold still waiting (or failed) is released by void.
+      expect(await gw.voidAuthorisation(failing.authorisationId)).toBe('voided');
+      expect(await gw.retrieveAuthorisation(failing.authorisationId)).toMatchObject({ state: 'voided' });
+      expect(await gw.retrieveAuthorisation('pi_does_not_exist')).toBeNull();
     });
 
     test('void cancels the intent; again it is harmless; one released elsewhere reports already_voided', async () => {

@@ -14,6 +14,8 @@ export const CARD_MESSAGES = {
   declined: 'Your card was declined.',
   insufficientFunds: 'Your card has insufficient funds.',
   processingError: 'An error occurred while processing your card. Try again in a little bit.',
+  authenticationFailed:
+    'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
 } as const;
 
 const SUCCEEDING = new Set([
@@ -50,6 +52,13 @@ const FAILING: Record<string, { code: string; message: string }> = {
  * emptied between the entry and the draw.
  */
 const FAILS_AT_CAPTURE = new Set(['4000000000000341']);
+
+/**
+ * Cards whose bank asks for 3-D Secure when they are authorised (a draw entry): Stripe's "always authenticate"
+ * 4000 0027 6000 3184 and "authenticate unless set up" 4000 0025 0000 3155. The authorisation waits for the
+ * shopper's step (the offline gateway's authenticate route plays the bank); nothing is held until then.
+ */
+const REQUIRES_AUTHENTICATION = new Set(['4000002760003184', '4000002500003155']);
 
 /**
  * The offline twin of Stripe's card fingerprint: a hash of the digits and the expiry, never the number.
@@ -114,18 +123,21 @@ export function evaluateTestCard(
 /**
  * The outcome of authorising (holding, not charging) a test card: the same checks and declines as a charge
  * (4000 0000 0000 0002 is declined here too), except that a card in FAILS_AT_CAPTURE is authorised and
- * marked to be declined when it is captured.
+ * marked to be declined when it is captured, and a card in REQUIRES_AUTHENTICATION first needs the
+ * shopper's 3-D Secure step.
  */
 export function evaluateAuthorisationCard(
   input: { cardNumber: string; expiry: string; cvc: string },
   now: Date,
-): (CardOutcome & { ok: false }) | { ok: true; failsAtCapture: boolean } {
+): (CardOutcome & { ok: false }) | { ok: true; failsAtCapture: boolean; requiresAction: boolean } {
   const digits = input.cardNumber.replace(/[\s-]/g, '');
-  if (FAILS_AT_CAPTURE.has(digits)) {
+  const failsAtCapture = FAILS_AT_CAPTURE.has(digits);
+  const requiresAction = REQUIRES_AUTHENTICATION.has(digits);
+  if (failsAtCapture || requiresAction) {
     // Number, expiry and CVC are still checked like any card's.
     const checked = evaluateTestCard({ ...input, cardNumber: '4242424242424242' }, now);
-    return checked.ok ? { ok: true, failsAtCapture: true } : checked;
+    return checked.ok ? { ok: true, failsAtCapture, requiresAction } : checked;
   }
   const outcome = evaluateTestCard(input, now);
-  return outcome.ok ? { ok: true, failsAtCapture: false } : outcome;
+  return outcome.ok ? { ok: true, failsAtCapture: false, requiresAction: false } : outcome;
 }

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { HttpError, notFound } from '../../plugins/http-error';
 import { CARD_MESSAGES, cardFingerprint, evaluateAuthorisationCard, evaluateTestCard } from './offline-card';
 import { offlineIntents } from './payments.tables';
-import type { GatewayIntent, IntentStatus, PaymentGateway } from './payment-gateway';
+import { authorisationStateOf, type GatewayIntent, type IntentStatus, type PaymentGateway } from './payment-gateway';
 
 type OfflineIntentRow = typeof offlineIntents.$inferSelect;
 
@@ -13,6 +13,14 @@ type OfflineIntentRow = typeof offlineIntents.$inferSelect;
 const FINGERPRINT_KEY = 'card_fingerprint';
 /** Marks an authorisation whose test card is declined at capture (offline-card.ts, FAILS_AT_CAPTURE). */
 const FAILS_AT_CAPTURE_KEY = 'fails_at_capture';
+
+/**
+ * A failed 3-D Secure step. Stripe moves such an intent back to `requires_payment_method`; here it is
+ * `canceled` with this error instead, so the checkout's confirm (which pays `requires_payment_method`
+ * intents by their secret) can never turn an entry's failed hold into a charge.
+ */
+const AUTHENTICATION_FAILURE = 'payment_intent_authentication_failure';
+const failedAuthentication = (row: OfflineIntentRow) => row.status === 'canceled' && row.lastError === AUTHENTICATION_FAILURE;
 
 function toIntent(row: OfflineIntentRow): GatewayIntent {
   const { [FINGERPRINT_KEY]: fingerprint, [FAILS_AT_CAPTURE_KEY]: _failsAtCapture, ...metadata } = row.metadata;
@@ -33,8 +41,20 @@ export interface OfflineConfirmInput {
   cvc: string;
 }
 
+export interface OfflineAuthenticateInput {
+  authorisationId: string;
+  clientSecret: string;
+  /** What the shopper chose on the stand-in for their bank's 3-D Secure page. */
+  outcome: 'complete' | 'fail';
+}
+
 export interface OfflineGateway extends PaymentGateway {
   readonly provider: 'offline';
+  /**
+   * The offline twin of a bank's 3-D Secure page (docs/draw.md): `complete` authorises the waiting hold,
+   * `fail` leaves nothing held (402 with Stripe's message). The client secret is required.
+   */
+  authenticate(input: OfflineAuthenticateInput): Promise<{ id: string; status: 'requires_capture' }>;
   /** The `POST /api/payments/offline/confirm` of docs/product.md §11: 200 {id, status, amount} or a 402 card error. */
   confirm(
     input: OfflineConfirmInput,
@@ -118,6 +138,7 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
 
     // Manual capture, as Stripe's capture_method=manual: an authorisation is an intent in `requires_capture`
     // (the amount held), capture moves it to `succeeded` once (one conditional UPDATE), void to `canceled`.
+    // A 3-D Secure test card starts in `requires_action` (nothing held) until `authenticate` plays its bank.
     async authorise({ amountCents, metadata, idempotencyKey, card }) {
       if (card.kind !== 'offline') {
         return { ok: false, code: 'invalid_request', message: 'This shop takes test cards only (offline payments).' };
@@ -134,15 +155,59 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
           id,
           clientSecret: `${id}_secret_${crypto.randomBytes(18).toString('base64url')}`,
           amount: amountCents,
-          status: 'requires_capture',
+          status: outcome.requiresAction ? 'requires_action' : 'requires_capture',
           metadata: stored,
         })
         .onConflictDoNothing({ target: offlineIntents.id });
       const [row] = await db.select().from(offlineIntents).where(eq(offlineIntents.id, id)).limit(1);
+      if (row && failedAuthentication(row)) {
+        return { ok: false, code: AUTHENTICATION_FAILURE, message: CARD_MESSAGES.authenticationFailed };
+      }
       if (!row || row.status === 'canceled') {
         return { ok: false, code: 'authorisation_voided', message: CARD_MESSAGES.declined };
       }
+      if (row.status === 'requires_action') return { ok: 'requires_action', authorisationId: row.id, clientSecret: row.clientSecret };
       return { ok: true, authorisationId: row.id, amount: row.amount, cardFingerprint: fingerprint };
+    },
+
+    async retrieveAuthorisation(authorisationId) {
+      const [row] = await db.select().from(offlineIntents).where(eq(offlineIntents.id, authorisationId)).limit(1);
+      if (!row) return null;
+      const intent = toIntent(row);
+      return {
+        id: intent.id,
+        state: failedAuthentication(row) ? 'failed' : authorisationStateOf(intent.status),
+        amount: intent.amount,
+        metadata: intent.metadata,
+        // As at Stripe, the card is known once the hold is made.
+        cardFingerprint: intent.status === 'requires_capture' || intent.status === 'succeeded' ? (intent.cardFingerprint ?? null) : null,
+      };
+    },
+
+    async authenticate({ authorisationId, clientSecret, outcome }) {
+      const passed = outcome === 'complete';
+      const [moved] = await db
+        .update(offlineIntents)
+        .set(
+          passed
+            ? { status: 'requires_capture', lastError: null, updatedAt: new Date() }
+            : { status: 'canceled', lastError: AUTHENTICATION_FAILURE, updatedAt: new Date() },
+        )
+        .where(
+          and(
+            eq(offlineIntents.id, authorisationId),
+            eq(offlineIntents.clientSecret, clientSecret),
+            eq(offlineIntents.status, 'requires_action'),
+          ),
+        )
+        .returning();
+      // Only the holder of the client secret may answer for the bank; a wrong secret is an unknown payment.
+      const row = moved ?? (await findBySecret(clientSecret));
+      if (!row || row.id !== authorisationId) throw notFound('Payment not found');
+      // Answered before: the first answer stands (a repeated click changes nothing).
+      if (row.status === 'requires_capture') return { id: row.id, status: 'requires_capture' };
+      if (failedAuthentication(row)) throw new HttpError(402, CARD_MESSAGES.authenticationFailed);
+      throw noLongerPayable();
     },
 
     async capture(authorisationId) {
@@ -176,7 +241,12 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
       const [voided] = await db
         .update(offlineIntents)
         .set({ status: 'canceled', updatedAt: new Date() })
-        .where(and(eq(offlineIntents.id, authorisationId), eq(offlineIntents.status, 'requires_capture')))
+        .where(
+          and(
+            eq(offlineIntents.id, authorisationId),
+            inArray(offlineIntents.status, ['requires_capture', 'requires_action']),
+          ),
+        )
         .returning({ id: offlineIntents.id });
       if (voided) return 'voided';
       const [row] = await db

@@ -55,10 +55,54 @@ export interface AuthoriseInput {
   card: AuthorisationCard;
 }
 
-/** An authorisation holds the amount on the card without charging it (Stripe: capture_method=manual). */
+/**
+ * An authorisation holds the amount on the card without charging it (Stripe: capture_method=manual).
+ * `requires_action`: the card's bank asks the shopper to confirm (3-D Secure); nothing is held until they do,
+ * in the browser with `clientSecret`, after which `retrieveAuthorisation` reads the outcome.
+ */
 export type AuthoriseResult =
   | { ok: true; authorisationId: string; amount: number; cardFingerprint: string | null }
+  | { ok: 'requires_action'; authorisationId: string; clientSecret: string }
   | { ok: false; code: string; message: string };
+
+/**
+ * Where an authorisation stands: `authorised` (held, can be captured), `requires_action` (the shopper has not
+ * confirmed with their bank yet), `failed` (the bank's check failed or the card was declined: nothing held),
+ * `voided` (released), `captured` (charged).
+ */
+export type AuthorisationState = 'authorised' | 'requires_action' | 'failed' | 'voided' | 'captured';
+
+/**
+ * A manual-capture intent's status as an authorisation (both gateways): `requires_capture` is held; a
+ * failed 3-D Secure check sends the intent back to `requires_payment_method` (nothing held).
+ */
+export function authorisationStateOf(status: IntentStatus): AuthorisationState {
+  switch (status) {
+    case 'requires_capture':
+      return 'authorised';
+    case 'requires_action':
+    case 'requires_confirmation':
+    case 'processing':
+      return 'requires_action';
+    case 'succeeded':
+      return 'captured';
+    case 'canceled':
+      return 'voided';
+    default:
+      return 'failed';
+  }
+}
+
+export interface AuthorisationView {
+  id: string;
+  state: AuthorisationState;
+  /** Cents. */
+  amount: number;
+  /** As given to `authorise`. */
+  metadata: Record<string, string>;
+  /** The card's fingerprint, once it is known (authorised). */
+  cardFingerprint: string | null;
+}
 
 /**
  * `captured`: charged now. `already_captured`: an earlier capture charged it (never twice). `failed`: the
@@ -89,8 +133,10 @@ export interface PaymentGateway {
   authorise(input: AuthoriseInput): Promise<AuthoriseResult>;
   /** Charges an authorisation, at most once whatever the number of calls. */
   capture(authorisationId: string): Promise<CaptureResult>;
-  /** Releases an authorisation that was not captured. */
+  /** Releases an authorisation that was not captured (one still waiting for the shopper's bank too). */
   voidAuthorisation(authorisationId: string): Promise<VoidResult>;
+  /** An authorisation as it stands now (after the shopper's 3-D Secure step); null when the provider does not know it. */
+  retrieveAuthorisation(authorisationId: string): Promise<AuthorisationView | null>;
   /** Called after the gateway itself learns that an intent succeeded (the offline gateway's confirm). */
   onSucceeded(listener: (intentId: string, intent: GatewayIntent) => Promise<unknown>): void;
 }

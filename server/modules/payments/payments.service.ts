@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { HttpError, notFound } from '../../plugins/http-error';
-import type { OfflineConfirmInput, OfflineGateway } from './offline-gateway';
+import type { OfflineAuthenticateInput, OfflineConfirmInput, OfflineGateway } from './offline-gateway';
 import { WebhookSignatureError, type PaymentGateway } from './payment-gateway';
 import { paymentEvents } from './payments.tables';
 
@@ -27,6 +27,13 @@ export function createPaymentsService(deps: {
       if (gateway.provider !== 'offline')
         throw notFound('The offline test gateway is disabled: this shop takes payments through Stripe');
       return (gateway as OfflineGateway).confirm(input);
+    },
+
+    /** The offline stand-in for a bank's 3-D Secure page (a draw entry's authorisation). */
+    authenticateOffline(input: OfflineAuthenticateInput) {
+      if (gateway.provider !== 'offline')
+        throw notFound('The offline test gateway is disabled: this shop takes payments through Stripe');
+      return (gateway as OfflineGateway).authenticate(input);
     },
 
     /** Verified, each event id handled once; a succeeded intent becomes an order through fulfil. */

@@ -2,6 +2,8 @@ import Stripe from 'stripe';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   WebhookSignatureError,
+  authorisationStateOf,
+  type AuthorisationView,
   type GatewayIntent,
   type CaptureResult,
   type IntentStatus,
@@ -111,8 +113,10 @@ export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBase
               capture_method: 'manual',
               confirm: true,
               payment_method: card.paymentMethodId,
-              // No redirect: an entry is authorised in one request.
+              // No redirect away from the shop: a bank's 3-D Secure check runs in Stripe.js's own dialog
+              // (handleNextAction with the client secret), so the next action is Stripe.js's.
               automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+              use_stripe_sdk: true,
               expand: ['latest_charge'],
             },
             { idempotencyKey },
@@ -124,13 +128,30 @@ export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBase
         }
         throw err;
       }
+      if (pi.status === 'requires_action' && pi.client_secret) {
+        // The bank asks for 3-D Secure: nothing is held until the shopper confirms in the browser. The intent
+        // stays as it is (cancelling it would end the check); an unused one is voided by the entry flow.
+        return { ok: 'requires_action', authorisationId: pi.id, clientSecret: pi.client_secret };
+      }
       if (pi.status !== 'requires_capture') {
-        // 3-D Secure and other extra steps are not supported for draw entries yet: nothing stays held.
+        // Any other extra step (none is expected for cards): nothing stays held.
         await remote(() => stripe.paymentIntents.cancel(pi.id, {}, { idempotencyKey: `void-${pi.id}` })).catch(() => undefined);
         return { ok: false, code: 'authentication_required', message: 'Your card needs an extra check we cannot do here. Please try another card.' };
       }
       const intent = toIntent(pi);
       return { ok: true, authorisationId: pi.id, amount: pi.amount, cardFingerprint: intent.cardFingerprint ?? null };
+    },
+
+    async retrieveAuthorisation(authorisationId): Promise<AuthorisationView | null> {
+      const intent = await retrieveIntent(authorisationId);
+      if (!intent) return null;
+      return {
+        id: intent.id,
+        state: authorisationStateOf(intent.status),
+        amount: intent.amount,
+        metadata: intent.metadata,
+        cardFingerprint: intent.cardFingerprint ?? null,
+      };
     },
 
     async capture(authorisationId): Promise<CaptureResult> {

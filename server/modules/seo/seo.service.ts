@@ -15,6 +15,7 @@ import { DEFAULT_DROP_TIMING, dropBoundaries, listDrops, type DropTiming } from 
 import { sellOutStory } from '../../../common/domain/sell-out';
 import { RETURN_POLICY } from '../../../common/domain/return-policy';
 import type { ShopSettings } from '../../../common/contracts/settings';
+import type { PublicDraw } from '../../../common/contracts/draws';
 import {
   matchSegments,
   PAGE_PATHS,
@@ -40,6 +41,16 @@ export interface SeoCatalog {
   /** The snapshot when it is current, else null (it must be re-read first). */
   freshSnapshot(): SeoSnapshot | null;
   current(): Promise<SeoSnapshot>;
+}
+
+/**
+ * What the product page reads of its draw (the draws module's service, wired in server/services.ts): a
+ * product sold by draw shows its draw in the first paint, never Add to Cart (docs/draw.md).
+ */
+export interface SeoDraws {
+  publicDrawOfProduct(productId: string): Promise<PublicDraw | null>;
+  /** The draw as the page shows it, in a few characters ('' for none); sync when known without a query. */
+  productDrawStamp(productId: string): string | Promise<string>;
 }
 
 /** What pages read of the shop's settings (the settings module's service). */
@@ -172,6 +183,8 @@ export function createSeoService(deps: {
   publicUrl?: string;
   /** The waiting room's lead and the drop window (home hero, /drops). */
   dropTiming?: DropTiming;
+  /** Product pages carry the product's draw; without it they carry none and the browser asks. */
+  draws?: SeoDraws;
 }) {
   const { catalog, settings } = deps;
   const dropTiming = deps.dropTiming ?? DEFAULT_DROP_TIMING;
@@ -347,11 +360,27 @@ export function createSeoService(deps: {
     };
   }
 
+  /**
+   * The product's draw for its page's first render: the panel takes the place of Add to Cart from the first
+   * paint. Without the published ranking and winners (the product page shows neither; a run draw's list
+   * would make every page the size of its entries). undefined when it could not be read: the browser asks.
+   */
+  async function productDraw(id: string): Promise<{ productId: string; draw: PublicDraw | null } | undefined> {
+    if (!deps.draws) return undefined;
+    try {
+      const draw = await deps.draws.publicDrawOfProduct(id);
+      return { productId: id, draw: draw && { ...draw, entries: [], winners: [] } };
+    } catch {
+      return undefined;
+    }
+  }
+
   async function productPage(base: string, id: string | undefined): Promise<PageMeta> {
-    const [product, categories] = await Promise.all([
+    const [product, categories, draw] = await Promise.all([
       isUuid(id) ? catalog.getProduct(id.toLowerCase()) : null,
       // The breadcrumb names the category: the first paint shows 'T-Shirts', not the slug.
       catalog.listCategories(),
+      isUuid(id) ? productDraw(id.toLowerCase()) : undefined,
     ]);
     if (!product) {
       return notFoundPage(
@@ -378,7 +407,7 @@ export function createSeoService(deps: {
         ['product:availability', product.inStock ? 'in stock' : 'out of stock'],
       ],
       jsonLd: [productJsonLd(base, product, `${base}${path}`)],
-      bootstrap: { product, categories },
+      bootstrap: { product, categories, ...(draw ? { productDraw: draw } : {}) },
     };
   }
 
@@ -518,9 +547,31 @@ export function createSeoService(deps: {
     return snapshot.version * 1_000_000 + Math.min(passed, 999_999);
   }
 
+  /**
+   * What a page shows besides the catalogue, in a few characters, for the page cache's key (with pageUrl's
+   * URL): a product page's draw ('' for every other page). Sync unless the draws must be asked, so a cached
+   * page of a product without a draw is still answered without a promise.
+   */
+  function pageVariant(url: URL): string | Promise<string> {
+    if (!deps.draws) return '';
+    const segments = decodeSegments(url.pathname) ?? [];
+    const params = matchSegments(PAGE_PATHS.product, segments) ?? matchSegments(PAGE_PATHS.productAlias, segments);
+    const id = params?.id;
+    if (!isUuid(id)) return '';
+    try {
+      const stamp = deps.draws.productDrawStamp(id.toLowerCase());
+      // Unread (the database away): a page of its own, whose draw is then most likely unread too, so its
+      // browser asks; the page is rendered anew once the stamp reads again.
+      return typeof stamp === 'string' ? stamp : stamp.catch(() => 'unread');
+    } catch {
+      return 'unread';
+    }
+  }
+
   return {
     baseUrl,
     pageUrl,
+    pageVariant,
     homeData,
     /** Version pages are rendered for (the catalogue's and the drops' clock); null when it must be re-read first. */
     freshCatalogVersion(): number | null {
