@@ -38,7 +38,16 @@ export async function spawnShop(opts: StartShopOptions): Promise<ShopProcess> {
   const port = opts.port ?? (await freePort());
   const [cmd, args] =
     (opts.via ?? 'tsx') === 'tsx'
-      ? [process.execPath, ['--import', 'tsx', path.join('server', 'main.ts')]]
+      ? [
+          process.execPath,
+          [
+            // SHOP_CPU_PROF_DIR: the shop writes a CPU profile there when it exits (where a bench's time goes).
+            ...(process.env.SHOP_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SHOP_CPU_PROF_DIR}`] : []),
+            '--import',
+            'tsx',
+            path.join('server', 'main.ts'),
+          ],
+        ]
       : ['npm', ['start', '--silent']];
   const child = spawn(cmd, args, {
     cwd: projectRoot,

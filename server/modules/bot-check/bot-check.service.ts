@@ -57,6 +57,13 @@ export function createBotCheckService(deps: { db: Db; secret: string; now?: () =
   const tries = deps.tries ?? POW_TRIES;
   const hmacSignatureSecret = deriveSecret(deps.secret, 'signature');
   const hmacKeySignatureSecret = deriveSecret(deps.secret, 'key-signature');
+  // Every protected request spends its challenge: built once, prepared on each connection.
+  const spend = db
+    .insert(spentPowChallenges)
+    .values({ signature: sql.placeholder('signature'), expiresAt: sql.placeholder('expiresAt') })
+    .onConflictDoNothing()
+    .returning({ signature: spentPowChallenges.signature })
+    .prepare('spent_pow_challenges_spend');
 
   return {
     /** A new challenge for GET /api/pow-challenge. */
@@ -95,11 +102,10 @@ export function createBotCheckService(deps: { db: Db; secret: string; now?: () =
       if (result.expired) throw badRequest(BOT_CHECK_MESSAGES.expired);
       const expiresAt = payload.challenge.parameters.expiresAt;
       if (!result.verified || typeof expiresAt !== 'number') throw badRequest(BOT_CHECK_MESSAGES.invalid);
-      const spent = await db
-        .insert(spentPowChallenges)
-        .values({ signature: payload.challenge.signature!, expiresAt: new Date(expiresAt * 1000) })
-        .onConflictDoNothing()
-        .returning({ signature: spentPowChallenges.signature });
+      const spent = await spend.execute({
+        signature: payload.challenge.signature!,
+        expiresAt: new Date(expiresAt * 1000),
+      });
       if (spent.length === 0) throw badRequest(BOT_CHECK_MESSAGES.reused);
     },
 

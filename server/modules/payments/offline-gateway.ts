@@ -148,8 +148,8 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
       const id = `pi_offline_auth_${crypto.createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
       const fingerprint = cardFingerprint(card.cardNumber, card.expiry);
       const stored = { ...metadata, [FINGERPRINT_KEY]: fingerprint, ...(outcome.failsAtCapture ? { [FAILS_AT_CAPTURE_KEY]: 'true' } : {}) };
-      // The same key is the same authorisation: a retried entry holds once.
-      await db
+      // The same key is the same authorisation: a retried entry holds once (then the stored one is read).
+      const [made] = await db
         .insert(offlineIntents)
         .values({
           id,
@@ -158,8 +158,9 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
           status: outcome.requiresAction ? 'requires_action' : 'requires_capture',
           metadata: stored,
         })
-        .onConflictDoNothing({ target: offlineIntents.id });
-      const [row] = await db.select().from(offlineIntents).where(eq(offlineIntents.id, id)).limit(1);
+        .onConflictDoNothing({ target: offlineIntents.id })
+        .returning();
+      const row = made ?? (await db.select().from(offlineIntents).where(eq(offlineIntents.id, id)).limit(1))[0];
       if (row && failedAuthentication(row)) {
         return { ok: false, code: AUTHENTICATION_FAILURE, message: CARD_MESSAGES.authenticationFailed };
       }
