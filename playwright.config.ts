@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { cleanUpShopOnExit } from './tests/support/e2e-cleanup';
+import { E2E_POW_TRIES } from './tests/support/e2e-env';
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 // Workers load this file again: they reuse the runner's data folder, which only the runner cleans up
@@ -15,6 +16,9 @@ if (isRunner) cleanUpShopOnExit(dataDir);
 const clientDir = process.env.E2E_CLIENT_DIR ?? path.join(dataDir, 'client');
 // Workers load this file again: they must find the same build (a spec may start a server of its own on it).
 process.env.E2E_CLIENT_DIR = clientDir;
+// `npm test` builds the storefront while lint and typecheck run (scripts/test.mjs) and says so with
+// E2E_CLIENT_BUILT=1: the shop then starts on that build instead of building it again.
+const buildClient = process.env.E2E_CLIENT_BUILT === '1' ? '' : `node scripts/build-client.mjs ${clientDir} && `;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -22,7 +26,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 2,
+  // E2E_WORKERS tries more: much of a test's time is waiting on real time (a release, a pass that lapses,
+  // the shop's jobs), but on a loaded 2-core box 4 workers broke tests' own deadlines (timeouts, 503s).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // One retry on CI: a test that fails twice still fails the run; one that passes on retry is reported as flaky.
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? 'line' : 'list',
@@ -47,7 +53,7 @@ export default defineConfig({
   ],
   webServer: {
     // `exec`: the shop is the process Playwright signals, not a shell in front of it.
-    command: `node scripts/build-client.mjs ${clientDir} && exec node scripts/start.mjs`,
+    command: `${buildClient}exec node scripts/start.mjs`,
     url: `http://localhost:${port}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,
@@ -69,6 +75,7 @@ export default defineConfig({
       DEMO_DATA: 'true',
       CLIENT_DIR: clientDir,
       FIFTY_SKIP_BUILD: '1',
+      POW_TRIES: E2E_POW_TRIES,
     },
   },
 });

@@ -1,12 +1,13 @@
-// `npm test`: lint and typecheck side by side (one core each, neither needs the other), then the suite on
-// the real database (vitest), then the storefront in a browser (Playwright). The first phase that fails
+// `npm test`: lint, typecheck and the storefront's build side by side (none needs another), then the suite
+// on the real database (vitest), then the storefront in a browser (Playwright). The first phase that fails
 // ends the run. Prints how long each phase took.
 //
 // Nothing of the run may outlive it (pass, fail or Ctrl-C): every phase gets a throwaway TMPDIR of this
 // run, and afterwards any process still naming it (an embedded PostgreSQL, a spawned shop, a browser) is
 // stopped, listed, and fails the run (scripts/test-leftovers.mjs).
 //
-// Usage: node scripts/test.mjs [phase…]   phases: lint typecheck unit e2e (default: all, in that order)
+// Usage: node scripts/test.mjs [phase…]   phases: lint typecheck client unit e2e (default: all, in that order;
+// e2e without client builds the storefront itself)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,15 +18,23 @@ import { stopProcessesNaming } from './test-leftovers.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
+/** Each phase: [command, args, extra environment] (the environment read once the steps before it have ended). */
 const PHASES = {
   // --cache: a re-run lints only the files changed since (the cache keys on content and config).
-  lint: [bin('eslint'), ['.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/']],
-  typecheck: [bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
-  unit: [bin('vitest'), ['run']],
-  e2e: ['sh', ['-c', `node scripts/ensure-chromium.mjs && exec "${bin('playwright')}" test`]],
+  lint: () => [bin('eslint'), ['.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/']],
+  typecheck: () => [bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+  // The storefront the e2e shop serves, built here while lint and typecheck run instead of when the
+  // Playwright run starts its shop (playwright.config.ts skips its own build when told E2E_CLIENT_BUILT=1).
+  client: () => [process.execPath, ['scripts/build-client.mjs', clientDir]],
+  unit: () => [bin('vitest'), ['run']],
+  e2e: () => [
+    'sh',
+    ['-c', `node scripts/ensure-chromium.mjs && exec "${bin('playwright')}" test`],
+    clientBuilt() ? { E2E_CLIENT_DIR: clientDir, E2E_CLIENT_BUILT: '1' } : {},
+  ],
 };
 // Steps run one after the other; the phases inside a step side by side.
-const STEPS = [['lint', 'typecheck'], ['unit'], ['e2e']];
+const STEPS = [['lint', 'typecheck', 'client'], ['unit'], ['e2e']];
 
 const asked = process.argv.slice(2);
 for (const a of asked) if (!(a in PHASES)) throw new Error(`unknown phase '${a}' (${Object.keys(PHASES).join(', ')})`);
@@ -35,14 +44,17 @@ const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-test-run-'));
 // Readable by the embedded PostgreSQL's own user like /tmp itself: run as root from a private folder
 // (/root, a mktemp -d), the PostgreSQL binaries and clusters are copied under the TMPDIR (ADR 007).
 fs.chmodSync(runDir, 0o755);
+const clientDir = path.join(runDir, 'client');
 const children = new Set();
 let interrupted = null;
+const results = [];
+const clientBuilt = () => results.some((r) => r.phase === 'client' && r.ok);
 
 function run(phase) {
-  const [cmd, args] = PHASES[phase];
+  const [cmd, args, env = {}] = PHASES[phase]();
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, TMPDIR: runDir } });
+    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env, TMPDIR: runDir } });
     children.add(child);
     child.on('error', (err) => {
       console.error(`${phase}: ${err.message}`);
@@ -65,7 +77,6 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const results = [];
 const t0 = Date.now();
 let failed = false;
 for (const step of steps) {

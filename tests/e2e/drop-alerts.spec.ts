@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test, expect, type Browser, type Page } from '@playwright/test';
 import { freePort, stop, waitFor } from '../../bench/support/server-process';
 import { E2E_ADMIN_PASSWORD, loginOwner, shootAtBothWidths, type OwnerApi } from '../support/e2e';
+import { E2E_POW_TRIES } from '../support/e2e-env';
 
 // Notify me that people can act on (ADR 011, "Alerts people can act on"): the signup dialog offers
 // 'Add to calendar' (an .ics download of the room's opening), and the mail goes out when the waiting room
@@ -40,6 +41,7 @@ test.beforeAll(async () => {
     CLIENT_DIR: clientDir,
     FIFTY_SKIP_BUILD: '1',
     DROP_RAFFLE_MINUTES: '1',
+    POW_TRIES: E2E_POW_TRIES,
   };
   delete env.DATABASE_URL;
   server = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'inherit', 'inherit'] });

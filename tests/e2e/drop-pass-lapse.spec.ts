@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { cartDrawer, E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
+import { E2E_POW_TRIES } from '../support/e2e-env';
 import { freePort, spawnShop, waitHealthy, type ShopProcess } from '../support/shop-process';
 
 // No dead ends after admission (ADR 010): admitted with no size, Add to Cart opens the size picker; the
@@ -30,6 +31,7 @@ test.beforeAll(async () => {
       PAYMENTS: 'offline',
       DEMO_DATA: 'true',
       DROP_PASS_MINUTES: String(PASS_MS / 60_000),
+      POW_TRIES: E2E_POW_TRIES,
     },
   });
   shop = { ...shop, base: `http://localhost:${shop.port}` };
