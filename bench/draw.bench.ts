@@ -6,6 +6,8 @@
 //   BENCH_DRAW_API=2000        the first ones entered over HTTP, paced; the rest through the enter-draw flow
 //                              in the bench's own process, on the shop's database
 //   BENCH_DRAW_RATE=200        entries a second over HTTP
+//   BENCH_DRAW_CONNECTIONS=64  kept connections the paced entries share (a reverse proxy's); 0: fetch, one
+//                              socket per entry in flight
 //   BENCH_SEED=1               the entrants' sizes
 //
 // Who enters: distinct people (own mailbox, street and card), each wanting a size drawn by the run's shares
@@ -36,6 +38,7 @@
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import nodeHttp from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -230,6 +233,49 @@ async function http(
   return { status: res.status, json, headers: res.headers };
 }
 
+/**
+ * The paced entries go over BENCH_DRAW_CONNECTIONS kept connections (default 64), as a reverse proxy in
+ * front of the shop sends them; 0 sends each with fetch as a lone browser would (a new socket whenever the
+ * ones open are busy: at saturation thousands, and some fail to connect).
+ */
+const CONNECTIONS = Number(process.env.BENCH_DRAW_CONNECTIONS ?? 64);
+const keptConnections = new nodeHttp.Agent({ keepAlive: true, maxSockets: Math.max(1, CONNECTIONS) });
+
+function postKept(base: string, url: string, ip: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = nodeHttp.request(
+      base + url,
+      {
+        method: 'POST',
+        agent: keptConnections,
+        headers: {
+          origin: base,
+          'x-forwarded-for': ip,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          let json: Record<string, unknown>;
+          try {
+            json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+          } catch {
+            json = { text };
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 /** Runs `fn` over `items`, `width` at a time. */
 async function pool<T>(
   items: readonly T[],
@@ -390,10 +436,11 @@ async function runBench(s: SpawnedShop): Promise<Figures> {
       const start = performance.now();
       let status = 0;
       try {
-        const res = await http(base, 'POST', `/api/draws/${drawId}/entries`, {
-          ip: ipOf(spec.n),
-          body: { ...spec.body, altcha: altchas[i] },
-        });
+        const body = { ...spec.body, altcha: altchas[i] };
+        const res =
+          CONNECTIONS > 0
+            ? await postKept(base, `/api/draws/${drawId}/entries`, ipOf(spec.n), body)
+            : await http(base, 'POST', `/api/draws/${drawId}/entries`, { ip: ipOf(spec.n), body });
         status = res.status;
         if (status >= 500 || (status !== 202 && status !== 409))
           console.log(`  entry ${spec.n}: ${status} ${JSON.stringify(res.json)}`);
@@ -407,6 +454,7 @@ async function runBench(s: SpawnedShop): Promise<Figures> {
     }),
   );
   const apiWallS = (performance.now() - t0) / 1000;
+  keptConnections.destroy();
   latencies.sort((a, b) => a - b);
   const apiEnter = {
     n: latencies.length,
@@ -416,7 +464,7 @@ async function runBench(s: SpawnedShop): Promise<Figures> {
     statuses,
     sentPerS: Math.round(apiSpecs.length / apiWallS),
   };
-  console.log(`HTTP entries: ${JSON.stringify(apiEnter)}`);
+  console.log(`HTTP entries (${CONNECTIONS > 0 ? `${CONNECTIONS} kept connections` : 'fetch, a socket each'}): ${JSON.stringify(apiEnter)}`);
 
   // Confirm them by the mailed links (the outbox), over HTTP.
   const seen = new Map<string, OutboxMail>();

@@ -239,3 +239,39 @@ test('the owner’s Drops view: the admission rate is saved and shown; pause hol
   await shopperContext.close();
   for (const o of others) await o.dispose();
 });
+
+test('a status answer older than the stream never puts a shopper who was let in back in line', async ({ page }) => {
+  test.setTimeout(90_000);
+  // Released already: joining puts the shopper in line, and the next admission tick lets them in (by the stream).
+  const drop = await createDrop('Race Cap', 1_500, 3);
+  await page.goto(`/product/${drop.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: drop.name })).toBeVisible();
+  await expect.poll(() => Date.now(), { timeout: 10_000 }).toBeGreaterThan(drop.releaseAt + 500);
+  await page.reload();
+  const join = room(page).getByRole('button', { name: 'Join the waiting room' });
+  await expect(join).toBeVisible();
+
+  // The status read sent when the shopper joins is answered by the server at once (still in line), but reaches
+  // the page only after the stream has said it is their turn: a slow network or a busy phone.
+  let joined = false;
+  let releaseStale!: () => void;
+  const turnShown = new Promise<void>((resolve) => (releaseStale = resolve));
+  let staleDelivered!: () => void;
+  const delivered = new Promise<void>((resolve) => (staleDelivered = resolve));
+  await page.route(`**/api/drops/${drop.id}`, async (route) => {
+    if (!joined || route.request().method() !== 'GET') return route.continue();
+    const answer = await route.fetch();
+    await turnShown;
+    await route.fulfill({ response: answer });
+    staleDelivered();
+  });
+  joined = true;
+  await join.click();
+  await expect(room(page).getByText("It's your turn", { exact: true })).toBeVisible({ timeout: 30_000 });
+  releaseStale();
+  await delivered;
+  // The stale answer changes nothing: still their turn, with Add to Cart.
+  await page.waitForTimeout(500);
+  await expect(room(page).getByText("It's your turn", { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Add to Cart - \$/ })).toBeVisible();
+});

@@ -23,6 +23,10 @@ export function useDropStatus(productId: string) {
     let stopped = false;
     let poll: ReturnType<typeof setTimeout> | null = null;
     let unsubscribe: (() => void) | null = null;
+    // How many statuses the stream has delivered: a GET asked before the latest of them answers with an
+    // older state (a shopper let in by the stream would be put back in line by the GET sent when they
+    // joined, and stay there: the stream sends only changes). Such an answer is dropped.
+    let streamed = 0;
     function stop() {
       stopped = true;
       if (poll) clearTimeout(poll);
@@ -36,16 +40,18 @@ export function useDropStatus(productId: string) {
       // Over for good, or the room is not open yet (reopened at roomOpensAt below): no stream meanwhile.
       if (s.phase === 'ended' || s.phase === 'not_open') stop();
     };
-    const fetchOnce = () =>
-      apiJson<DropStatus>('GET', base).then(
+    const fetchOnce = () => {
+      const streamedBefore = streamed;
+      return apiJson<DropStatus>('GET', base).then(
         (s) => {
           setUnavailable(false);
-          accept(s);
+          if (streamed === streamedBefore) accept(s);
         },
         () => {
           if (!stopped) setUnavailable(true);
         },
       );
+    };
     const startPolling = () => {
       if (poll || stopped) return;
       const run = () => {
@@ -68,7 +74,9 @@ export function useDropStatus(productId: string) {
         (data) => {
           stopPolling();
           try {
-            accept(JSON.parse(data) as DropStatus);
+            const next = JSON.parse(data) as DropStatus;
+            streamed++;
+            accept(next);
           } catch {
             /* a malformed event: the next one (or the poll) will do */
           }
