@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { describeEachDb, type TestApp, type TestClient } from '../../../tests/support/build-test-app';
 import { adminClient } from '../../../tests/support/admin-session';
 import { createProduct } from '../../../tests/support/shop-fixtures';
-import { solvePow } from '../../../tests/support/pow';
+import { enterDraw, entrantsOf } from '../../../tests/support/draw-entrants';
 import { createManualClock } from '../../lib/db-clock';
 import type { MailMessage } from '../../lib/mailer';
 import type { EnterDrawBody } from '../../../common/contracts/draws';
@@ -25,29 +25,14 @@ const THREE_DS = { cardNumber: '4000 0027 6000 3184', expiry: '12/40', cvc: '123
 const AUTH_FAILED =
   'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 
-let people = 0;
-function entrant(over: Partial<EnterDrawBody> = {}): Omit<EnterDrawBody, 'altcha'> {
-  people++;
-  return {
-    email: `secure${people}@example.com`,
-    firstName: 'Grace',
-    lastName: `Secure${people}`,
-    phone: null,
-    shippingAddress: `${200 + people} Harbour Road`,
-    shippingCity: 'Springfield',
-    shippingState: 'IL',
-    shippingZip: '62701',
-    shippingCountry: 'US',
-    size: 'M',
-    card: { ...THREE_DS, expiry: `${String((people % 12) + 1).padStart(2, '0')}/41` },
-    ...over,
-  };
-}
-
-async function enter(c: TestClient, drawId: string, body: Omit<EnterDrawBody, 'altcha'>) {
-  const altcha = await solvePow((await c.get('/api/pow-challenge')).json());
-  return c.post(`/api/draws/${drawId}/entries`, { ...body, altcha });
-}
+const entrant = entrantsOf((n) => ({
+  email: `secure${n}@example.com`,
+  firstName: 'Grace',
+  lastName: `Secure${n}`,
+  shippingAddress: `${200 + n} Harbour Road`,
+  card: { ...THREE_DS, expiry: `${String((n % 12) + 1).padStart(2, '0')}/41` },
+}));
+const enter = enterDraw;
 
 /** The page's second send: the same details, no card, the authorisation (a fresh proof of work). */
 function again(body: Omit<EnterDrawBody, 'altcha'>, authorisationId: string): Omit<EnterDrawBody, 'altcha'> {

@@ -4,9 +4,10 @@ import { describeEachDb, type TestApp } from '../../../tests/support/build-test-
 import { adminClient } from '../../../tests/support/admin-session';
 import { createProduct } from '../../../tests/support/shop-fixtures';
 import { solvePow } from '../../../tests/support/pow';
+import { entrantsOf, linkTokenIn } from '../../../tests/support/draw-entrants';
 import { createManualClock } from '../../lib/db-clock';
 import type { MailMessage } from '../../lib/mailer';
-import { publicDrawSchema, type EnterDrawBody, type PublicDraw } from '../../../common/contracts/draws';
+import { publicDrawSchema, type PublicDraw } from '../../../common/contracts/draws';
 import { verifyDraw } from '../../../scripts/verify-draw.mjs';
 import { offlineIntents } from '../payments/payments.tables';
 import { drawEntries, drawFairness } from './draws.tables';
@@ -21,34 +22,14 @@ const clock = createManualClock(T0);
 const sent: MailMessage[] = [];
 const mailer = { send: async (m: MailMessage) => void sent.push(m) };
 
-let people = 0;
 /** An entrant with this e-mail; street and card differ each time, so only the mailbox ties entries together. */
-function entrant(email: string): Omit<EnterDrawBody, 'altcha'> {
-  people++;
-  return {
-    email,
-    firstName: 'Ada',
-    lastName: `Entrant${people}`,
-    phone: null,
-    shippingAddress: `${200 + people} Fair Street`,
-    shippingCity: 'Springfield',
-    shippingState: 'IL',
-    shippingZip: '62701',
-    shippingCountry: 'US',
-    card: {
-      cardNumber: '4242 4242 4242 4242',
-      expiry: `${String((people % 12) + 1).padStart(2, '0')}/${50 + Math.floor(people / 12)}`,
-      cvc: '123',
-    },
-  };
-}
-
-function tokenOf(email: string): string {
-  const mail = [...sent].reverse().find((m) => m.to === email && m.subject.startsWith('Confirm your entry'));
-  const m = /\/draw-entry\/([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '');
-  if (!m) throw new Error(`no confirmation link for ${email}`);
-  return m[1]!;
-}
+const person = entrantsOf((n) => ({
+  shippingAddress: `${200 + n} Fair Street`,
+  size: undefined,
+  card: { cardNumber: '4242 4242 4242 4242', expiry: `${String((n % 12) + 1).padStart(2, '0')}/${50 + Math.floor(n / 12)}`, cvc: '123' },
+}));
+const entrant = (email: string) => person({ email });
+const tokenOf = (email: string) => linkTokenIn(sent, email);
 
 /**
  * One whole draw of a one-piece product from `at`: made (with `fairness`), entered and confirmed by each

@@ -3,12 +3,12 @@ import { expect, test } from 'vitest';
 import { describeEachDb, type TestApp, type TestClient } from '../../../tests/support/build-test-app';
 import { adminClient } from '../../../tests/support/admin-session';
 import { createProduct } from '../../../tests/support/shop-fixtures';
-import { solvePow } from '../../../tests/support/pow';
+import { enterDraw, entrantsOf, linkTokenIn } from '../../../tests/support/draw-entrants';
 import { createManualClock } from '../../lib/db-clock';
 import type { MailMessage } from '../../lib/mailer';
 import { commitmentOf, rankEntries } from '../../../common/domain/draw';
 import { allocateInRankOrder, nextAlternate } from '../../../common/domain/draw-allocation';
-import { publicDrawSchema, type EnterDrawBody } from '../../../common/contracts/draws';
+import { publicDrawSchema } from '../../../common/contracts/draws';
 import { verifyDraw } from '../../../scripts/verify-draw.mjs';
 import { products } from '../catalog/catalog.tables';
 import { replaceSizeRun } from '../inventory/variants.repository';
@@ -29,41 +29,11 @@ const GOOD = { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123' };
 const DECLINED = { ...GOOD, cardNumber: '4000 0000 0000 0002' };
 const FAILS_AT_CAPTURE = { ...GOOD, cardNumber: '4000 0000 0000 0341' };
 
-let people = 0;
 /** A different person each time (mailbox, street and card expiry), unless told otherwise. */
-function entrant(over: Partial<EnterDrawBody> = {}): Omit<EnterDrawBody, 'altcha'> {
-  people++;
-  return {
-    email: `entrant${people}@example.com`,
-    firstName: 'Ada',
-    lastName: `Entrant${people}`,
-    phone: null,
-    shippingAddress: `${100 + people} Main Street`,
-    shippingCity: 'Springfield',
-    shippingState: 'IL',
-    shippingZip: '62701',
-    shippingCountry: 'US',
-    size: 'M',
-    card: {
-      ...GOOD,
-      expiry: `${String((people % 12) + 1).padStart(2, '0')}/${40 + Math.floor(people / 12)}`,
-    },
-    ...over,
-  };
-}
-
-async function enter(c: TestClient, drawId: string, body: Omit<EnterDrawBody, 'altcha'>, altcha?: string) {
-  const pow = altcha ?? (await solvePow((await c.get('/api/pow-challenge')).json()));
-  return c.post(`/api/draws/${drawId}/entries`, { ...body, altcha: pow });
-}
-
+const entrant = entrantsOf();
+const enter = enterDraw;
 /** The token of the link mailed to `email` (the newest). */
-function tokenOf(email: string): string {
-  const mail = [...sent].reverse().find((m) => m.to === email && m.subject.startsWith('Confirm your entry'));
-  const m = /\/draw-entry\/([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '');
-  if (!m) throw new Error(`no confirmation link for ${email}`);
-  return m[1]!;
-}
+const tokenOf = (email: string) => linkTokenIn(sent, email);
 
 async function splitTee(
   t: TestApp,
