@@ -124,15 +124,15 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
   // read fresh every time (its status and window decide), and sizes are checked again at the allocation,
   // so a piece changed meanwhile costs at most a second of the old sizes (docs/draw.md, Entering at volume).
   const PIECE_REUSE_MS = 1_000;
-  const pieces = new Map<string, { readAt: number; piece: ReturnType<typeof readProduct> }>();
+  const piecesRead = new Map<string, { readAt: number; piece: ReturnType<typeof readProduct> }>();
   function pieceOf(productId: string): ReturnType<typeof readProduct> {
     const now = performance.now();
-    const kept = pieces.get(productId);
+    const kept = piecesRead.get(productId);
     if (kept && now - kept.readAt < PIECE_REUSE_MS) return kept.piece;
-    if (pieces.size >= 64) pieces.clear(); // only products with a draw under way get here: a handful
+    if (piecesRead.size >= 64) piecesRead.clear(); // only products with a draw under way get here: a handful
     const piece = readProduct(productId);
-    pieces.set(productId, { readAt: now, piece });
-    piece.catch(() => pieces.delete(productId));
+    piecesRead.set(productId, { readAt: now, piece });
+    piece.catch(() => piecesRead.delete(productId));
     return piece;
   }
 

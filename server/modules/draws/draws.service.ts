@@ -265,7 +265,7 @@ export function createDrawsService(deps: DrawsDeps) {
   }
 
   async function requireDraw(id: string): Promise<DrawRow> {
-    const row = await findDraw(db, id);
+    const [row] = await drawById.execute({ id });
     if (!row) throw notFound(DRAW_MESSAGES.notFound);
     return row;
   }
@@ -635,10 +635,6 @@ export function createDrawsService(deps: DrawsDeps) {
     },
 
     liveEntry,
-
-    async hasLiveEntry(drawId: string, mailbox: string): Promise<boolean> {
-      return (await liveEntry(drawId, mailbox)) !== null;
-    },
 
     /** The entry's link token when the shop can make it again (entries made before link tokens were keyed: null). */
     linkTokenOf(entry: Pick<DrawEntryRow, 'publicId' | 'manageTokenHash'>): string | null {
