@@ -241,7 +241,12 @@ async function http(
 const CONNECTIONS = Number(process.env.BENCH_DRAW_CONNECTIONS ?? 64);
 const keptConnections = new nodeHttp.Agent({ keepAlive: true, maxSockets: Math.max(1, CONNECTIONS) });
 
-function postKept(base: string, url: string, ip: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+function postKept(
+  base: string,
+  url: string,
+  ip: string,
+  body: unknown,
+): Promise<{ status: number; json: Record<string, unknown>; serverMs: number | null }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = nodeHttp.request(
@@ -267,13 +272,32 @@ function postKept(base: string, url: string, ip: string, body: unknown): Promise
           } catch {
             json = { text };
           }
-          resolve({ status: res.statusCode ?? 0, json });
+          const timing = /dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
+          resolve({ status: res.statusCode ?? 0, json, serverMs: timing ? Number(timing[1]) : null });
         });
       },
     );
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/**
+ * CPU time (ms) a process has used, from /proc (Linux): all its threads, and its main thread alone (the one
+ * that serves requests; a worker's mail rendering shows in the first only). Null where /proc is missing.
+ */
+function cpuOf(pid: number | undefined): { all: number; main: number } | null {
+  if (!pid) return null;
+  const ticks = (file: string) => {
+    // Fields after the command name: utime and stime are the 12th and 13th (man 5 proc).
+    const fields = fs.readFileSync(file, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  };
+  try {
+    return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+  } catch {
+    return null;
+  }
 }
 
 /** Runs `fn` over `items`, `width` at a time. */
@@ -349,6 +373,10 @@ interface Figures {
     max: number;
     statuses: Record<string, number>;
     sentPerS: number;
+    /** The shop's own time for the accepted entries (Server-Timing), ms. */
+    server: { p50: number; p99: number };
+    /** CPU ms per entry while entering: the shop's main thread, the shop's whole process, the bench's client. */
+    cpuPerEntry: { shopMain: number | null; shopAll: number | null; client: number };
   };
   directEnterS: number;
   confirmed: number;
@@ -424,10 +452,13 @@ async function runBench(s: SpawnedShop): Promise<Figures> {
   while (Date.now() < now + 2_500) await sleep(100);
 
   const latencies: number[] = [];
+  const timeline: Array<[number, number, number]> = [];
   const statuses: Record<string, number> = {};
   const outcome = new Map<number, number>();
   const gap = 1000 / RATE;
   let networkErrors = 0;
+  const shopCpu0 = cpuOf(s.shop.child.pid);
+  const clientCpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     apiSpecs.map(async (spec, i) => {
@@ -435,6 +466,7 @@ async function runBench(s: SpawnedShop): Promise<Figures> {
       if (wait > 0) await sleep(wait);
       const start = performance.now();
       let status = 0;
+      let serverMs: number | null = null;
       try {
         const body = { ...spec.body, altcha: altchas[i] };
         const res =
@@ -442,6 +474,7 @@ async function runBench(s: SpawnedShop): Promise<Figures> {
             ? await postKept(base, `/api/draws/${drawId}/entries`, ipOf(spec.n), body)
             : await http(base, 'POST', `/api/draws/${drawId}/entries`, { ip: ipOf(spec.n), body });
         status = res.status;
+        if ('serverMs' in res && res.serverMs !== null) serverMs = res.serverMs;
         if (status >= 500 || (status !== 202 && status !== 409))
           console.log(`  entry ${spec.n}: ${status} ${JSON.stringify(res.json)}`);
       } catch (err) {
@@ -449,13 +482,25 @@ async function runBench(s: SpawnedShop): Promise<Figures> {
         if (++networkErrors <= 3) console.log(`  entry ${spec.n}: network error ${(err as Error).message}`);
       }
       latencies.push(performance.now() - start);
+      timeline.push([start - t0, performance.now() - start, serverMs ?? -1]);
       statuses[status] = (statuses[status] ?? 0) + 1;
       outcome.set(spec.n, status);
     }),
   );
   const apiWallS = (performance.now() - t0) / 1000;
+  const shopCpu1 = cpuOf(s.shop.child.pid);
+  const clientCpu = process.cpuUsage(clientCpu0);
+  const perEntry = (ms: number) => Math.round((ms / apiSpecs.length) * 100) / 100;
+  const cpuPerEntry = {
+    shopMain: shopCpu0 && shopCpu1 ? perEntry(shopCpu1.main - shopCpu0.main) : null,
+    shopAll: shopCpu0 && shopCpu1 ? perEntry(shopCpu1.all - shopCpu0.all) : null,
+    client: perEntry((clientCpu.user + clientCpu.system) / 1000),
+  };
   keptConnections.destroy();
+  if (process.env.BENCH_DRAW_TIMELINE) fs.writeFileSync(process.env.BENCH_DRAW_TIMELINE, JSON.stringify(timeline));
   latencies.sort((a, b) => a - b);
+  // The shop's own time (its Server-Timing header on 202 answers): without the wait before its handler runs.
+  const serverTimes = timeline.map((t) => t[2]).filter((ms) => ms >= 0).sort((a, b) => a - b);
   const apiEnter = {
     n: latencies.length,
     p50: percentile(latencies, 50),
@@ -463,6 +508,8 @@ async function runBench(s: SpawnedShop): Promise<Figures> {
     max: Math.round(latencies[latencies.length - 1] ?? 0),
     statuses,
     sentPerS: Math.round(apiSpecs.length / apiWallS),
+    server: { p50: percentile(serverTimes, 50), p99: percentile(serverTimes, 99) },
+    cpuPerEntry,
   };
   console.log(`HTTP entries (${CONNECTIONS > 0 ? `${CONNECTIONS} kept connections` : 'fetch, a socket each'}): ${JSON.stringify(apiEnter)}`);
 
@@ -773,6 +820,8 @@ async function main() {
       POW_TRIES: '20',
       // Every entrant has an address of its own; the bench's own admin calls come from 127.0.0.1.
       RATE_LIMIT_ADDRESS_FACTOR: '100',
+      // MAIL_THREAD=off npm run bench:draw: the mail rendered on the requests' thread, to compare.
+      ...(process.env.MAIL_THREAD ? { MAIL_THREAD: process.env.MAIL_THREAD } : {}),
     },
     async (s) => {
       try {
@@ -813,7 +862,7 @@ async function main() {
   }
   fs.appendFileSync(
     log,
-    `| ${new Date().toISOString()} | ${machine} | ${f.entered.tried} / ${f.entered.accepted} / ${f.entered.refusedSameMailbox} | ${f.apiEnter.n}, ${f.apiEnter.sentPerS}/s, ${f.apiEnter.p50} / ${f.apiEnter.p99} / ${f.apiEnter.max}, ${JSON.stringify(f.apiEnter.statuses)} | ${f.directEnterS} | ${f.runNowMs} | ${f.settledMs} | ${f.mailsDoneMs} | ${JSON.stringify(f.counts)} | ${f.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.what}`).join('; ')} | ${load} |\n`,
+    `| ${new Date().toISOString()} | ${machine} | ${f.entered.tried} / ${f.entered.accepted} / ${f.entered.refusedSameMailbox} | ${f.apiEnter.n}, ${f.apiEnter.sentPerS}/s, ${f.apiEnter.p50} / ${f.apiEnter.p99} / ${f.apiEnter.max}, ${JSON.stringify(f.apiEnter.statuses)}; shop's own time p50 / p99 ${f.apiEnter.server.p50} / ${f.apiEnter.server.p99}; CPU ms per entry: shop ${f.apiEnter.cpuPerEntry.shopMain} (main thread) / ${f.apiEnter.cpuPerEntry.shopAll} (process), client ${f.apiEnter.cpuPerEntry.client} | ${f.directEnterS} | ${f.runNowMs} | ${f.settledMs} | ${f.mailsDoneMs} | ${JSON.stringify(f.counts)} | ${f.checks.map((c) => `${c.ok ? 'ok' : 'FAIL'} ${c.what}`).join('; ')} | ${load} |\n`,
   );
   console.log(`appended to ${path.relative(root, log)}`);
   if (!(enterMet && settleMet && checksMet)) process.exitCode = 1;

@@ -179,6 +179,18 @@ export function createDrawsService(deps: DrawsDeps) {
     )
     .limit(1)
     .prepare('draw_entries_live_of_mailbox');
+  // An entry's row, written by every accepted entry: prepared too (drizzle built a 25-column insert each time).
+  const ENTRY_COLUMNS = [
+    'drawId', 'publicId', 'manageTokenHash', 'status', 'mailboxKey', 'deliveryKey', 'cardKey', 'email',
+    'firstName', 'lastName', 'phone', 'shippingAddress', 'shippingCity', 'shippingState', 'shippingZip',
+    'shippingCountry', 'shippingMethod', 'size', 'secondSize', 'amountCents', 'subtotalCents', 'shippingCents',
+    'taxCents', 'authorisationId',
+  ] as const satisfies ReadonlyArray<keyof NewDrawEntry>;
+  const insertEntry = db
+    .insert(drawEntries)
+    .values(Object.fromEntries(ENTRY_COLUMNS.map((c) => [c, sql.placeholder(c)])) as unknown as NewDrawEntry)
+    .returning()
+    .prepare('draw_entries_record');
 
   /**
    * The products that ever had a draw, read at most every few seconds: every product page asks for its
@@ -656,14 +668,11 @@ export function createDrawsService(deps: DrawsDeps) {
 
     /** Records an authorised entry (pending until its e-mail link is used); returns it and its link token. */
     async recordEntry(
-      values: Omit<NewDrawEntry, 'manageTokenHash' | 'status'>,
+      values: Omit<Pick<Required<NewDrawEntry>, (typeof ENTRY_COLUMNS)[number]>, 'manageTokenHash' | 'status'>,
     ): Promise<{ entry: DrawEntryRow; token: string }> {
       const token = linkTokenOf(deps.secret, values.publicId);
       try {
-        const [entry] = await db
-          .insert(drawEntries)
-          .values({ ...values, manageTokenHash: hashToken(token), status: 'pending' })
-          .returning();
+        const [entry] = await insertEntry.execute({ ...values, manageTokenHash: hashToken(token), status: 'pending' });
         return { entry: entry!, token };
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(DRAW_MESSAGES.alreadyEntered);
