@@ -137,7 +137,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // Also before the routes: routes marked `config: { botChecked: true }` require a solved challenge.
   await registerBotCheck(app, { botCheck: services.botCheck });
   await app.register(settingsRoutes, { settings: services.settings });
-  await app.register(catalogRoutes, { catalog: services.catalog });
+  await app.register(catalogRoutes, { catalog: services.catalog, draws: services.draws });
   await app.register(inventoryRoutes, { inventory: services.inventory, liveStock: services.liveStock });
   await app.register(alertsRoutes, { alerts: services.alerts });
   await app.register(cartRoutes, { cart: services.cart, flows: services.flows, gate: services.gate });

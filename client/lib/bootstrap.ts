@@ -1,5 +1,5 @@
 import type { ShopSettings } from '../../common/contracts/settings';
-import type { Category, HomeData, Product } from '../../common/contracts/catalog';
+import type { Category, DrawSale, HomeData, Product } from '../../common/contracts/catalog';
 import type { PublicDraw } from '../../common/contracts/draws';
 
 /** Data the server embedded in the HTML for the first render (no request waterfall). */
@@ -14,6 +14,8 @@ export interface Bootstrap {
   product?: Product | null;
   /** On /product/{id}: its draw (null: it is not sold by draw), so the first paint never offers Add to Cart for a drawn piece. */
   productDraw?: { productId: string; draw: PublicDraw | null };
+  /** On pages with product cards: the draws that own their product's sale now (docs/draw.md). */
+  drawSales?: DrawSale[];
   /** On /search?q=: the server's results for the trimmed query. */
   search?: { q: string; results: Product[] };
   /** When the server rendered the page (ms since epoch): release countdowns' first render. */

@@ -66,6 +66,24 @@ export const liveStockSchema = z.object({
 });
 export type LiveStock = z.infer<typeof liveStockSchema>;
 
+/**
+ * A product whose sale its draw owns now (docs/draw.md: from the announcement until the draw has run,
+ * DRAW_OWNS_SALE): its card leads to the draw instead of an Add to Cart the server would refuse.
+ * GET /api/products/draws → drawSaleListSchema, and embedded in every server-rendered page with product cards.
+ */
+export const drawSaleSchema = z.object({
+  productId: safeString().uuid(),
+  drawId: safeString().uuid(),
+  /** One of DRAW_OWNS_SALE (common/domain/draw-lifecycle.ts). */
+  status: z.enum(['scheduled', 'open', 'closed', 'drawn']),
+  /** The entry window and the draw time (ISO 8601, UTC): the card says which part of it the shopper is in. */
+  opensAt: safeString(),
+  closesAt: safeString(),
+  drawAt: safeString(),
+});
+export type DrawSale = z.infer<typeof drawSaleSchema>;
+export const drawSaleListSchema = z.array(drawSaleSchema);
+
 export const categorySchema = z.object({
   id: safeString().uuid(),
   slug: safeString(),

@@ -21,6 +21,35 @@ export const DRAW_OWNS_SALE: readonly DrawStatus[] = ['scheduled', 'open', 'clos
 export const drawOwnsSale = (status: DrawStatus): boolean => DRAW_OWNS_SALE.includes(status);
 
 /**
+ * Where a draw stands for a shopper: `upcoming` (the window has not opened), `open` (entries taken),
+ * `closed` (no more entries; the draw has not run), `result` (drawn or settled: the seed and the ranking
+ * are public), `cancelled`. The status says what the server last did; the clock says when a scheduled
+ * window opens or an open one closes, so a page turns at the right second without a reload. One rule for
+ * the product page's panel, the draw's page and the product cards of the grids.
+ */
+export type DrawPhase = 'upcoming' | 'open' | 'closed' | 'result' | 'cancelled';
+
+export function drawPhase(
+  draw: { status: DrawStatus; opensAt: string; closesAt: string },
+  nowMs: number,
+): DrawPhase {
+  switch (draw.status) {
+    case 'cancelled':
+      return 'cancelled';
+    case 'drawn':
+    case 'settled':
+      return 'result';
+    case 'closed':
+      return 'closed';
+    default: {
+      if (nowMs < Date.parse(draw.opensAt)) return 'upcoming';
+      if (nowMs < Date.parse(draw.closesAt)) return 'open';
+      return 'closed';
+    }
+  }
+}
+
+/**
  * An entry: `pending` (card authorised, e-mail not yet confirmed) → `confirmed` (in the draw) or
  * `withdrawn` (by its entrant, before the window closed) or `lapsed` (never confirmed by the close).
  * At the draw a confirmed entry is `removed` (a duplicate of an earlier one, the reason recorded),

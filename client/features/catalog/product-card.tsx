@@ -22,6 +22,8 @@ import { DropCountdown, NotifyMeLink } from '../../components/drop-countdown';
 import { useNow, useReleaseClock } from '../../lib/release-clock';
 import { dropTiming } from '../../lib/use-drops';
 import { isCutInSizes, sizesLeft } from '../../lib/size-stock';
+import { DrawCardAction } from './draw-card-action';
+import { DRAW_SALES_KEY, useDrawSales } from './use-products';
 
 const MAX_SWATCHES = 3;
 
@@ -77,6 +79,12 @@ export function ProductCard({ product, priority = false, className, headingLevel
   // of an Add to Cart the server would refuse (no pass). Reads the clock only for a drop.
   const now = useNow(product.releaseAt === null || product.soldOutAt !== null ? null : true);
   const inLine = product.releaseAt !== null && !soldOut && joinsTheLine(product, now, dropTiming());
+  // Sold by draw (docs/draw.md): from the announcement until the draw has run the card leads to the draw,
+  // never to an Add to Cart the server refuses. Until the server's list is known (a page reached in the
+  // browser) Add to Cart waits; if the list cannot be read, the server's refusal still stands.
+  const drawSales = useDrawSales();
+  const drawSale = drawSales.data?.find((d) => d.productId === product.id) ?? null;
+  const drawUnknown = drawSales.data === undefined && !drawSales.isError;
   // An order line says what to make (common/domain/variant.ts): what has one option is chosen for the
   // shopper; the picker asks for whatever has more than one.
   const defaults = variantDefaults(product);
@@ -105,7 +113,11 @@ export function ProductCard({ product, priority = false, className, headingLevel
             toastAddedToCart(`${product.name}${options ? ` (${options})` : ''} added to your cart.`);
           }
         },
-        onError: (err) => toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' }),
+        onError: (err) => {
+          toast({ title: 'Error', description: errorMessage(err), variant: 'destructive' });
+          // Refused (a draw made since the list was read, among others): the card asks which pieces are drawn.
+          if (err instanceof ApiError && err.status === 409) void queryClient.invalidateQueries({ queryKey: DRAW_SALES_KEY });
+        },
       },
     );
   };
@@ -199,7 +211,9 @@ export function ProductCard({ product, priority = false, className, headingLevel
         ) : null}
 
         <div className="relative z-10 mt-auto pt-2">
-          {inLine ? (
+          {drawSale ? (
+            <DrawCardAction sale={drawSale} productId={product.id} describedBy={nameId} />
+          ) : inLine ? (
             <>
               {!release.released ? <DropCountdown msLeft={release.msLeft} className="mb-2 text-xs sm:text-sm" /> : null}
               <Link
@@ -327,8 +341,8 @@ export function ProductCard({ product, priority = false, className, headingLevel
                 aria-describedby={nameId}
                 aria-expanded={needsPicker ? pickerOpen : undefined}
                 aria-controls={needsPicker && pickerOpen ? pickerId : undefined}
-                aria-busy={addToCart.isPending || undefined}
-                disabled={addToCart.isPending}
+                aria-busy={addToCart.isPending || drawUnknown || undefined}
+                disabled={addToCart.isPending || drawUnknown}
                 onClick={onAddClick}
               >
                 Add to Cart

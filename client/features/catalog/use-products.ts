@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { Category, Product, ProductPage } from '../../../common/contracts/catalog';
+import type { Category, DrawSale, Product, ProductPage } from '../../../common/contracts/catalog';
 import { gridSearch, type GridQuery } from '../../../common/domain/product-page';
 import { apiJson } from '../../lib/api-client';
 import { readBootstrap } from '../../lib/bootstrap';
@@ -69,5 +69,23 @@ export function useUpcomingDrops() {
     queryFn: () => apiJson<Product[]>('GET', '/api/products/upcoming'),
     // The server leaves the list out when there is none.
     initialData: home ? (home.upcoming ?? []) : undefined,
+  });
+}
+
+export const DRAW_SALES_KEY = ['/api/products', 'draws'] as const;
+
+/**
+ * The products sold by draw right now (docs/draw.md): their cards lead to the draw instead of an Add to Cart
+ * the server would refuse. Embedded in server-rendered pages with cards; asked again when a grid mounts more
+ * than a few seconds after it was read (the server reads it at most every 5 s too). The server's answer
+ * decides; the browser's clock only says which part of a draw's window the shopper is in.
+ */
+export function useDrawSales() {
+  const boot = readBootstrap();
+  return useQuery<DrawSale[]>({
+    queryKey: DRAW_SALES_KEY,
+    initialData: boot.drawSales,
+    initialDataUpdatedAt: boot.drawSales ? boot.now : undefined,
+    staleTime: 5_000,
   });
 }

@@ -8,33 +8,8 @@ import { resolveShippingMethod } from '../../../common/domain/shipping';
 // What the draw's screens show for a draw or an entry at a given moment: pure, so the product page, the
 // entry page and the public draw page agree, and the rules are tested without a browser.
 
-/**
- * Where a draw stands for a shopper: `upcoming` (the window has not opened), `open` (entries taken),
- * `closed` (no more entries; the draw has not run), `result` (drawn or settled: the seed and the ranking
- * are public), `cancelled`. The status says what the server last did; the clock says when a scheduled
- * window opens or an open one closes, so the page turns at the right second without a reload.
- */
-export type DrawPhase = 'upcoming' | 'open' | 'closed' | 'result' | 'cancelled';
-
-export function drawPhase(
-  draw: Pick<PublicDraw, 'status' | 'opensAt' | 'closesAt'>,
-  nowMs: number,
-): DrawPhase {
-  switch (draw.status) {
-    case 'cancelled':
-      return 'cancelled';
-    case 'drawn':
-    case 'settled':
-      return 'result';
-    case 'closed':
-      return 'closed';
-    default: {
-      if (nowMs < Date.parse(draw.opensAt)) return 'upcoming';
-      if (nowMs < Date.parse(draw.closesAt)) return 'open';
-      return 'closed';
-    }
-  }
-}
+/** Where a draw stands for a shopper: the one rule in common/domain/draw-lifecycle.ts. */
+export { drawPhase, type DrawPhase } from '../../../common/domain/draw-lifecycle';
 
 /**
  * Whether the draw takes the place of the product page's purchase controls: from the announcement until

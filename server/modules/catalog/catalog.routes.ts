@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   categorySchema,
   categorySlugParams,
+  drawSaleListSchema,
+  type DrawSale,
   PRODUCT_PAGE_SIZE,
   productIdParams,
   productListSchema,
@@ -17,7 +19,16 @@ import { notFound } from '../../plugins/http-error';
 import { createBodyCache, PrecompressedBody, sendPrecompressedJson } from '../../plugins/precompressed';
 import type { CatalogService } from './catalog.service';
 
-export async function catalogRoutes(app: FastifyInstance, opts: { catalog: CatalogService }): Promise<void> {
+/** What the product cards read of the draws (the draws module's service, wired in server/app.ts). */
+export interface CatalogDraws {
+  /** The draws that own their product's sale now (docs/draw.md), read at most every few seconds. */
+  drawSales(): Promise<DrawSale[]>;
+}
+
+export async function catalogRoutes(
+  app: FastifyInstance,
+  opts: { catalog: CatalogService; draws?: CatalogDraws },
+): Promise<void> {
   const { catalog } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -99,6 +110,13 @@ export async function catalogRoutes(app: FastifyInstance, opts: { catalog: Catal
     const snap = await catalog.current();
     reply.header('cache-control', 'no-cache');
     return upcomingDrops(snap.products, Date.now());
+  });
+
+  // The products sold by draw right now: their cards lead to the draw instead of an Add to Cart the server
+  // would refuse (docs/draw.md). One small list for every grid, read from the draws' few-seconds cache.
+  r.get('/api/products/draws', { schema: { response: { 200: drawSaleListSchema, ...errorResponses } } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return opts.draws ? opts.draws.drawSales() : [];
   });
 
   r.get('/api/products/:id', { schema: { params: productIdParams, response: { 200: productSchema, ...errorResponses } } }, async (request) => {

@@ -11,6 +11,7 @@ import type {
 } from '../../../common/contracts/draws';
 import { DRAW_METHOD } from '../../../common/contracts/draws';
 import type { CustomerInfoBody } from '../../../common/contracts/checkout';
+import type { DrawSale } from '../../../common/contracts/catalog';
 import { commitmentOf, rankEntries } from '../../../common/domain/draw';
 import {
   fairnessProblem,
@@ -227,6 +228,69 @@ export function createDrawsService(deps: DrawsDeps) {
   function productsWithDrawsKnown(): ReadonlySet<string> | null {
     const held = productsWithDraws;
     return held?.known && Date.now() - held.readAt <= PRODUCTS_WITH_DRAWS_TTL_MS ? held.known : null;
+  }
+
+  /**
+   * The draws that own their product's sale now (DRAW_OWNS_SALE), for the product cards of every grid, read
+   * at most every PRODUCTS_WITH_DRAWS_TTL_MS, and only when some product ever had a draw. Read again at once
+   * when the set above was (a draw made here drops it). Each new answer gets a new version: server-rendered
+   * grids are cached under it (the seo module's pageVariant).
+   */
+  let drawSales: {
+    readAt: number;
+    /** The set above as it was when this was read: a new one means a draw may have been made since. */
+    basis: object | null;
+    read: Promise<{ version: number; sales: DrawSale[] }>;
+    known?: { version: number; sales: DrawSale[] };
+  } | null = null;
+  let drawSalesVersion = 0;
+  let drawSalesJson = '';
+  function drawSalesNow(): Promise<{ version: number; sales: DrawSale[] }> {
+    const current = drawSales;
+    if (current && current.basis === productsWithDraws && Date.now() - current.readAt <= PRODUCTS_WITH_DRAWS_TTL_MS)
+      return current.read;
+    const ever = productsWithDrawsNow();
+    const read = ever.then(async (withDraws) => {
+      const rows =
+        withDraws.size === 0
+          ? []
+          : await db
+              .select({
+                productId: draws.productId,
+                drawId: draws.id,
+                status: draws.status,
+                opensAt: draws.opensAt,
+                closesAt: draws.closesAt,
+                drawAt: draws.drawAt,
+              })
+              .from(draws)
+              .where(inArray(draws.status, [...DRAW_OWNS_SALE]))
+              .orderBy(draws.productId);
+      const sales = rows.map((r) => ({
+        productId: r.productId,
+        drawId: r.drawId,
+        status: r.status as DrawSale['status'],
+        opensAt: r.opensAt.toISOString(),
+        closesAt: r.closesAt.toISOString(),
+        drawAt: r.drawAt.toISOString(),
+      }));
+      const json = JSON.stringify(sales);
+      if (json !== drawSalesJson) {
+        drawSalesJson = json;
+        drawSalesVersion++;
+      }
+      return { version: drawSalesVersion, sales };
+    });
+    const held: NonNullable<typeof drawSales> = { readAt: Date.now(), basis: productsWithDraws, read };
+    drawSales = held;
+    // A failed read is not kept: the next grid asks again.
+    read.then(
+      (answer) => (held.known = answer),
+      () => {
+        if (drawSales === held) drawSales = null;
+      },
+    );
+    return read;
   }
 
   /** The draw a product page shows: the one under way, else the latest. */
@@ -611,6 +675,22 @@ export function createDrawsService(deps: DrawsDeps) {
       })();
     },
 
+    /** The draws that own their product's sale now, for the product cards (GET /api/products/draws). */
+    async drawSales(): Promise<DrawSale[]> {
+      return (await drawSalesNow()).sales;
+    },
+
+    /**
+     * drawSales' answer as a short stamp (its version): server-rendered grids are cached under it, so a
+     * cached grid turns with the draws. Sync while the answer is read and current.
+     */
+    drawSalesStamp(): string | Promise<string> {
+      const current = drawSales;
+      if (current?.known && current.basis === productsWithDraws && Date.now() - current.readAt <= PRODUCTS_WITH_DRAWS_TTL_MS)
+        return `s${current.known.version}`;
+      return drawSalesNow().then((answer) => `s${answer.version}`);
+    },
+
     // ---- entering (server/flows/enter-draw.ts) ------------------------------------------------
 
     /** Refuses (409) unless the window is open by the one clock; moves a due draw to `open`. */
@@ -903,6 +983,8 @@ export function createDrawsService(deps: DrawsDeps) {
         );
       if ((open?.n ?? 0) > 0) return false;
       const settled = await moveDraw(db, drawId, 'settled', { settledAt: new Date(clock.now()) });
+      // The product is back on sale: this instance's cards and pages say so at once (others within the TTL).
+      if (settled) productsWithDraws = null;
       if (settled) return true;
       const stamped = await db
         .update(draws)
@@ -921,6 +1003,7 @@ export function createDrawsService(deps: DrawsDeps) {
         return row;
       });
       if (!moved) throw conflict(DRAW_MESSAGES.notCancellable);
+      productsWithDraws = null; // as when settled: the product's cards and pages stop offering the draw here at once
       return toAdmin(moved);
     },
 

@@ -3,6 +3,7 @@ import {
   PRODUCT_PAGE_SIZE,
   SEARCH_QUERY_MAX,
   type Category,
+  type DrawSale,
   type HomeData,
   type Product,
 } from '../../../common/contracts/catalog';
@@ -51,6 +52,13 @@ export interface SeoDraws {
   publicDrawOfProduct(productId: string): Promise<PublicDraw | null>;
   /** The draw as the page shows it, in a few characters ('' for none); sync when known without a query. */
   productDrawStamp(productId: string): string | Promise<string>;
+  /**
+   * The draws that own their product's sale now: pages with product cards carry them, so a drawn piece's
+   * card never offers Add to Cart in the first paint. Without them the browser asks.
+   */
+  drawSales?(): Promise<readonly DrawSale[]>;
+  /** drawSales' answer in a few characters; sync while it is read and current. */
+  drawSalesStamp?(): string | Promise<string>;
 }
 
 /** What pages read of the shop's settings (the settings module's service). */
@@ -104,6 +112,9 @@ interface StaticPage {
 }
 
 const NOINDEX = 'noindex, nofollow';
+
+/** The server-rendered pages that show product cards: they carry the draws owning sales (docs/draw.md). */
+const CARD_PAGES = [PAGE_PATHS.home, PAGE_PATHS.category, PAGE_PATHS.search, PAGE_PATHS.drops] as const;
 
 // Every static page of the shared route table (common/domain/site-routes) has its entry here; routes match
 // case-insensitively with an optional trailing slash, as in the browser's router.
@@ -291,7 +302,7 @@ export function createSeoService(deps: {
   }
 
   async function homePage(base: string, search: URLSearchParams): Promise<PageMeta> {
-    const [home, categories] = await Promise.all([homeData(search), catalog.listCategories()]);
+    const [home, categories, sales] = await Promise.all([homeData(search), catalog.listCategories(), drawSales()]);
     const lead = [...home.featured, ...home.grid.products].find((p) => p.images.length > 0);
     const query = gridSearch(home.grid);
     return {
@@ -323,7 +334,7 @@ export function createSeoService(deps: {
       ],
       // Only what the page shows: its grid page and the featured strip, never the whole catalogue;
       // the drops the hero may name (live or still to come), so it is in the first paint.
-      bootstrap: { home, categories, dropTiming, drops: await heroCandidates() },
+      bootstrap: { home, categories, dropTiming, drops: await heroCandidates(), ...sales },
     };
   }
 
@@ -334,7 +345,8 @@ export function createSeoService(deps: {
   }
 
   async function dropsPage(base: string): Promise<PageMeta> {
-    const listing = listDrops(await catalog.listProducts(), Date.now(), dropTiming);
+    const [products, sales] = await Promise.all([catalog.listProducts(), drawSales()]);
+    const listing = listDrops(products, Date.now(), dropTiming);
     const all = [...listing.live, ...listing.upcoming, ...listing.past];
     const next = listing.live[0] ?? listing.upcoming[0];
     const lastSold = listing.past.find((p) => p.sellOutSeconds !== null);
@@ -356,7 +368,7 @@ export function createSeoService(deps: {
           url: `${base}${PAGE_PATHS.drops}`,
         },
       ],
-      bootstrap: { dropTiming, drops: all },
+      bootstrap: { dropTiming, drops: all, ...sales },
     };
   }
 
@@ -372,6 +384,19 @@ export function createSeoService(deps: {
       return { productId: id, draw: draw && { ...draw, entries: [], winners: [] } };
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * The draws owning their product's sale, for a page with product cards (docs/draw.md): each drawn piece's
+   * card leads to its draw from the first paint. Left out when it could not be read: the browser asks.
+   */
+  async function drawSales(): Promise<{ drawSales?: readonly DrawSale[] }> {
+    if (!deps.draws?.drawSales) return {};
+    try {
+      return { drawSales: await deps.draws.drawSales() };
+    } catch {
+      return {};
     }
   }
 
@@ -412,7 +437,7 @@ export function createSeoService(deps: {
   }
 
   async function categoryPage(base: string, slug: string | undefined): Promise<PageMeta> {
-    const [categories, all] = await Promise.all([catalog.listCategories(), catalog.listProducts()]);
+    const [categories, all, sales] = await Promise.all([catalog.listCategories(), catalog.listProducts(), drawSales()]);
     const category: Category | undefined = categories.find((c) => c.slug === slug);
     if (!category) {
       return notFoundPage(
@@ -441,17 +466,19 @@ export function createSeoService(deps: {
         },
       ],
       // Only this category's products: the page never shows the others.
-      bootstrap: { categories, categoryProducts: { slug: category.slug, products } },
+      bootstrap: { categories, categoryProducts: { slug: category.slug, products }, ...sales },
     };
   }
 
   async function searchPage(query: string): Promise<PageMeta> {
     const q = query.trim();
     // The results the browser would fetch (same ranking, same length limit as GET /api/products?q=).
-    const [results, categories] =
-      q && q.length <= SEARCH_QUERY_MAX ? await Promise.all([catalog.search(q), catalog.listCategories()]) : [null, null];
+    const [results, categories, sales] =
+      q && q.length <= SEARCH_QUERY_MAX
+        ? await Promise.all([catalog.search(q), catalog.listCategories(), drawSales()])
+        : [null, null, {}];
     return {
-      bootstrap: results ? { search: { q, results }, categories } : {},
+      bootstrap: results ? { search: { q, results }, categories, ...sales } : {},
       title: q ? `Search results for "${q}"` : 'Search',
       description: q
         ? `${shop} products matching "${q}": limited-edition t-shirts, hoodies and accessories.`
@@ -549,12 +576,13 @@ export function createSeoService(deps: {
 
   /**
    * What a page shows besides the catalogue, in a few characters, for the page cache's key (with pageUrl's
-   * URL): a product page's draw ('' for every other page). Sync unless the draws must be asked, so a cached
+   * URL): a product page's draw, the draws owning sales on a page with product cards ('' for every other page). Sync unless the draws must be asked, so a cached
    * page of a product without a draw is still answered without a promise.
    */
   function pageVariant(url: URL): string | Promise<string> {
     if (!deps.draws) return '';
     const segments = decodeSegments(url.pathname) ?? [];
+    if (CARD_PAGES.some((path) => matchSegments(path, segments))) return drawSalesVariant(deps.draws);
     const params = matchSegments(PAGE_PATHS.product, segments) ?? matchSegments(PAGE_PATHS.productAlias, segments);
     const id = params?.id;
     if (!isUuid(id)) return '';
@@ -562,6 +590,17 @@ export function createSeoService(deps: {
       const stamp = deps.draws.productDrawStamp(id.toLowerCase());
       // Unread (the database away): a page of its own, whose draw is then most likely unread too, so its
       // browser asks; the page is rendered anew once the stamp reads again.
+      return typeof stamp === 'string' ? stamp : stamp.catch(() => 'unread');
+    } catch {
+      return 'unread';
+    }
+  }
+
+  /** A page with product cards: the draws owning sales now, as a stamp (unread: a page of its own, like above). */
+  function drawSalesVariant(draws: SeoDraws): string | Promise<string> {
+    if (!draws.drawSalesStamp) return '';
+    try {
+      const stamp = draws.drawSalesStamp();
       return typeof stamp === 'string' ? stamp : stamp.catch(() => 'unread');
     } catch {
       return 'unread';
