@@ -2,15 +2,17 @@
 // SMTP conversation; the compiled worker under plain node as `npm start` runs it.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { serverBuildOptions } from '../../../scripts/build-server.mjs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../config';
 import { projectRoot } from '../../lib/project-root';
 import { createMailer, type MailMessage } from './mail.service';
 import { createThreadedMailer, type ThreadedMailer } from './mail-thread';
+import { freePort } from '../../../tests/support/shop-process';
+import { smtpServer } from '../../../tests/support/smtp-server';
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -249,19 +251,8 @@ describe('compiled, under plain node (as `npm start` runs dist/server)', () => {
         `process.on('exit', () => console.log(JSON.stringify({ mode: mailer.mode() })));`,
       ].join('\n'),
     );
-    // The options of scripts/build-server.mjs: the worker its own entry, shared code in chunks/.
-    await build({
-      entryPoints: { main: path.join(dir, 'entry.ts'), 'mail-worker': path.join(projectRoot, 'server/modules/mail/mail-worker.ts') },
-      outdir: path.join(dir, 'dist', 'server'),
-      splitting: true,
-      chunkNames: 'chunks/[name]-[hash]',
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      logLevel: 'warning',
-    });
+    // Compiled as scripts/build-server.mjs compiles the shop: the worker its own entry, shared code in chunks/.
+    await build(serverBuildOptions({ main: path.join(dir, 'entry.ts'), outdir: path.join(dir, 'dist', 'server') }));
     const child = spawn(process.execPath, [path.join(dir, 'dist', 'server', 'main.js')], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -276,48 +267,4 @@ describe('compiled, under plain node (as `npm start` runs dist/server)', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
-/** Just enough SMTP to take messages: records what DATA carried. */
-function smtpServer(port: number): Promise<{ received: string[]; close(): Promise<void> }> {
-  const received: string[] = [];
-  const server = net.createServer((socket) => {
-    let buffer = '';
-    let inData = false;
-    socket.write('220 localhost ESMTP test\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      for (;;) {
-        if (inData) {
-          const end = buffer.indexOf('\r\n.\r\n');
-          if (end < 0) return;
-          received.push(buffer.slice(0, end));
-          buffer = buffer.slice(end + 5);
-          inData = false;
-          socket.write('250 OK queued\r\n');
-          continue;
-        }
-        const nl = buffer.indexOf('\r\n');
-        if (nl < 0) return;
-        const line = buffer.slice(0, nl).toUpperCase();
-        buffer = buffer.slice(nl + 2);
-        if (line.startsWith('EHLO') || line.startsWith('HELO')) socket.write('250 localhost\r\n');
-        else if (line.startsWith('DATA')) {
-          inData = true;
-          socket.write('354 go ahead\r\n');
-        } else if (line.startsWith('QUIT')) socket.end('221 bye\r\n');
-        else socket.write('250 OK\r\n');
-      }
-    });
-    socket.on('error', () => undefined);
-  });
-  return new Promise((resolve) =>
-    server.listen(port, '127.0.0.1', () => resolve({ received, close: () => new Promise((r) => server.close(() => r())) })),
-  );
-}

@@ -2,10 +2,11 @@
 // with a small local server), and the outbox on a disk that is full (a real tmpfs, as root).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { freePort } from '../../../tests/support/shop-process';
+import { smtpServer } from '../../../tests/support/smtp-server';
 import { createMailer, type MailMessage } from './mail.service';
 
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -26,53 +27,7 @@ const message = (n: number): MailMessage => ({
   html: `<p>Thank you for order ${n}.</p>`,
 });
 
-/** Just enough SMTP to take messages: records what DATA carried. */
-function smtpServer(port: number): Promise<{ received: string[]; close(): Promise<void> }> {
-  const received: string[] = [];
-  const server = net.createServer((socket) => {
-    let buffer = '';
-    let inData = false;
-    socket.write('220 localhost ESMTP test\r\n');
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString('utf8');
-      for (;;) {
-        if (inData) {
-          const end = buffer.indexOf('\r\n.\r\n');
-          if (end < 0) return;
-          received.push(buffer.slice(0, end));
-          buffer = buffer.slice(end + 5);
-          inData = false;
-          socket.write('250 OK queued\r\n');
-          continue;
-        }
-        const nl = buffer.indexOf('\r\n');
-        if (nl < 0) return;
-        const line = buffer.slice(0, nl).toUpperCase();
-        buffer = buffer.slice(nl + 2);
-        if (line.startsWith('EHLO') || line.startsWith('HELO')) socket.write('250 localhost\r\n');
-        else if (line.startsWith('DATA')) {
-          inData = true;
-          socket.write('354 go ahead\r\n');
-        } else if (line.startsWith('QUIT')) socket.end('221 bye\r\n');
-        else socket.write('250 OK\r\n');
-      }
-    });
-    socket.on('error', () => undefined);
-  });
-  return new Promise((resolve) =>
-    server.listen(port, '127.0.0.1', () =>
-      resolve({ received, close: () => new Promise((r) => server.close(() => r())) }),
-    ),
-  );
-}
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 describe('SMTP', () => {
   test('SMTP down: the message is kept on disk, survives a restart of the mailer, and goes out when SMTP is back', async () => {
