@@ -1,11 +1,12 @@
 // The shop as an operator runs it: a real process on the embedded PostgreSQL in DATA_DIR, stopped by
 // signals and killed with -9. (ADR 007 and docs/operations.md: the embedded default, a clean stop, one owner per data dir.)
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../server/db/client';
 import { buyOnePiece, spawnShop, waitHealthy, type ShopProcess } from '../tests/support/shop-process';
 
@@ -18,6 +19,19 @@ const shops: ShopProcess[] = [];
 function tempDataDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-proc-'));
   dirs.push(dir);
+  return dir;
+}
+/**
+ * A data directory as a shop leaves it after its first start and a clean stop (cluster made, migrated, demo
+ * catalogue seeded): made once in beforeAll, copied for each test. initdb and the seed were most of a start's
+ * time (9 s against 2.5 s for copy and start on a busy 2-core box), and none of these tests is about a first
+ * start (the beforeAll still makes one, and checks its clean stop).
+ */
+let prepared: string | undefined;
+function preparedDataDir() {
+  const dir = tempDataDir();
+  // A relocated cluster (DATA_DIR under a private TMPDIR, as root) is named by path: a copy would share it.
+  if (prepared && !fs.existsSync(path.join(prepared, 'postgres.location'))) execFileSync('cp', ['-a', `${prepared}/.`, dir]);
   return dir;
 }
 async function start(dataDir: string, via: 'tsx' | 'npm' = 'tsx') {
@@ -50,6 +64,16 @@ async function countOrders(dataDir: string, orderNumber: string): Promise<number
   }
 }
 
+beforeAll(async () => {
+  const dir = tempDataDir();
+  const shop = await start(dir);
+  await waitHealthy(shop, 90_000);
+  shop.child.kill('SIGTERM');
+  expect(await shop.exited).toEqual({ code: 0, signal: null });
+  expect(postmasterPid(dir)).toBeNull();
+  prepared = dir;
+});
+
 afterAll(async () => {
   for (const s of shops)
     if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
@@ -67,7 +91,7 @@ afterAll(async () => {
 
 describe('the shop process on its embedded PostgreSQL', () => {
   test('kill -9 mid-life: the next start comes up on the same data with the paid order kept', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = preparedDataDir();
     const first = await start(dataDir);
     await waitHealthy(first);
     const orderNumber = await buyOnePiece(first.base);
@@ -90,12 +114,9 @@ describe('the shop process on its embedded PostgreSQL', () => {
   });
 
   test('a stale postmaster.pid (the pid is some other process) does not stop the next start', async () => {
-    const dataDir = tempDataDir();
-    const first = await start(dataDir);
-    await waitHealthy(first);
-    first.child.kill('SIGTERM');
-    expect((await first.exited).code).toBe(0);
-    // As after a power cut: the pid file stays, naming a pid that now belongs to another process.
+    // A data directory a shop has run on and stopped (preparedDataDir)…
+    const dataDir = preparedDataDir();
+    // …as after a power cut: the pid file stays, naming a pid that now belongs to another process.
     const pidFile = path.join(dataDir, 'postgres', 'data', 'postmaster.pid');
     const sleeper = (await import('node:child_process')).spawn('sleep', ['30']);
     fs.writeFileSync(pidFile, `${sleeper.pid}\n${path.join(dataDir, 'postgres', 'data')}\n0\n5432\n\n\n\n`);
@@ -110,7 +131,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
   });
 
   test('a second shop on the same data directory refuses to start, and the first keeps serving', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = preparedDataDir();
     const first = await start(dataDir);
     await waitHealthy(first);
     const second = await start(dataDir);
@@ -123,7 +144,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
   });
 
   test('npm start: SIGTERM to npm (as docker stop or systemd send it) reaches the server, which exits 0 and stops PostgreSQL', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = preparedDataDir();
     const shop = await start(dataDir, 'npm');
     await waitHealthy(shop, 120_000);
     const sent = Date.now();
@@ -153,7 +174,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
   });
 
   test('SIGTERM with 100 keep-alive clients: every request in flight is answered, exit 0 within the stop bound', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = preparedDataDir();
     const shop = await start(dataDir);
     await waitHealthy(shop);
     const agent = new http.Agent({ keepAlive: true, maxSockets: 100 });
@@ -186,7 +207,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
   });
 
   test('SIGTERM with open live-stock event streams (ADR 011): the streams end, exit 0 within the stop bound', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = preparedDataDir();
     const shop = await start(dataDir);
     await waitHealthy(shop);
     const [product] = (await (await fetch(`${shop.base}/api/products`)).json()) as Array<{ id: string }>;
@@ -219,7 +240,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
   });
 
   test('SIGTERM under streaming load, with GET /% in the drain: every request answered, none reset, exit 0, PostgreSQL stopped within the stop bound', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = preparedDataDir();
     const shop = await start(dataDir);
     await waitHealthy(shop);
     const [product] = (await (await fetch(`${shop.base}/api/products`)).json()) as Array<{ id: string }>;
@@ -303,7 +324,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
   });
 
   test('kill -9 of its PostgreSQL: a bare shop starts it again by itself and takes writes within 10 s', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = preparedDataDir();
     const shop = await start(dataDir);
     await waitHealthy(shop);
     const pid = postmasterPid(dataDir)!;
@@ -319,7 +340,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
   });
 
   test('an uncaught exception: the shop stops its PostgreSQL and exits 1', async () => {
-    const dataDir = tempDataDir();
+    const dataDir = preparedDataDir();
     // A preload that throws outside any request once the test asks for it (the file appears).
     const trigger = path.join(dataDir, 'throw-now');
     const preload = path.join(dataDir, 'throw-on-signal.mjs');
