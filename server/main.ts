@@ -64,6 +64,8 @@ try {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: 20,
+    // Kept open when idle, so a rush starts on open connections (docs/operations.md, Database connections).
+    keepConnections: 6,
     log: (m) => (app ? app.log.warn(m) : console.log(m)),
     // The supervisor restarts a dead PostgreSQL itself; only when another process took it meanwhile
     // does the shop stop, non-zero, so that a supervisor (or the operator) sees it.
@@ -89,6 +91,7 @@ try {
   for (const hook of bootHooks(app)) await hook();
   app.services.jobs.start();
   await app.listen({ port: config.PORT, host: config.HOST });
+  void database.warm();
 } catch (err) {
   console.error(`Could not start: ${(err as Error).message}`);
   await app?.close().catch(() => undefined);

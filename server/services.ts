@@ -69,7 +69,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   const sessions = createSessionService(db);
   const mailOptions = { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox'), log };
   // MAIL_THREAD=on: mail is rendered and written on a worker thread (docs/operations.md "Mail").
-  const mailer = overrides.mailer ?? (config.MAIL_THREAD === 'on' ? createThreadedMailer(mailOptions) : createMailer(mailOptions));
+  const mailer = overrides.mailer ?? (config.MAIL_THREAD === 'on' ? createThreadedMailer({ ...mailOptions, startAtOnce: true }) : createMailer(mailOptions));
   const jobs = createJobRunner(log);
   // One clock for drop-day decisions (release, pass, hold expiry, admission): the database's, as an offset
   // to this instance's clock measured at start and every minute (ADR 010 "One clock").

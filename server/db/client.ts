@@ -10,6 +10,8 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   pool: pg.Pool;
+  /** Opens the connections the pool keeps (keepConnections); resolves when they are open or have failed. */
+  warm(): Promise<void>;
   /** The server this process started from DATA_DIR, when DATABASE_URL is not set. */
   embedded?: EmbeddedPostgres;
   close(): Promise<void>;
@@ -20,6 +22,12 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   dataDir?: string;
   poolSize?: number;
+  /**
+   * Connections the pool keeps open even when idle (opened by `warm()`): a rush's first second (a drop's
+   * release, a draw's opening) then does not start with PostgreSQL starting backends and checking passwords
+   * for every request in flight (bench/README.md, bench:draw). Default 0: opened on demand, closed after 10 s idle.
+   */
+  keepConnections?: number;
   /** The shop owns its embedded database ('exclusive'); scripts may share a running one. */
   embeddedMode?: 'exclusive' | 'shared';
   log?: (msg: string) => void;
@@ -50,6 +58,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.poolSize ?? 10,
+    min: opts.keepConnections ?? 0,
     connectionTimeoutMillis: 2_000,
     statement_timeout: 10_000,
     query_timeout: 15_000,
@@ -65,6 +74,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   return {
     db,
     pool,
+    async warm() {
+      // All at once, then handed back: the pool keeps `min` of them open (it closes only those above it).
+      const opened = await Promise.allSettled(Array.from({ length: opts.keepConnections ?? 0 }, () => pool.connect()));
+      for (const o of opened) if (o.status === 'fulfilled') o.value.release();
+    },
     embedded,
     async close() {
       await pool.end();

@@ -197,6 +197,21 @@ describe('the mailer on a worker thread', () => {
     expect(subjectCounts(outbox).size).toBe(3);
   });
 
+  test('startAtOnce: the worker is started when the mailer is made, before any message (here: found missing at once)', async () => {
+    const dir = tempDir();
+    const log = recordingLog();
+    const lazy = threaded({ outboxDir: path.join(dir, 'lazy'), log, workerFile: path.join(dir, 'missing', 'mail-worker.js') });
+    const eager = threaded({
+      outboxDir: path.join(dir, 'eager'),
+      log,
+      workerFile: path.join(dir, 'missing', 'mail-worker.js'),
+      startAtOnce: true,
+    });
+    // No message sent: only the eager one has tried its worker (and fallen back, as its file is missing).
+    await expect.poll(() => eager.mode(), { timeout: 10_000 }).toBe('in-thread');
+    expect(lazy.mode()).toBe('thread');
+  });
+
   test('mail kept by an earlier run: the worker starts at once and sends it, without a new message', async () => {
     const dir = tempDir();
     const queue = path.join(dir, 'mail-queue');

@@ -37,6 +37,12 @@ export type FromMailWorker =
 export interface ThreadedMailerOptions extends MailerOptions {
   /** The worker's module; default: `defaultMailWorkerFile()`. */
   workerFile?: string;
+  /**
+   * Start the worker now rather than with the first message. The shop does (services.ts): a draw's or a
+   * drop's first second is when the first messages come, and starting the worker then (loading nodemailer,
+   * compiling) took a core for about a second while the entries queued (bench/README.md, bench:draw).
+   */
+  startAtOnce?: boolean;
 }
 
 export interface ThreadedMailer extends Mailer {
@@ -89,7 +95,7 @@ interface InFlight {
 }
 
 export function createThreadedMailer(opts: ThreadedMailerOptions): ThreadedMailer {
-  const { workerFile = defaultMailWorkerFile(), log, ...options } = opts;
+  const { workerFile = defaultMailWorkerFile(), log, startAtOnce = false, ...options } = opts;
   const mailerOptions: MailWorkerOptions = options;
   const pendingCount = new Int32Array(new SharedArrayBuffer(4));
   const inFlight = new Map<number, InFlight>();
@@ -203,8 +209,9 @@ export function createThreadedMailer(opts: ThreadedMailerOptions): ThreadedMaile
   }
 
   /**
-   * The worker starts with the first request, not at boot (idle memory: about 15 MB more RSS once it runs,
-   * as nodemailer's lazy load in mail.service.ts), or at once when an earlier run left mail kept for a retry.
+   * Without startAtOnce the worker starts with the first request (idle memory: about 15 MB more RSS once it
+   * runs, as nodemailer's lazy load in mail.service.ts), or at once when an earlier run left mail kept for a
+   * retry.
    */
   let started = false;
   function ensureStarted() {
@@ -212,6 +219,7 @@ export function createThreadedMailer(opts: ThreadedMailerOptions): ThreadedMaile
     started = true;
     start();
   }
+  if (startAtOnce) ensureStarted();
   const queueDir = options.queueDir ?? path.join(path.dirname(options.outboxDir), 'mail-queue');
   void fs.readdir(queueDir).then(
     (files) => {
