@@ -4,6 +4,7 @@ import {
   loginOwner,
   markNewsletterSeen,
   seriousViolations,
+  teeData,
   type OwnerApi,
 } from '../support/e2e';
 
@@ -24,22 +25,12 @@ const names = {
   plain: `Plain Grid Tee ${stamp}`,
 };
 
-const productData = (name: string) => ({
-  name,
-  description: 'One numbered tee for the grid.',
-  price: '45.00',
-  category: 'tshirts',
-  materials: 'Organic cotton jersey',
-  sustainabilityInfo: 'Made to order.',
-  stock: 5,
-  editionSize: 5,
-  images: [owner.image],
-  sizes: ['S', 'M', 'L'],
-  colors: [{ name: 'Black', value: '#111111' }],
-  // Released two days ago (its drop window long over): newest drops come first, so the cards are on the
-  // home grid's first page, and nothing but the draw decides what they offer.
-  releaseAt: new Date(stamp - 2 * 24 * 3_600_000).toISOString(),
-});
+const productData = (name: string) =>
+  teeData(owner, name, {
+    // Released two days ago (its drop window long over): newest drops come first, so the cards are on the
+    // home grid's first page, and nothing but the draw decides what they offer.
+    releaseAt: new Date(stamp - 2 * 24 * 3_600_000).toISOString(),
+  });
 
 async function makeDraw(productId: string, opensInMs: number): Promise<void> {
   const opensAt = Date.now() + opensInMs;

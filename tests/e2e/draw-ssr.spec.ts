@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
+import { loginOwner, markNewsletterSeen, shootAtBothWidths, teeData, type OwnerApi } from '../support/e2e';
 
 // A product sold by draw shows its draw from the first HTML (docs/draw.md): with JavaScript off the panel is
 // there and nothing offers Add to Cart; with it on, Add to Cart never shows, neither on the server-rendered
@@ -15,19 +15,7 @@ const stamp = Date.now();
 const drawnName = `Drawn SSR Tee ${stamp}`;
 const plainName = `Plain SSR Tee ${stamp}`;
 
-const productData = (name: string) => ({
-  name,
-  description: 'One numbered tee for the first paint.',
-  price: '45.00',
-  category: 'tshirts',
-  materials: 'Organic cotton jersey',
-  sustainabilityInfo: 'Made to order.',
-  stock: 5,
-  editionSize: 5,
-  images: [owner.image],
-  sizes: ['S', 'M', 'L'],
-  colors: [{ name: 'Black', value: '#111111' }],
-});
+const productData = (name: string) => teeData(owner, name);
 
 /**
  * Notes, from the first byte of every document, whether the product page's purchase controls (its Add to

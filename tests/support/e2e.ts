@@ -116,6 +116,27 @@ export interface OwnerApi {
   dispose(): Promise<void>;
 }
 
+/**
+ * A test's own numbered tee, as the admin API takes it: black, S–L, one seeded image; `over` changes any field
+ * (a stock, an edition size, a release time).
+ */
+export function teeData(owner: Pick<OwnerApi, 'image'>, name: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    description: 'One numbered tee, made for this test.',
+    price: '45.00',
+    category: 'tshirts',
+    materials: 'Organic cotton jersey',
+    sustainabilityInfo: 'Made to order.',
+    stock: 5,
+    editionSize: 5,
+    images: [owner.image],
+    sizes: ['S', 'M', 'L'],
+    colors: [{ name: 'Black', value: '#111111' }],
+    ...over,
+  };
+}
+
 /** The shop owner, logged in over the API, making products for a test and cleaning up after it. */
 export async function loginOwner(baseURL: string | undefined): Promise<OwnerApi> {
   const request = await playwrightRequest.newContext({ baseURL });
