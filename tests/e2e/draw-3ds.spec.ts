@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { loginOwner, markNewsletterSeen, type OwnerApi } from '../support/e2e';
+import { loginOwner, markNewsletterSeen, teeData, type OwnerApi } from '../support/e2e';
 
 // 3-D Secure at entry (docs/draw.md): on a phone, a shopper enters a draw with the offline gateway's 3-D Secure
 // test card; the bank's dialog appears. Failing it leaves nothing held and the form as it was (no dead end);
@@ -28,19 +28,7 @@ test('entering with a 3-D Secure card at 375 px: the bank dialog, a failed check
   test.setTimeout(120_000);
   const stamp = Date.now();
   const made = await owner.request.post('/api/admin/products', {
-    data: {
-      name: `Secure Draw Tee ${stamp}`,
-      description: 'One numbered tee, sold by draw.',
-      price: '45.00',
-      category: 'tshirts',
-      materials: 'Organic cotton jersey',
-      sustainabilityInfo: 'Made to order.',
-      stock: 1,
-      editionSize: 1,
-      images: [owner.image],
-      sizes: ['S', 'M', 'L'],
-      colors: [{ name: 'Black', value: '#111111' }],
-    },
+    data: teeData(owner, `Secure Draw Tee ${stamp}`, { description: 'One numbered tee, sold by draw.', stock: 1, editionSize: 1 }),
   });
   expect(made.status(), await made.text()).toBe(201);
   productId = ((await made.json()) as { id: string }).id;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { cartDrawer, E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
+import { cartDrawer, E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, teeData, type OwnerApi } from '../support/e2e';
 import { E2E_POW_TRIES } from '../support/e2e-env';
 import { freePort, spawnShop, waitHealthy, type ShopProcess } from '../support/shop-process';
 
@@ -54,20 +54,15 @@ test('admitted with no size → the picker; 60 s warning → lapse → Rejoin th
   test.setTimeout(180_000);
   const releaseAt = Date.now() - 1000;
   const name = `Lapse Tee ${releaseAt.toString(36)}`;
-  const id = await owner.createProduct({
-    name,
-    description: 'A drop-day tee. Numbered inside.',
-    price: '40.00',
-    category: 'tshirts',
-    materials: 'Organic cotton',
-    sustainabilityInfo: 'Made to order.',
-    stock: 5,
-    editionSize: 50,
-    images: [owner.image],
-    sizes: ['S', 'M', 'L'],
-    colors: [{ name: 'Black', value: '#111111' }],
-    releaseAt: new Date(releaseAt).toISOString(),
-  });
+  const id = await owner.createProduct(
+    teeData(owner, name, {
+      description: 'A drop-day tee. Numbered inside.',
+      price: '40.00',
+      materials: 'Organic cotton',
+      editionSize: 50,
+      releaseAt: new Date(releaseAt).toISOString(),
+    }),
+  );
 
   let admittedBy = 0;
   await page.clock.install({ time: Date.now() });
