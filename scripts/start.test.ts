@@ -173,6 +173,22 @@ describe('the shop process on its embedded PostgreSQL', () => {
     expect(Date.now() - sent).toBeLessThan(STOP_BOUND_MS);
   });
 
+  test('mail on its worker thread (MAIL_THREAD=on, the compiled server): an order mailed just before SIGTERM is in the outbox, and the shop exits 0', async () => {
+    const dataDir = preparedDataDir();
+    const shop = await spawnShop({ dataDir, via: 'npm', env: { MAIL_THREAD: 'on' } });
+    shops.push(shop);
+    await waitHealthy(shop, 120_000);
+    const orderNumber = await buyOnePiece(shop.base);
+    // At once: the confirmation may still be on its way to (or in) the worker; stopping waits for it.
+    shop.child.kill('SIGTERM');
+    expect(await shop.exited).toEqual({ code: 0, signal: null });
+    const outbox = path.join(dataDir, 'outbox');
+    const mails = fs.readdirSync(outbox).filter((f) => f.endsWith('.eml'));
+    const confirmations = mails.filter((f) => fs.readFileSync(path.join(outbox, f), 'utf8').includes(orderNumber));
+    expect(confirmations.length).toBeGreaterThanOrEqual(1);
+    expect(postmasterPid(dataDir)).toBeNull();
+  });
+
   test('SIGTERM with 100 keep-alive clients: every request in flight is answered, exit 0 within the stop bound', async () => {
     const dataDir = preparedDataDir();
     const shop = await start(dataDir);
