@@ -129,21 +129,34 @@ describe('the mailer on a worker thread', () => {
     const outbox = path.join(dir, 'outbox');
     const log = recordingLog();
     const mailer = threaded({ outboxDir: outbox, log });
-    const total = 300;
+    // Killed from the 20th acknowledgement's own callback: a poll could come only after a fast box had
+    // acknowledged every message in one burst (the kill must land mid-way).
+    const total = 1_000;
     const acked = new Set<number>();
-    const sends = Array.from({ length: total }, (_, n) => mailer.send(confirmation(n)).then(() => void acked.add(n)));
-    await expect.poll(() => acked.size, { timeout: 30_000, interval: 1 }).toBeGreaterThanOrEqual(20);
-    const ackedBeforeKill = new Set(acked);
-    expect(ackedBeforeKill.size).toBeLessThan(total); // killed mid-way, not after the end
-    await mailer.terminateWorkerForTests();
+    let ackedBeforeKill: Set<number> | null = null;
+    let killed: Promise<void> | null = null;
+    const sends = Array.from({ length: total }, (_, n) =>
+      mailer.send(confirmation(n)).then(() => {
+        acked.add(n);
+        if (!killed && acked.size >= 20) {
+          ackedBeforeKill = new Set(acked);
+          killed = mailer.terminateWorkerForTests();
+        }
+      }),
+    );
+    await expect.poll(() => killed, { timeout: 30_000 }).not.toBeNull();
+    await killed;
     await Promise.all(sends);
+    if (!ackedBeforeKill) throw new Error('never killed');
+    const before: Set<number> = ackedBeforeKill;
+    expect(before.size).toBeLessThan(total); // killed mid-way, not after the end
 
     const counts = subjectCounts(outbox);
     for (let n = 0; n < total; n++) {
       const count = counts.get(`Confirm your entry ${n}`) ?? 0;
       // Acknowledged before the kill: never sent again. The others: at least once, at most twice (the dead
       // worker may have written one without acknowledging it).
-      if (ackedBeforeKill.has(n)) expect(count, `message ${n}`).toBe(1);
+      if (before.has(n)) expect(count, `message ${n}`).toBe(1);
       else {
         expect(count, `message ${n}`).toBeGreaterThanOrEqual(1);
         expect(count, `message ${n}`).toBeLessThanOrEqual(2);
@@ -164,7 +177,8 @@ describe('the mailer on a worker thread', () => {
     const log = recordingLog();
     const mailer = threaded({ outboxDir: outbox, log });
     await mailer.send(confirmation(0)); // the worker started and works
-    const sends = Array.from({ length: 20 }, (_, n) => mailer.send(confirmation(n + 1)));
+    // Enough that the first worker is still at them when it is ended, however fast the box.
+    const sends = Array.from({ length: 200 }, (_, n) => mailer.send(confirmation(n + 1)));
     // Each new worker is ended before it is ready, as a message that kills it on arrival would. (The first
     // one may acknowledge a few messages before it ends: that resets the count, hence up to 4 kills.)
     let kills = 0;
@@ -176,7 +190,7 @@ describe('the mailer on a worker thread', () => {
     expect(kills).toBeLessThanOrEqual(4);
     await Promise.all(sends);
     const counts = subjectCounts(outbox);
-    for (let n = 0; n <= 20; n++) expect(counts.get(`Confirm your entry ${n}`), `message ${n}`).toBeGreaterThanOrEqual(1);
+    for (let n = 0; n <= 200; n++) expect(counts.get(`Confirm your entry ${n}`), `message ${n}`).toBeGreaterThanOrEqual(1);
     expect(log.lines.map((l) => l.msg)).toContain('mail worker could not start: mail is sent from the main thread');
   });
 
