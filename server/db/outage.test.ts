@@ -170,9 +170,13 @@ test('kill -9 of the postmaster: the shop starts it again itself, owns it again,
   const shopper = new TestClient(app);
   expect((await shopper.post('/api/customer-info', customer())).statusCode).toBe(200);
   const before = server.recoveries;
+  const killedAt = Date.now();
   process.kill(postmasterPid(), 'SIGKILL');
-  const backMs = await expectWritesBack(shopper, 10_000);
-  expect(backMs).toBeLessThan(10_000);
+  // A backend outlives its postmaster for a moment (a write can still pass through it), so first the
+  // restart, then a write on the new server, all within the 10 s.
+  await expect.poll(() => server.recoveries, { timeout: 10_000, interval: 100 }).toBe(before + 1);
+  await expectWritesBack(shopper, 10_000);
+  expect(Date.now() - killedAt).toBeLessThan(10_000);
   await server.healthy();
   expect(server.recoveries).toBe(before + 1);
   // The single-owner lock was taken again: a second owner is still refused.
@@ -182,8 +186,15 @@ test('kill -9 of the postmaster: the shop starts it again itself, owns it again,
 test('a backend killed (PostgreSQL restarts all sessions): the owner lock is taken again and a second owner is refused', async () => {
   const shopper = new TestClient(app);
   const before = server.recoveries;
-  const { rows } = await database.pool.query<{ pid: number }>('select pg_backend_pid() as pid');
-  process.kill(rows[0]!.pid, 'SIGKILL');
+  // A connection the pool kept from before the last restart may fail once (EPIPE): the next one is fresh.
+  let pid: number | undefined;
+  for (let tries = 0; pid === undefined && tries < 20; tries++) {
+    pid = await database.pool
+      .query<{ pid: number }>('select pg_backend_pid() as pid')
+      .then(({ rows }) => rows[0]!.pid)
+      .catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 100)));
+  }
+  process.kill(pid!, 'SIGKILL');
   await expect.poll(() => server.recoveries, { timeout: 10_000, interval: 100 }).toBe(before + 1);
   await expectWritesBack(shopper, 10_000);
   await expect(startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), durable: false })).rejects.toBeInstanceOf(DataDirInUseError);
