@@ -14,6 +14,15 @@ import { freePort, spawnShop, waitHealthy, type ShopProcess } from '../support/s
 const PASS_MS = 63_000;
 let shop: ShopProcess;
 let owner: OwnerApi;
+/** A 50-piece drop tee released at `releaseAt` (ms), so its waiting room is live when the test opens it. */
+const dropTee = (name: string, releaseAt: number) =>
+  teeData(owner, name, {
+    description: 'A drop-day tee. Numbered inside.',
+    price: '40.00',
+    materials: 'Organic cotton',
+    editionSize: 50,
+    releaseAt: new Date(releaseAt).toISOString(),
+  });
 let dataDir: string;
 
 test.beforeAll(async () => {
@@ -54,15 +63,7 @@ test('admitted with no size → the picker; 60 s warning → lapse → Rejoin th
   test.setTimeout(180_000);
   const releaseAt = Date.now() - 1000;
   const name = `Lapse Tee ${releaseAt.toString(36)}`;
-  const id = await owner.createProduct(
-    teeData(owner, name, {
-      description: 'A drop-day tee. Numbered inside.',
-      price: '40.00',
-      materials: 'Organic cotton',
-      editionSize: 50,
-      releaseAt: new Date(releaseAt).toISOString(),
-    }),
-  );
+  const id = await owner.createProduct(dropTee(name, releaseAt));
 
   let admittedBy = 0;
   await page.clock.install({ time: Date.now() });
@@ -127,20 +128,7 @@ test('admitted with no size → the picker; 60 s warning → lapse → Rejoin th
 test('the pass timer follows the shopper into the cart drawer and checkout; the hold covers them at payment', async ({ page }, testInfo) => {
   test.setTimeout(120_000);
   const releaseAt = Date.now() - 1000;
-  const id = await owner.createProduct({
-    name: `Timer Tee ${releaseAt.toString(36)}`,
-    description: 'A drop-day tee. Numbered inside.',
-    price: '40.00',
-    category: 'tshirts',
-    materials: 'Organic cotton',
-    sustainabilityInfo: 'Made to order.',
-    stock: 5,
-    editionSize: 50,
-    images: [owner.image],
-    sizes: ['S', 'M', 'L'],
-    colors: [{ name: 'Black', value: '#111111' }],
-    releaseAt: new Date(releaseAt).toISOString(),
-  });
+  const id = await owner.createProduct(dropTee(`Timer Tee ${releaseAt.toString(36)}`, releaseAt));
   await page.clock.install({ time: Date.now() });
   await page.goto(`${shop.base}/product/${id}`);
   const drawer = cartDrawer(page);

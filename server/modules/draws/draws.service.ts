@@ -245,10 +245,12 @@ export function createDrawsService(deps: DrawsDeps) {
   } | null = null;
   let drawSalesVersion = 0;
   let drawSalesJson = '';
+  /** A read that still answers: made since the set of products with draws was last dropped, within the TTL. */
+  const isCurrent = (read: typeof drawSales): read is NonNullable<typeof drawSales> =>
+    read !== null && read.basis === productsWithDraws && Date.now() - read.readAt <= PRODUCTS_WITH_DRAWS_TTL_MS;
   function drawSalesNow(): Promise<{ version: number; sales: DrawSale[] }> {
     const current = drawSales;
-    if (current && current.basis === productsWithDraws && Date.now() - current.readAt <= PRODUCTS_WITH_DRAWS_TTL_MS)
-      return current.read;
+    if (isCurrent(current)) return current.read;
     const ever = productsWithDrawsNow();
     const read = ever.then(async (withDraws) => {
       const rows =
@@ -686,8 +688,7 @@ export function createDrawsService(deps: DrawsDeps) {
      */
     drawSalesStamp(): string | Promise<string> {
       const current = drawSales;
-      if (current?.known && current.basis === productsWithDraws && Date.now() - current.readAt <= PRODUCTS_WITH_DRAWS_TTL_MS)
-        return `s${current.known.version}`;
+      if (isCurrent(current) && current.known) return `s${current.known.version}`;
       return drawSalesNow().then((answer) => `s${answer.version}`);
     },
 
@@ -983,9 +984,11 @@ export function createDrawsService(deps: DrawsDeps) {
         );
       if ((open?.n ?? 0) > 0) return false;
       const settled = await moveDraw(db, drawId, 'settled', { settledAt: new Date(clock.now()) });
-      // The product is back on sale: this instance's cards and pages say so at once (others within the TTL).
-      if (settled) productsWithDraws = null;
-      if (settled) return true;
+      if (settled) {
+        // The product is back on sale: this instance's cards and pages say so at once (others within the TTL).
+        productsWithDraws = null;
+        return true;
+      }
       const stamped = await db
         .update(draws)
         .set({ settledAt: new Date(clock.now()), updatedAt: new Date() })
