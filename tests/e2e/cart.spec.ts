@@ -35,10 +35,13 @@ test('adding to an empty cart opens the sidebar; stepper, remove, clear and chec
   await expect(drawer.getByRole('button', { name: 'Decrease quantity' })).toBeDisabled();
   await expect(drawer.getByText('Free shipping on orders over $60 • Carbon neutral delivery')).toBeVisible();
 
+  // The drawer shows the new quantity at once; the reload waits for the server's answer to the change.
+  const saved = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/cart\//.test(r.url()));
   await drawer.getByRole('button', { name: 'Increase quantity' }).click();
   await expect(drawer.getByText('2 items', { exact: true })).toBeVisible();
   await expect(line).toContainText('$76.00');
   await expect(drawer.getByRole('button', { name: 'Decrease quantity' })).toBeEnabled();
+  expect((await saved).ok()).toBe(true);
   // The total survives a reload: the server has the new quantity.
   await page.reload();
   await page.getByRole('button', { name: /^Shopping cart/ }).click();
@@ -116,6 +119,34 @@ async function withProduct(
     await owner.dispose();
   }
 }
+
+test('an add made before the page’s first cart read has answered still shows the new line', async ({ page, baseURL }) => {
+  // On a slow line the page's first cart read (an empty cart) can answer after the add: the drawer must
+  // show the line the add made, not that older empty answer.
+  const name = `Slow Line Tee ${Date.now().toString(36)}`;
+  await withProduct(baseURL, { name, stock: 10 }, async (id) => {
+    let added!: () => void;
+    const addAnswered = new Promise<void>((resolve) => (added = resolve));
+    let firstRead = true;
+    await page.route('**/api/cart', async (route) => {
+      if (route.request().method() !== 'GET' || !firstRead) return route.continue();
+      firstRead = false;
+      const answer = await route.fetch(); // read now, while the cart is still empty…
+      await addAnswered; // …and delivered only once the add has answered
+      await route.fulfill({ response: answer });
+    });
+    page.on('response', (r) => {
+      if (r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/cart') added();
+    });
+    await page.goto(`/product/${id}`);
+    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+    const drawer = cartDrawer(page);
+    await expect(drawer).toBeVisible();
+    await expect(drawer.getByRole('listitem').filter({ hasText: name })).toBeVisible();
+    await expect(drawer.getByText('1 item', { exact: true })).toBeVisible();
+    expect(firstRead).toBe(false);
+  });
+});
 
 test('the server caps a line at the stock left and the sidebar shows its message', async ({ page, baseURL }) => {
   // The per-shopper limit (10) is above the stock (3), so the stock is what stops the line.

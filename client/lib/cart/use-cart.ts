@@ -14,6 +14,9 @@ export function useAddToCart() {
   return useMutation({
     mutationFn: (body: AddToCartBody) =>
       apiJson('POST', '/api/cart', body, () => loadStorefrontContracts().then((m) => m.cartItemSchema)),
+    // A cart read still in flight (the page's first, on a slow line) was asked before this add: the refetch
+    // below would only wait for it (TanStack dedupes onto a first fetch) and the drawer would open empty.
+    onMutate: () => qc.cancelQueries({ queryKey: CART_KEY }),
     onSuccess: async () => {
       const before = qc.getQueryData<CartItem[]>(CART_KEY) ?? [];
       await qc.invalidateQueries({ queryKey: CART_KEY });
