@@ -44,18 +44,24 @@ export const GLOBAL_THROTTLE_KEY = '*';
 
 const ms = (n: number) => sql`(${Math.round(n)}::bigint * interval '1 millisecond')`;
 
-/** `insert … on conflict do update … where next_at <= now()`: reserves one attempt for `key`, or nothing. */
+/**
+ * `insert … on conflict do update … where next_at <= clock_timestamp()`: reserves one attempt for `key`, or
+ * nothing. The time read is the clock's at the row, not `now()` (the transaction's start): a reservation that
+ * waited on a racing one's row lock started before that one set next_at, and under load `now()` refused free
+ * attempts (27 of 30 got through for 40 at once).
+ */
 function reserveFor(key: SQL, policy: ThrottlePolicy, when: SQL): SQL {
-  const attempts = sql`(case when t.last_at < now() - ${ms(policy.quietResetMs)} then 1 else t.attempts + 1 end)`;
+  const at = sql`clock_timestamp()`;
+  const attempts = sql`(case when t.last_at < ${at} - ${ms(policy.quietResetMs)} then 1 else t.attempts + 1 end)`;
   const delay = (n: SQL) =>
     policy.fixed
       ? sql`(case when ${n} < ${policy.freeAttempts} then interval '0' else ${ms(policy.baseDelayMs)} end)`
       : sql`(case when ${n} < ${policy.freeAttempts} then interval '0'
               else least(${ms(policy.maxDelayMs)}, ${ms(policy.baseDelayMs)} * power(2, least(${n} - ${policy.freeAttempts}, 30))) end)`;
   return sql`insert into ${adminLoginThrottle} as t (key, attempts, next_at, last_at)
-    select ${key}, 1, now() + ${delay(sql`1`)}, now() where ${when}
-    on conflict (key) do update set attempts = ${attempts}, next_at = now() + ${delay(attempts)}, last_at = now()
-    where t.next_at <= now()
+    select ${key}, 1, ${at} + ${delay(sql`1`)}, ${at} where ${when}
+    on conflict (key) do update set attempts = ${attempts}, next_at = ${at} + ${delay(attempts)}, last_at = ${at}
+    where t.next_at <= ${at}
     returning t.key`;
 }
 
