@@ -12,7 +12,8 @@ import sharp from 'sharp';
 // shop, edit it, handle an order, see a signup, make a discount code that a shopper uses, delete, log out.
 
 const PASSWORD = 'e2e-admin-password';
-const PRODUCT = 'E2E Drop Hoodie';
+// Its own name on each attempt: a retry must not meet the first attempt's piece.
+const PRODUCT = `E2E Drop Hoodie ${Date.now().toString(36)}`;
 const CODE = 'E2ESAVE20';
 
 test.beforeEach(async ({ page }) => {
@@ -229,6 +230,8 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     const order = page.getByRole('article', { name: orderNumber });
     // Newest first, 20 a page: another journey's orders made meanwhile could push this one to page 2.
     await page.getByLabel('Search orders').fill(orderNumber);
+    // The search has answered (the list is dimmed while it runs): this one order, shown at full contrast.
+    await expect(page.getByRole('list', { name: 'Orders' }).locator(':scope > li')).toHaveCount(1);
     await expect(order).toContainText('Grace Hopper');
     await expect(order).toContainText('owner-test@example.com');
     await expect(order).toContainText('1 Compiler Court');
