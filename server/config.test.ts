@@ -169,6 +169,13 @@ describe('loadConfig with NODE_ENV=production', () => {
     expect(loadConfig({ ...stripe, TEST_STRIPE_API_HOST: '127.0.0.1' }).TEST_STRIPE_API_HOST).toBe('127.0.0.1');
   });
 
+  test('refuses a movable clock in production: nobody may move a real shop through its drops', () => {
+    expect(messageOf({ ...base, ...stripe, TEST_CLOCK_FILE: '/tmp/shift' })).toContain(
+      'TEST_CLOCK_FILE: a test-only setting; unset it in production',
+    );
+    expect(loadConfig({ TEST_CLOCK_FILE: '/tmp/shift' }).TEST_CLOCK_FILE).toBe('/tmp/shift');
+  });
+
   test('PAYMENTS=offline wins over Stripe keys; Stripe keys alone choose Stripe', () => {
     expect(loadConfig({ ...stripe }).PAYMENTS).toBe('stripe');
     expect(loadConfig({ ...stripe, PAYMENTS: 'offline' }).PAYMENTS).toBe('offline');

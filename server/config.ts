@@ -118,6 +118,8 @@ const envSchema = z.object({
   DROP_OVERBOOKING: z.coerce.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(5, 'must be at most 5').default(0.2),
   /** Test-only: this instance's own clock runs this many ms off (the clock-skew bench); refused in production. */
   TEST_CLOCK_OFFSET_MS: z.coerce.number({ message: 'must be a whole number of ms' }).int('must be a whole number of ms').default(0),
+  /** Test-only: a file holding ms the shop's drop-day clock is moved forward by, read at each use (browser tests that must not wait out a pass or a draw's window); refused in production. */
+  TEST_CLOCK_FILE: z.string().min(1).max(4096).optional(),
   /** Seed the demo catalogue and the FALL15 code on a fresh database (default: true unless production). */
   DEMO_DATA: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -137,7 +139,7 @@ export interface Config extends Omit<Env, 'DATA_DIR' | 'PAYMENTS' | 'DEMO_DATA' 
 type RawEnv = Record<string, string | undefined>;
 const isSet = (v: string | undefined) => v !== undefined && v !== '';
 
-const TEST_ONLY_SETTINGS = ['TEST_STRIPE_API_HOST', 'TEST_STRIPE_API_PORT', 'TEST_STRIPE_API_PROTOCOL', 'TEST_CLOCK_OFFSET_MS'];
+const TEST_ONLY_SETTINGS = ['TEST_STRIPE_API_HOST', 'TEST_STRIPE_API_PORT', 'TEST_STRIPE_API_PROTOCOL', 'TEST_CLOCK_OFFSET_MS', 'TEST_CLOCK_FILE'];
 
 /** Rules that span several variables; one `NAME: message` line each, listed with the schema's. */
 function crossChecks(env: RawEnv): string[] {

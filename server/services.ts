@@ -19,7 +19,7 @@ import { createSettingsService } from './modules/settings/settings.service';
 import { createCartService } from './modules/cart/cart.service';
 import { createCheckoutService } from './modules/checkout/checkout.service';
 import { createRequestGate } from './lib/request-gate';
-import { createDbClock, type Clock } from './lib/db-clock';
+import { createDbClock, createSteeredClock, shiftFromFile, type Clock } from './lib/db-clock';
 import { createInventoryService } from './modules/inventory/inventory.service';
 import { readSizeStock, sellVariant } from './modules/inventory/variants.repository';
 import { createDrawsService } from './modules/draws/draws.service';
@@ -73,8 +73,10 @@ export async function createServices(config: Config, database: Database, log: Fa
   const jobs = createJobRunner(log);
   // One clock for drop-day decisions (release, pass, hold expiry, admission): the database's, as an offset
   // to this instance's clock measured at start and every minute (ADR 010 "One clock").
-  const clock =
+  const measured =
     overrides.clock ?? createDbClock(db, { localNow: () => Date.now() + (config.isProduction ? 0 : config.TEST_CLOCK_OFFSET_MS) });
+  // A browser test's spawned shop may be moved forward in time (never in production: config refuses it).
+  const clock = !config.isProduction && config.TEST_CLOCK_FILE ? createSteeredClock(measured, shiftFromFile(config.TEST_CLOCK_FILE)) : measured;
   if ('sync' in clock && typeof clock.sync === 'function') {
     const sync = clock.sync.bind(clock) as () => Promise<void>;
     await sync().catch((err: unknown) => log.warn({ err }, 'database clock: first measurement failed; retried every minute'));

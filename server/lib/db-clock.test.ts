@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { describeEachDb } from '../../tests/support/build-test-app';
-import { createDbClock, createManualClock, type Clock } from './db-clock';
+import { createDbClock, createManualClock, createSteeredClock, shiftFromFile, type Clock } from './db-clock';
 
 // The clock a test drives (docs/decisions/010-fair-waiting-room.md "One clock"): the app's `now()` and the
 // statements' `sqlNow()` read the same instant, so a test moves both at once and no drop test has to sleep.
@@ -56,6 +59,37 @@ describeEachDb(
         sql`select (extract(epoch from ${clock.sqlNow()} + interval '90 seconds') * 1000)::float8 as ms`,
       );
       expect(Number(rows[0]!.ms)).toBe(clock.now() + 90_000);
+    });
+
+    test('a steered clock (a browser test moving a spawned shop): the file moves now() and sqlNow() together; the base clock keeps its sync', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-clock-'));
+      const file = path.join(dir, 'shift');
+      try {
+        const start = Date.UTC(2031, 4, 17, 9, 30, 12, 345);
+        const base = createManualClock(start);
+        const clock = createSteeredClock(base, shiftFromFile(file));
+        // No file yet: the base clock's instant, and its own SQL.
+        expect(clock.now()).toBe(start);
+        expect(await sqlMs(clock)).toBe(start);
+        fs.writeFileSync(file, '65000');
+        expect(clock.now()).toBe(start + 65_000);
+        expect(await sqlMs(clock)).toBe(start + 65_000);
+        base.advance(1_000);
+        expect(clock.now()).toBe(start + 66_000);
+        expect(await sqlMs(clock)).toBe(start + 66_000);
+        // Anything but whole ms counts as no shift (a half-written file never throws the clock far off).
+        for (const junk of ['', '1.5', '12abc', '9'.repeat(16)]) {
+          fs.writeFileSync(file, junk);
+          expect(clock.now(), junk).toBe(start + 1_000);
+        }
+        const measured = createDbClock(t().database.db);
+        const steered = createSteeredClock(measured, () => 3_600_000);
+        await steered.sync();
+        expect(steered.roundTripMs).toBe(measured.roundTripMs);
+        expect(Math.abs(steered.now() - 3_600_000 - Date.now() - measured.offsetMs)).toBeLessThan(50);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     test("the database clock: now() is the app's clock corrected to PostgreSQL's, sqlNow() is PostgreSQL's now()", async () => {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 
@@ -84,3 +85,38 @@ export function createManualClock(startMs: number): ManualClock {
 
 /** This machine's own clock: only for services built without the database's (unit wiring, scripts). */
 export const systemClock: Clock = { now: () => Date.now(), sqlNow: () => sql`now()` };
+
+/**
+ * A clock a browser test moves forward while a spawned shop runs (`TEST_CLOCK_FILE`, refused in
+ * production): `base` plus the shift the file holds, in ms, for the app (`now()`) and for statements
+ * (`sqlNow()`) alike, so the one clock stays one. A test lets a pass lapse or a draw's window close by
+ * writing a larger shift instead of waiting (tests/support/shop-process.ts `moveShopClock`). Everything
+ * else of `base` (its `sync`, its measured offset) is reached through the prototype.
+ */
+export function createSteeredClock<C extends Clock>(base: C, shiftMs: () => number): C {
+  return Object.create(base, {
+    now: { value: () => base.now() + shiftMs() },
+    sqlNow: {
+      value: () => {
+        const shift = shiftMs();
+        return shift === 0 ? base.sqlNow() : sql`(${base.sqlNow()} + ${shift} * interval '1 millisecond')`;
+      },
+    },
+  }) as C;
+}
+
+/**
+ * The shift in a clock file: whole ms as text, 0 while the file is missing or holds anything else. Read
+ * again at each use: a test-only shop, where a few microseconds a read cost nothing.
+ */
+export function shiftFromFile(file: string): () => number {
+  return () => {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8').trim();
+    } catch {
+      return 0;
+    }
+    return /^-?\d{1,15}$/.test(text) ? Number(text) : 0;
+  };
+}

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import {
   E2E_ADMIN_PASSWORD,
   loginOwner,
@@ -9,14 +9,17 @@ import {
   type OwnerApi,
 } from '../support/e2e';
 import { solvePow } from '../support/pow';
+import { startPrivateShop, type PrivateShop } from '../support/private-shop';
 
 // The draw (docs/draw.md): the owner sets up a draw for a piece; a shopper enters on a phone with the offline
 // test card (authorised, not charged) and confirms by the mailed link; a second shopper enters over the API;
 // the owner runs the draw from the Draws tab; the winner's entry page shows the order, the other's mail and
-// page say the card was never charged; the public page lets anyone check the ranking. Mail is read from the
-// e2e shop's outbox (playwright.config.ts gives the shop FIFTY_E2E_DATA_DIR as its DATA_DIR).
+// page say the card was never charged; the public page lets anyone check the ranking. It runs on a shop of
+// its own, whose clock it moves past the entry window's close instead of waiting for it; mail is read from
+// that shop's outbox.
 
-const outbox = () => path.join(process.env.FIFTY_E2E_DATA_DIR ?? '', 'outbox');
+let shop: PrivateShop;
+const outbox = () => path.join(shop.dataDir, 'outbox');
 
 /** The mails in the shop's outbox that mention every one of `texts` (quoted-printable soft breaks undone). */
 function mailsWith(...texts: string[]): string[] {
@@ -84,24 +87,27 @@ async function atPhoneWidth(page: Page) {
 test.describe.configure({ mode: 'serial' });
 
 let owner: OwnerApi;
-let productId = '';
+/** An anonymous client of the spec's shop (the second entrant, and status reads). */
+let request: APIRequestContext;
 
-test.beforeAll(async ({ baseURL }) => {
-  owner = await loginOwner(baseURL);
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  shop = await startPrivateShop();
+  owner = await loginOwner(shop.base);
+  request = await playwrightRequest.newContext({ baseURL: shop.base });
 });
 
 test.afterAll(async () => {
-  // The piece has an order now; the shop may keep it. Nothing else depends on it being gone.
-  if (productId) await owner.request.delete(`/api/admin/products/${productId}`).catch(() => undefined);
-  await owner?.request.dispose();
+  await request?.dispose();
+  await owner?.dispose();
+  await shop?.stop();
 });
 
 test('a draw from entry to result: enter at 375 px, confirm by mail, the owner runs it, winner and loser see their outcome', async ({
   browser,
-  request,
-  baseURL,
 }, testInfo) => {
-  test.setTimeout(240_000);
+  test.setTimeout(120_000);
+  const baseURL = shop.base;
   const stamp = Date.now();
   const name = `Draw Tee ${stamp}`;
   const shopperEmail = `draw-ada-${stamp}@example.com`;
@@ -124,9 +130,10 @@ test('a draw from entry to result: enter at 375 px, confirm by mail, the owner r
     },
   });
   expect(made.status(), await made.text()).toBe(201);
-  productId = ((await made.json()) as { id: string }).id;
+  const productId = ((await made.json()) as { id: string }).id;
 
-  // The window is open from now for 75 s: long enough to enter twice and confirm, short enough to wait out.
+  // The window is open from now for 75 s: long enough to enter twice and confirm on a loaded box. The shop's
+  // clock is then moved past its close (no waiting).
   const closesAt = new Date(Date.now() + 75_000);
   const created = await owner.request.post('/api/admin/draws', {
     data: {
@@ -198,9 +205,11 @@ test('a draw from entry to result: enter at 375 px, confirm by mail, the owner r
   await test.step('the owner runs the draw from the Draws tab once the window has closed', async () => {
     const left = closesAt.getTime() - Date.now();
     expect(left, 'the entries took longer than the window').toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, left + 1_500));
+    shop.moveClock(left + 1_500);
     const ownerContext = await browser.newContext({ baseURL });
     const admin = await ownerContext.newPage();
+    // The owner's browser keeps the shop's time, which now runs past the close.
+    await admin.clock.install({ time: Date.now() + shop.clockShiftMs });
     await atPhoneWidth(admin);
     expect(
       (await admin.request.post('/api/admin/login', { data: { password: E2E_ADMIN_PASSWORD } })).ok(),

@@ -1,18 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { cartDrawer, E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, teeData, type OwnerApi } from '../support/e2e';
-import { E2E_POW_TRIES } from '../support/e2e-env';
-import { freePort, spawnShop, waitHealthy, type ShopProcess } from '../support/shop-process';
+import { cartDrawer, loginOwner, markNewsletterSeen, shootAtBothWidths, teeData, type OwnerApi } from '../support/e2e';
+import { startPrivateShop, type PrivateShop } from '../support/private-shop';
 
 // No dead ends after admission (ADR 010): admitted with no size, Add to Cart opens the size picker; the
 // pass warns at 60 s (shown and spoken), lapses plainly, and "Rejoin the line" puts the shopper back in
-// line. The page's clock is Playwright's; the server's is real, so this spec runs a shop of its own whose
-// pass lasts 63 s (DROP_PASS_MINUTES 1.05) and waits for the server's pass to lapse before rejoining.
+// line. The page's clock is Playwright's; the server's is this spec's own shop's, whose pass lasts 63 s
+// (DROP_PASS_MINUTES 1.05) and whose clock the spec moves past the pass's end instead of waiting for it.
 
 const PASS_MS = 63_000;
-let shop: ShopProcess;
+let shop: PrivateShop;
 let owner: OwnerApi;
 /** A 50-piece drop tee released at `releaseAt` (ms), so its waiting room is live when the test opens it. */
 const dropTee = (name: string, releaseAt: number) =>
@@ -23,36 +19,16 @@ const dropTee = (name: string, releaseAt: number) =>
     editionSize: 50,
     releaseAt: new Date(releaseAt).toISOString(),
   });
-let dataDir: string;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-pass-lapse-'));
-  const port = await freePort();
-  shop = await spawnShop({
-    dataDir,
-    port,
-    env: {
-      PUBLIC_URL: `http://localhost:${port}`,
-      NODE_ENV: 'production',
-      CLIENT_DIR: process.env.E2E_CLIENT_DIR!,
-      ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      PAYMENTS: 'offline',
-      DEMO_DATA: 'true',
-      DROP_PASS_MINUTES: String(PASS_MS / 60_000),
-      POW_TRIES: E2E_POW_TRIES,
-    },
-  });
-  shop = { ...shop, base: `http://localhost:${shop.port}` };
-  await waitHealthy(shop, 90_000);
+  shop = await startPrivateShop({ DROP_PASS_MINUTES: String(PASS_MS / 60_000) });
   owner = await loginOwner(shop.base);
 });
 
 test.afterAll(async () => {
   await owner?.dispose();
-  shop?.child.kill('SIGTERM');
-  await shop?.exited;
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await shop?.stop();
 });
 
 test.beforeEach(async ({ page }) => {
@@ -60,13 +36,13 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('admitted with no size → the picker; 60 s warning → lapse → Rejoin the line → back in line', async ({ page }, testInfo) => {
-  test.setTimeout(180_000);
+  test.setTimeout(120_000);
   const releaseAt = Date.now() - 1000;
   const name = `Lapse Tee ${releaseAt.toString(36)}`;
   const id = await owner.createProduct(dropTee(name, releaseAt));
 
   let admittedBy = 0;
-  await page.clock.install({ time: Date.now() });
+  await page.clock.install({ time: Date.now() + shop.clockShiftMs }); // the shop's time (an earlier test may have moved it)
   await page.goto(`${shop.base}/product/${id}`);
   const live = page.getByTestId('waiting-room-live');
 
@@ -109,9 +85,9 @@ test('admitted with no size → the picker; 60 s warning → lapse → Rejoin th
   });
 
   await test.step('Rejoin the line: back in line (admissions paused, so the place holds still)', async () => {
-    // The server's clock is real: wait until its pass has lapsed too, then bring the page back to real time.
-    await expect.poll(() => Date.now(), { timeout: PASS_MS + 10_000, intervals: [1000] }).toBeGreaterThan(admittedBy + PASS_MS + 2000);
-    await page.clock.setSystemTime(Date.now());
+    // The server's pass lapses too: its clock moves past the pass's end, and the page's goes along.
+    shop.moveClock(admittedBy + PASS_MS + 2000 - Date.now());
+    await page.clock.setSystemTime(Date.now() + shop.clockShiftMs);
     const pause = await owner.request.patch(`${shop.base}/api/admin/drops/${id}`, { data: { paused: true } });
     expect(pause.status(), await pause.text()).toBe(200);
     const rejoined = page.waitForResponse((r) => r.url().endsWith(`/api/drops/${id}/rejoin`));
@@ -129,7 +105,7 @@ test('the pass timer follows the shopper into the cart drawer and checkout; the 
   test.setTimeout(120_000);
   const releaseAt = Date.now() - 1000;
   const id = await owner.createProduct(dropTee(`Timer Tee ${releaseAt.toString(36)}`, releaseAt));
-  await page.clock.install({ time: Date.now() });
+  await page.clock.install({ time: Date.now() + shop.clockShiftMs }); // the shop's time (an earlier test may have moved it)
   await page.goto(`${shop.base}/product/${id}`);
   const drawer = cartDrawer(page);
 

@@ -1,19 +1,26 @@
 import { test, expect, type Page } from '@playwright/test';
 import { loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
+import { startPrivateShop, type PrivateShop } from '../support/private-shop';
 
 // The drop first, nothing covers a drop, and a real wishlist: the home page leads with a live or imminent
 // drop, its card leads to the line instead of a failing Add to Cart, /drops lists drops, a saved piece is
 // still saved after a reload, and the newsletter popup never opens over a drop (it still does on home).
 // Screenshots at 375 and 1280 px with an axe check each (shootAtBothWidths).
 
+// Home leads with the newest drop, so this spec runs on a shop of its own: no other spec's drop can take
+// its hero or the top of its grid, and it runs beside the others instead of alone after them.
+let shop: PrivateShop;
 let owner: OwnerApi;
 
-test.beforeAll(async ({ baseURL }) => {
-  owner = await loginOwner(baseURL);
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  shop = await startPrivateShop();
+  owner = await loginOwner(shop.base);
 });
 
 test.afterAll(async () => {
-  await owner.dispose();
+  await owner?.dispose();
+  await shop?.stop();
 });
 
 const MIN = 60_000;
@@ -41,7 +48,7 @@ const card = (page: Page, name: string) => page.getByRole('article', { name });
 test('an upcoming drop: the hero says when it drops, at the top of home', async ({ page }, testInfo) => {
   await markNewsletterSeen(page);
   const id = await createDrop('Upcoming Hero Hoodie', 5 * 60 * MIN);
-  await page.goto('/');
+  await page.goto(`${shop.base}/`);
   await expect(hero(page)).toBeVisible();
   await expect(hero(page).getByRole('heading', { level: 2 })).toContainText(/Drops \w+day \d\d:\d\d/);
   await expect(hero(page)).toContainText('Upcoming Hero Hoodie');
@@ -61,7 +68,7 @@ test('a live drop: Live now at the top, Join the line on its card (no Add to Car
   const id = await createDrop('Live Hero Hoodie', 5 * MIN);
   // Its own drop still to come (a retry runs without the first test's).
   await createDrop('Later Hero Hoodie', 6 * 60 * MIN);
-  await page.goto('/');
+  await page.goto(`${shop.base}/`);
   await expect(hero(page).getByRole('heading', { name: /Live now: join the line/ })).toBeVisible();
   await expect(hero(page).getByRole('link', { name: 'Join the line for Live Hero Hoodie' })).toHaveAttribute('href', `/product/${id}`);
 
@@ -89,7 +96,7 @@ test('a live drop: Live now at the top, Join the line on its card (no Add to Car
   await shootAtBothWidths(page, testInfo, 'drops-page');
 
   // The page itself, as a crawler gets it: 200, title and description.
-  const res = await page.request.get('/drops');
+  const res = await page.request.get(`${shop.base}/drops`);
   expect(res.status()).toBe(200);
   const html = await res.text();
   expect(html).toContain('<title>Drops | FIFTY</title>');
@@ -100,7 +107,7 @@ test('the wishlist: a heart saves a piece, the header links to /wishlist, it is 
   page,
 }, testInfo) => {
   await markNewsletterSeen(page);
-  await page.goto('/');
+  await page.goto(`${shop.base}/`);
   const firstCard = page.locator('#shop').getByRole('article').first();
   const name = (await firstCard.getByRole('heading').textContent())!.trim();
   const heart = firstCard.getByRole('button', { name: 'Save to wishlist' });
@@ -129,7 +136,7 @@ test('the newsletter popup never opens over a drop, and still opens on home 3 s 
   try {
     const page = await dropContext.newPage();
     await page.clock.install();
-    await page.goto(`/product/${id}`);
+    await page.goto(`${shop.base}/product/${id}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Quiet Drop Hoodie' })).toBeVisible();
     await page.clock.runFor(6_000);
     await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -141,7 +148,7 @@ test('the newsletter popup never opens over a drop, and still opens on home 3 s 
     const claim = await dropContext.newPage();
     await claim.clock.install();
     await claim.evaluate(() => window.localStorage.clear()).catch(() => undefined);
-    await claim.goto(`/product/${id}?claim=not-a-real-token`);
+    await claim.goto(`${shop.base}/product/${id}?claim=not-a-real-token`);
     await claim.clock.runFor(6_000);
     await expect(claim.getByRole('dialog')).toHaveCount(0);
   } finally {
@@ -152,7 +159,7 @@ test('the newsletter popup never opens over a drop, and still opens on home 3 s 
   try {
     const page = await homeContext.newPage();
     await page.clock.install();
-    await page.goto('/');
+    await page.goto(`${shop.base}/`);
     await page.clock.runFor(2_000);
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await page.clock.runFor(1_500);
