@@ -38,19 +38,12 @@ export default defineConfig({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
-    trace: 'retain-on-failure',
+    // A trace only for a test's retry (CI retries once): recording one for every test (its screencast
+    // above all) took about a fifth of the run's CPU, and a test that failed on CI gets its trace from
+    // the retry. Locally, `npx playwright test --trace on <spec>` records one.
+    trace: 'on-first-retry',
   },
-  // The drop-first home page shows whichever drop is newest, so its spec runs alone after every other spec
-  // (whose drops, made while two workers run, would otherwise take its hero and the top of its grid).
-  projects: [
-    { name: 'chromium', testIgnore: /drops-first\.spec\.ts/, use: { ...devices['Desktop Chrome'], channel: undefined } },
-    {
-      name: 'home-after-the-rest',
-      testMatch: /drops-first\.spec\.ts/,
-      dependencies: ['chromium'],
-      use: { ...devices['Desktop Chrome'], channel: undefined },
-    },
-  ],
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
     // `exec`: the shop is the process Playwright signals, not a shell in front of it.
     command: `${buildClient}exec node scripts/start.mjs`,
