@@ -165,7 +165,8 @@ export async function createServices(config: Config, database: Database, log: Fa
     raffleMs: config.DROP_RAFFLE_MINUTES * 60_000,
     isDropSoldOut: async (productId) => (await drops.status(productId, null)).phase === 'sold_out',
   });
-  jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts());
+  // When the room opens by the one clock of drop-day decisions, not by this instance's own (ADR 010).
+  jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts(clock.now()));
   jobs.every('restock-alerts', 15_000, () => alerts.offerReturnedPieces());
   const cart = createCartService({ db, catalog, inventory, limits });
   const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock });

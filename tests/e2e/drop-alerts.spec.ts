@@ -1,58 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test, expect, type Browser, type Page } from '@playwright/test';
-import { freePort, stop, waitFor } from '../../bench/support/server-process';
-import { E2E_ADMIN_PASSWORD, loginOwner, shootAtBothWidths, type OwnerApi } from '../support/e2e';
-import { E2E_POW_TRIES } from '../support/e2e-env';
+import { loginOwner, shootAtBothWidths, type OwnerApi } from '../support/e2e';
+import { startPrivateShop, type PrivateShop } from '../support/private-shop';
 
 // Notify me that people can act on (ADR 011, "Alerts people can act on"): the signup dialog offers
 // 'Add to calendar' (an .ics download of the room's opening), and the mail goes out when the waiting room
 // opens, before the release, with the same event attached. The mail is read from the shop's outbox, so the
 // journey runs on a shop of this file's own (same build, own data directory, DROP_RAFFLE_MINUTES=1 so the
-// room opens a minute before the release and the test waits seconds, not minutes).
+// room opens a minute before the release), whose clock the test moves to the room's opening.
 
 test.describe.configure({ mode: 'serial' });
 
-let server: ChildProcess | null = null;
+let shop: PrivateShop;
 let baseURL = '';
-let dataDir = '';
 let owner: OwnerApi;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const clientDir = process.env.E2E_CLIENT_DIR;
-  if (!clientDir || !fs.existsSync(path.join(clientDir, 'index.html'))) throw new Error('E2E_CLIENT_DIR has no built client');
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-e2e-alerts-'));
-  const port = await freePort();
-  baseURL = `http://localhost:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    PAYMENTS: 'offline',
-    PUBLIC_URL: baseURL,
-    DEMO_DATA: 'true',
-    CLIENT_DIR: clientDir,
-    FIFTY_SKIP_BUILD: '1',
-    DROP_RAFFLE_MINUTES: '1',
-    POW_TRIES: E2E_POW_TRIES,
-  };
-  delete env.DATABASE_URL;
-  server = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
-  await waitFor(`${baseURL}/healthz`, server, 90_000);
+  shop = await startPrivateShop({ DROP_RAFFLE_MINUTES: '1' });
+  baseURL = shop.base;
   owner = await loginOwner(baseURL);
 });
 
 test.afterAll(async () => {
   await owner?.dispose();
-  if (server) await stop(server, 10_000);
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await shop?.stop();
 });
 
 async function shopPage(browser: Browser): Promise<Page> {
@@ -63,7 +36,7 @@ async function shopPage(browser: Browser): Promise<Page> {
 
 /** The .eml files in the shop's outbox that mention `text`. */
 const mailsWith = (text: string) => {
-  const dir = path.join(dataDir, 'outbox');
+  const dir = path.join(shop.dataDir, 'outbox');
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
@@ -74,7 +47,7 @@ const mailsWith = (text: string) => {
 
 test('Notify me → Add to calendar (.ics of the room opening) → the room-opening mail in the outbox, before the release', async ({ browser }, testInfo) => {
   test.setTimeout(150_000);
-  // The room opens 30 s from now (DROP_RAFFLE_MINUTES=1 before the release), time to sign up before it does.
+  // The room opens 30 s from now (DROP_RAFFLE_MINUTES=1 before the release): time to sign up before it does.
   const releaseAt = Math.ceil((Date.now() + 90_000) / 1000) * 1000;
   const roomOpensAt = releaseAt - 60_000;
   const name = `Alert Cap ${Date.now().toString(36)}`;
@@ -92,7 +65,7 @@ test('Notify me → Add to calendar (.ics of the room opening) → the room-open
     releaseAt: new Date(releaseAt).toISOString(),
   });
   const who = `fan-${Date.now()}@example.com`;
-  const page = await shopPage(browser);
+  let page = await shopPage(browser);
   await page.goto(`/product/${id}`);
 
   const dialog = page.getByRole('dialog', { name: 'Notify me' });
@@ -125,8 +98,11 @@ test('Notify me → Add to calendar (.ics of the room opening) → the room-open
   });
 
   await test.step('the mail is in the outbox once the room opens, before the release', async () => {
-    await expect.poll(() => mailsWith(`/product/${id}#waiting-room`).length, { timeout: 60_000, intervals: [1_000] }).toBe(1);
-    expect(Date.now()).toBeLessThan(releaseAt);
+    // Nothing goes out before the room opens; then the shop's clock moves to its opening.
+    expect(mailsWith(`/product/${id}#waiting-room`)).toHaveLength(0);
+    shop.moveClock(roomOpensAt + 1_000 - Date.now());
+    await expect.poll(() => mailsWith(`/product/${id}#waiting-room`).length, { timeout: 30_000, intervals: [500] }).toBe(1);
+    expect(Date.now() + shop.clockShiftMs).toBeLessThan(releaseAt);
     const [eml] = mailsWith(`/product/${id}#waiting-room`);
     expect(eml).toMatch(new RegExp(`^To: ${who.replace(/[.]/g, '\\.')}$`, 'm'));
     expect(eml).toContain('to be in the draw');
@@ -136,6 +112,11 @@ test('Notify me → Add to calendar (.ics of the room opening) → the room-open
 
   await test.step('the mail links straight to the room', async () => {
     await page.keyboard.press('Escape');
+    // A new tab that keeps the shop's time (the clock is set before its first page), in which the room is open.
+    const fromMail = await page.context().newPage();
+    await page.close();
+    page = fromMail;
+    await page.clock.install({ time: Date.now() + shop.clockShiftMs });
     await page.goto(`/product/${id}#waiting-room`);
     await expect(page.getByRole('region', { name: 'Waiting room' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Join the waiting room' })).toBeVisible();
