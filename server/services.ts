@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, DbOrTx } from './db/client';
 import { createJobRunner } from './jobs/job-runner';
-import { createRateLimitCounter } from './modules/rate-limit/rate-limit.store';
+import { createRateLimitCounter, type RateLimitCounterOptions } from './modules/rate-limit/rate-limit.store';
 import { createBotCheckService } from './modules/bot-check/bot-check.service';
 import { createCatalogChangeFeed } from './modules/catalog/catalog-changes';
 import { createCatalogService } from './modules/catalog/catalog.service';
@@ -57,6 +57,8 @@ export interface ServiceOverrides {
   sessionSecret?: string;
   /** The clock of drop-day decisions (default: the database's, learned by server/lib/db-clock.ts); tests inject one. */
   clock?: Clock;
+  /** How long a rate-limit count may take before the request passes uncounted (default 1 s). */
+  rateLimitCounter?: RateLimitCounterOptions;
 }
 
 /** Wires every capability's service once; modules reach each other only through these. */
@@ -112,7 +114,7 @@ export async function createServices(config: Config, database: Database, log: Fa
 
   jobs.every('prune-sessions', 60 * 60 * 1000, () => sessions.pruneExpired());
   // Request counters of the route rate limits, shared by every instance (modules/rate-limit).
-  const rateLimitCounter = createRateLimitCounter(db);
+  const rateLimitCounter = createRateLimitCounter(db, overrides.rateLimitCounter);
   jobs.every('prune-rate-limits', 5 * 60 * 1000, () => rateLimitCounter.pruneExpired());
   // Proof-of-work bot check (newsletter): challenges signed with a key every instance derives alike.
   const botCheck = createBotCheckService({ db, secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'), tries: config.POW_TRIES });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { buildApp } from '../../app';
+import { createManualClock } from '../../lib/db-clock';
 import { openDatabase } from '../../db/client';
 import { describeEachDb, type TestApp, type TestClient } from '../../../tests/support/build-test-app';
 import { solvePow } from '../../../tests/support/pow';
@@ -146,3 +147,27 @@ describeEachDb("Notify me: the mail goes out when the waiting room opens, with t
     expect(bad.statusCode).toBe(400);
   });
 });
+
+// The shop's one drop-day clock (ADR 010 "One clock"), here a test's: the scheduled job mails by it, not by
+// this instance's own clock, so an instance whose clock runs ahead never mails before the room opens.
+const roomClock = createManualClock(Date.UTC(2031, 4, 17, 9, 0));
+describeEachDb(
+  'Notify me: the scheduled job mails when the room opens by the shop’s clock',
+  (t) => {
+    test('nothing before the room opens by the shop’s clock, the mail once it has, though real time never got there', async () => {
+      const raffleMs = t().config.DROP_RAFFLE_MINUTES * MINUTE;
+      // Years ahead of real time: only the shop's clock can reach it.
+      const releaseAt = new Date(Date.UTC(2031, 4, 17, 12, 0));
+      const id = await createProduct(t().database.db, { name: 'Clock Tee', releaseAt });
+      roomClock.set(Date.now());
+      expect((await signUp(t().client(), id, 'clock@example.com')).statusCode).toBe(201);
+      roomClock.set(releaseAt.getTime() - raffleMs - 1_000);
+      await t().services.jobs.runAll();
+      expect(outbox(t()).filter((m) => m.includes('Clock Tee'))).toHaveLength(0);
+      roomClock.set(releaseAt.getTime() - raffleMs + 1_000);
+      await t().services.jobs.runAll();
+      expect(outbox(t()).filter((m) => m.includes('Clock Tee') && m.includes('clock@example.com'))).toHaveLength(1);
+    });
+  },
+  { deps: { clock: roomClock } },
+);

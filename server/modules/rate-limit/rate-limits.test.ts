@@ -248,6 +248,17 @@ describeEachDb('rate limits: per session (strict), per address (generous)', (t) 
 });
 
 describeEachDb('rate limit counter (the store)', (t) => {
+  test('a count slower than its time limit lets the request through uncounted, and the next ones too for a while (no pile-up on a slow database)', async () => {
+    const counter = createRateLimitCounter(t().database.db, { statementTimeoutMs: 0, openAfterFailureMs: 60_000 });
+    const incr = (key: string) =>
+      new Promise<Error | null>((resolve) => counter.incr(key, 60_000, (err) => resolve(err ?? null)));
+    expect((await incr('test:slow'))?.message).toBe('rate limit count timed out');
+    const started = Date.now();
+    expect((await incr('test:slow'))?.message).toBe('rate limit store unavailable');
+    expect(Date.now() - started).toBeLessThan(100);
+  });
+
+
   test('parallel increments of one key get distinct counts; the window restarts from 1 once over', async () => {
     const counter = createRateLimitCounter(t().database.db);
     const incr = (key: string, windowMs: number) =>
