@@ -26,8 +26,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  // E2E_WORKERS tries more: much of a test's time is waiting on real time (a release, a pass that lapses,
-  // the shop's jobs), but on a loaded 2-core box 4 workers broke tests' own deadlines (timeouts, 503s).
+  // E2E_WORKERS tries more. The run is bound by CPU (a page load in a fresh context is 0.7–1.4 CPU-s of
+  // Chromium): on a 2-core box 4 workers were hardly faster (6.1 vs 6.7 min) and broke tests' own deadlines.
   workers: Number(process.env.E2E_WORKERS ?? 2),
   // One retry on CI: a test that fails twice still fails the run; one that passes on retry is reported as flaky.
   retries: process.env.CI ? 1 : 0,

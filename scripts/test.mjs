@@ -1,6 +1,7 @@
 // `npm test`: lint, typecheck and the storefront's build side by side (none needs another), then the suite
 // on the real database (vitest) beside the storefront in a browser (Playwright), each with its own
-// PostgreSQL. A step starts once the one before it has passed; the phases of a step all run to their end.
+// PostgreSQL, then the process and fault tests alone (FAULT_TESTS). A step starts once the one before it
+// has passed; the phases of a step all run to their end.
 // Prints how long each phase took. Phases that run side by side prefix their lines with their name.
 //
 // Why unit and e2e side by side: much of the browser run waits on real time (a release, a pass that
@@ -11,7 +12,7 @@
 // run, and afterwards any process still naming it (an embedded PostgreSQL, a spawned shop, a browser) is
 // stopped, listed, and fails the run (scripts/test-leftovers.mjs).
 //
-// Usage: node scripts/test.mjs [phase…]   phases: lint typecheck client unit e2e (default: all, in that order;
+// Usage: node scripts/test.mjs [phase…]   phases: lint typecheck client unit e2e faults (default: all, in that order;
 // e2e without client builds the storefront itself)
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
@@ -24,6 +25,13 @@ import { stopProcessesNaming } from './test-leftovers.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
+/**
+ * Tests that kill, signal or restart the shop or its PostgreSQL as operating-system processes and hold them
+ * to time bounds (writes again within 10 s of a kill -9, a stop within its bound). They run last, alone:
+ * beside the browser run (a load average of 10 and more on 2 cores) a kill -9 recovery took over 10 s.
+ */
+const FAULT_TESTS = ['scripts/start.test.ts', 'server/db/outage.test.ts', 'server/db/relocated-cluster.test.ts'];
+
 /** Each phase: [command, args, extra environment] (the environment read once the steps before it have ended). */
 const PHASES = {
   // --cache: a re-run lints only the files changed since (the cache keys on content and config).
@@ -32,7 +40,8 @@ const PHASES = {
   // The storefront the e2e shop serves, built here while lint and typecheck run instead of when the
   // Playwright run starts its shop (playwright.config.ts skips its own build when told E2E_CLIENT_BUILT=1).
   client: () => [process.execPath, ['scripts/build-client.mjs', clientDir]],
-  unit: () => [bin('vitest'), ['run']],
+  unit: () => [bin('vitest'), ['run', ...FAULT_TESTS.flatMap((file) => ['--exclude', file])]],
+  faults: () => [bin('vitest'), ['run', ...FAULT_TESTS]],
   e2e: () => [
     'sh',
     ['-c', `node scripts/ensure-chromium.mjs && exec "${bin('playwright')}" test`],
@@ -40,7 +49,7 @@ const PHASES = {
   ],
 };
 // Steps run one after the other; the phases inside a step side by side.
-const STEPS = [['lint', 'typecheck', 'client'], ['unit', 'e2e']];
+const STEPS = [['lint', 'typecheck', 'client'], ['unit', 'e2e'], ['faults']];
 
 const asked = process.argv.slice(2);
 for (const a of asked) if (!(a in PHASES)) throw new Error(`unknown phase '${a}' (${Object.keys(PHASES).join(', ')})`);
