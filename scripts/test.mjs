@@ -4,9 +4,9 @@
 // has passed; the phases of a step all run to their end.
 // Prints how long each phase took. Phases that run side by side prefix their lines with their name.
 //
-// Why unit and e2e side by side: much of the browser run waits on real time (a release, a pass that
-// lapses, a draw's window) while a core is free, and the two share nothing but the machine. On the
-// 2-core reference box this took the run from about 9 to about 7 minutes (CONTRIBUTING.md "Test").
+// Why unit and e2e side by side: neither fills two cores alone (alone, the unit run used about 1.2 cores,
+// the browser run about 1.5), and the two share nothing but the machine. On the 2-core reference box this
+// took the run from about 9 to about 7 minutes (CONTRIBUTING.md "Test").
 //
 // Nothing of the run may outlive it (pass, fail or Ctrl-C): every phase gets a throwaway TMPDIR of this
 // run, and afterwards any process still naming it (an embedded PostgreSQL, a spawned shop, a browser) is

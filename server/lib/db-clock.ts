@@ -90,7 +90,7 @@ export const systemClock: Clock = { now: () => Date.now(), sqlNow: () => sql`now
  * A clock a browser test moves forward while a spawned shop runs (`TEST_CLOCK_FILE`, refused in
  * production): `base` plus the shift the file holds, in ms, for the app (`now()`) and for statements
  * (`sqlNow()`) alike, so the one clock stays one. A test lets a pass lapse or a draw's window close by
- * writing a larger shift instead of waiting (tests/support/shop-process.ts `moveShopClock`). Everything
+ * writing a larger shift instead of waiting (tests/support/private-shop.ts `moveClock`). Everything
  * else of `base` (its `sync`, its measured offset) is reached through the prototype.
  */
 export function createSteeredClock<C extends Clock>(base: C, shiftMs: () => number): C {

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { test, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import {
   E2E_ADMIN_PASSWORD,
@@ -19,18 +17,6 @@ import { startPrivateShop, type PrivateShop } from '../support/private-shop';
 // that shop's outbox.
 
 let shop: PrivateShop;
-const outbox = () => path.join(shop.dataDir, 'outbox');
-
-/** The mails in the shop's outbox that mention every one of `texts` (quoted-printable soft breaks undone). */
-function mailsWith(...texts: string[]): string[] {
-  const dir = outbox();
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8').replace(/=\r?\n/g, ''))
-    .filter((m) => texts.every((t) => m.includes(t)));
-}
 
 /** The entry token of the confirmation mail sent to `email`. */
 async function entryToken(email: string): Promise<string> {
@@ -38,7 +24,7 @@ async function entryToken(email: string): Promise<string> {
   await expect
     .poll(
       () => {
-        const mail = mailsWith(email, 'Confirm your entry')[0];
+        const mail = shop.mailsWith(email, 'Confirm your entry')[0];
         token = mail?.match(/\/draw-entry\/([A-Za-z0-9_-]{43})/)?.[1] ?? '';
         return token;
       },
@@ -255,12 +241,12 @@ test('a draw from entry to result: enter at 375 px, confirm by mail, the owner r
 
   await test.step("the other entrant's mail and page say the card was never charged", async () => {
     await expect
-      .poll(() => mailsWith(loserEmail, 'not this time').length, {
+      .poll(() => shop.mailsWith(loserEmail, 'not this time').length, {
         timeout: 15_000,
         message: 'the result mail',
       })
       .toBe(1);
-    expect(mailsWith(loserEmail, 'not this time')[0]).toContain('Your card was never charged');
+    expect(shop.mailsWith(loserEmail, 'not this time')[0]).toContain('Your card was never charged');
     await page.goto(`/draw-entry/${loser}`);
     await expect(page.getByTestId('entry-outcome')).toContainText('Your entry was not drawn this time.');
     await expect(page.getByTestId('entry-outcome')).toContainText('Your card was never charged.');

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { test, expect, type Browser, type Page } from '@playwright/test';
 import { loginOwner, shootAtBothWidths, type OwnerApi } from '../support/e2e';
 import { startPrivateShop, type PrivateShop } from '../support/private-shop';
@@ -33,17 +32,6 @@ async function shopPage(browser: Browser): Promise<Page> {
   await context.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
   return context.newPage();
 }
-
-/** The .eml files in the shop's outbox that mention `text`. */
-const mailsWith = (text: string) => {
-  const dir = path.join(shop.dataDir, 'outbox');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.eml'))
-    .map((f) => fs.readFileSync(path.join(dir, f), 'utf8').replace(/=\r?\n/g, ''))
-    .filter((m) => m.includes(text));
-};
 
 test('Notify me → Add to calendar (.ics of the room opening) → the room-opening mail in the outbox, before the release', async ({ browser }, testInfo) => {
   test.setTimeout(150_000);
@@ -99,11 +87,11 @@ test('Notify me → Add to calendar (.ics of the room opening) → the room-open
 
   await test.step('the mail is in the outbox once the room opens, before the release', async () => {
     // Nothing goes out before the room opens; then the shop's clock moves to its opening.
-    expect(mailsWith(`/product/${id}#waiting-room`)).toHaveLength(0);
+    expect(shop.mailsWith(`/product/${id}#waiting-room`)).toHaveLength(0);
     shop.moveClock(roomOpensAt + 1_000 - Date.now());
-    await expect.poll(() => mailsWith(`/product/${id}#waiting-room`).length, { timeout: 30_000, intervals: [500] }).toBe(1);
+    await expect.poll(() => shop.mailsWith(`/product/${id}#waiting-room`).length, { timeout: 30_000, intervals: [500] }).toBe(1);
     expect(Date.now() + shop.clockShiftMs).toBeLessThan(releaseAt);
-    const [eml] = mailsWith(`/product/${id}#waiting-room`);
+    const [eml] = shop.mailsWith(`/product/${id}#waiting-room`);
     expect(eml).toMatch(new RegExp(`^To: ${who.replace(/[.]/g, '\\.')}$`, 'm'));
     expect(eml).toContain('to be in the draw');
     expect(eml).toMatch(/Content-Type: text\/calendar/);

@@ -12,8 +12,8 @@ import { freePort, spawnShop, waitHealthy } from './shop-process';
 export interface PrivateShop {
   /** http://localhost:<port> (the browser's cookies are per host name, so the name, not 127.0.0.1). */
   base: string;
-  /** Its DATA_DIR (mail lands in `outbox/` there). */
-  dataDir: string;
+  /** The mails in its outbox (DATA_DIR/outbox, one .eml per message) that mention every one of `texts`. */
+  mailsWith(...texts: string[]): string[];
   /** Moves the shop's drop-day clock forward by `ms` (for the app and its SQL statements alike). */
   moveClock(ms: number): void;
   /** How far the shop's clock runs ahead of real time, in ms. */
@@ -53,9 +53,18 @@ export async function startPrivateShop(env: Record<string, string> = {}): Promis
     throw err;
   }
   let shift = 0;
+  const outbox = path.join(dataDir, 'outbox');
   return {
     base,
-    dataDir,
+    mailsWith: (...texts) =>
+      fs.existsSync(outbox)
+        ? fs
+            .readdirSync(outbox)
+            .filter((f) => f.endsWith('.eml'))
+            // Quoted-printable soft line breaks undone, so a long link is found whole.
+            .map((f) => fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, ''))
+            .filter((m) => texts.every((t) => m.includes(t)))
+        : [],
     moveClock(ms) {
       shift += ms;
       fs.writeFileSync(clockFile, String(shift));

@@ -267,7 +267,6 @@ describeEachDb('rate limit counter (the store)', (t) => {
     }
   });
 
-
   test('parallel increments of one key get distinct counts; the window restarts from 1 once over', async () => {
     const counter = createRateLimitCounter(t().database.db);
     const incr = (key: string, windowMs: number) =>
