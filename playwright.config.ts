@@ -4,6 +4,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { cleanUpShopOnExit } from './tests/support/e2e-cleanup';
 import { E2E_POW_TRIES } from './tests/support/e2e-env';
+import { chromiumPath } from './scripts/chromium-path.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 3199);
 // Workers load this file again: they reuse the runner's data folder, which only the runner cleans up
@@ -35,7 +36,8 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${port}`,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Debian's headless shell when installed (scripts/chromium-path.mjs, ADR 019), else its full Chromium.
+      executablePath: chromiumPath(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
     // A trace only for a test's retry (CI retries once): recording one for every test (its screencast
