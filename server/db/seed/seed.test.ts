@@ -135,7 +135,11 @@ describe('three instances starting together on one empty database', () => {
           await blocker.query<{ pid: number; holds_migration_lock: boolean }>(
             `select l.pid, exists (select 1 from pg_locks a where a.pid = l.pid and a.locktype = 'advisory' and a.objid = 505050 and a.granted)
                     as holds_migration_lock
-               from pg_locks l where l.relation = 'products'::regclass and not l.granted`,
+               from pg_locks l
+              where l.relation = 'products'::regclass and not l.granted
+                -- pg_locks lists the whole cluster: another test file's database, cloned from the same
+                -- template, has a products table with the same oid and may have a waiter of its own.
+                and l.database = (select oid from pg_database where datname = current_database())`,
           )
         ).rows;
       await expect.poll(async () => (await waiting()).length, { timeout: 10_000 }).toBeGreaterThan(0);
