@@ -45,7 +45,8 @@ const PHASES = {
   e2e: () => [
     'sh',
     ['-c', `node scripts/ensure-chromium.mjs && exec "${bin('playwright')}" test`],
-    clientBuilt() ? { E2E_CLIENT_DIR: clientDir, E2E_CLIENT_BUILT: '1' } : {},
+    // No screenshots for people to look at (tests/support/e2e.ts keepScreenshot): nobody looks at a whole run's.
+    { E2E_SCREENSHOTS: 'off', ...(clientBuilt() ? { E2E_CLIENT_DIR: clientDir, E2E_CLIENT_BUILT: '1' } : {}) },
   ],
 };
 // Steps run one after the other; the phases inside a step side by side.

@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import {
   describeViolationWithTargets,
+  keepScreenshot,
   loginOwner,
   markNewsletterSeen,
   seriousViolations,
@@ -122,7 +123,7 @@ test.describe('with JavaScript on', () => {
           .getByRole('article', { name: names.open })
           .evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
         const name = `draw-grid${url === '/' ? '-home' : '-category'}-${width}`;
-        await page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
+        await keepScreenshot(page, testInfo, name);
         expect(await seriousViolations(page, { describe: describeViolationWithTargets }), name).toEqual([]);
         await expectCards(page, grid(page));
       }

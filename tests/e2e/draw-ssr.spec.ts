@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { loginOwner, markNewsletterSeen, shootAtBothWidths, teeData, type OwnerApi } from '../support/e2e';
+import { keepScreenshot, loginOwner, markNewsletterSeen, shootAtBothWidths, teeData, type OwnerApi } from '../support/e2e';
 
 // A product sold by draw shows its draw from the first HTML (docs/draw.md): with JavaScript off the panel is
 // there and nothing offers Add to Cart; with it on, Add to Cart never shows, neither on the server-rendered
@@ -81,7 +81,7 @@ test.describe('with JavaScript off', () => {
       await expect(page.getByRole('button', { name: /Add to Cart/ })).toHaveCount(0);
       await expect(page.getByTestId('purchase-bar')).toHaveCount(0);
       await expect(page.getByTestId('purchase-loading')).toHaveCount(0);
-      await page.screenshot({ path: testInfo.outputPath(`draw-ssr-nojs-${width}.png`), fullPage: true });
+      await keepScreenshot(page, testInfo, `draw-ssr-nojs-${width}`, { fullPage: true });
     }
   });
 
@@ -144,7 +144,7 @@ test.describe('with JavaScript on', () => {
     await expect(page.getByRole('button', { name: /Add to Cart/ })).toHaveCount(0);
     await page.setViewportSize({ width: 375, height: 812 });
     await page.getByTestId('purchase-loading').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: testInfo.outputPath('draw-ssr-loading-375.png') });
+    await keepScreenshot(page, testInfo, 'draw-ssr-loading-375');
     held.release();
     await expect(page.getByRole('region', { name: 'Enter the draw' })).toBeVisible();
     await expect(page.getByTestId('purchase-loading')).toHaveCount(0);

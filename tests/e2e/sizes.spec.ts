@@ -3,6 +3,7 @@ import {
   cartDrawer,
   describeViolationWithTargets,
   E2E_ADMIN_PASSWORD,
+  keepScreenshot,
   loginOwner,
   markNewsletterSeen,
   seriousViolations,
@@ -162,7 +163,7 @@ test('the owner makes a size run on a phone, and the shop shows those sizes', as
       // Nothing of the editor runs off a 375 px screen.
       const box = await run.boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
-      await page.screenshot({ path: test.info().outputPath('size-run-editor-375.png') });
+      await keepScreenshot(page, test.info(), 'size-run-editor-375');
       await expectAxeClean(page, 'the product form with its size run at 375 px');
     });
 
@@ -206,7 +207,7 @@ test('the owner makes a size run on a phone, and the shop shows those sizes', as
         await expect(radios.nth(i)).toHaveAccessibleName(size);
         await expect(radios.nth(i)).toBeEnabled();
       }
-      await page.screenshot({ path: test.info().outputPath('size-run-storefront-375.png'), fullPage: true });
+      await keepScreenshot(page, test.info(), 'size-run-storefront-375', { fullPage: true });
       await expectAxeClean(page, 'the product page with its size run at 375 px');
     });
   } finally {
@@ -255,7 +256,7 @@ test('M sells out live in another shopper’s browser while L stays buyable', as
     const dialog = page.getByRole('dialog', { name: 'Notify me' });
     await page.setViewportSize({ width: 375, height: 812 });
     await page.getByRole('button', { name: 'Notify me if a sold-out size comes back' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: test.info().outputPath('size-sold-out-notify-375.png') });
+    await keepScreenshot(page, test.info(), 'size-sold-out-notify-375');
     await page.getByRole('button', { name: 'Notify me if a sold-out size comes back' }).click();
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(`We'll e-mail you if a piece of ${name} in M comes back.`);
@@ -263,7 +264,7 @@ test('M sells out live in another shopper’s browser while L stays buyable', as
     // Only the sold-out size: L is on sale, "Any size" would be an edition still selling.
     await expect(size.getByRole('option')).toHaveText(['M']);
     await dialog.getByLabel('Email address').fill(`m-fan-${Date.now()}@example.com`);
-    await page.screenshot({ path: test.info().outputPath('size-notify-dialog-375.png') });
+    await keepScreenshot(page, test.info(), 'size-notify-dialog-375');
     await expectAxeClean(page, 'the Notify me dialog for a sold-out size while others sell');
     await dialog.getByRole('button', { name: 'Notify me' }).click();
     await expect(dialog.getByRole('status')).toHaveText("We'll e-mail you if a piece in M comes back.", { timeout: 20_000 });
@@ -348,7 +349,7 @@ test('drop day with sizes: the shopper picks M while waiting in line; once let i
     await expect(sizeRadio(page, 'M')).toBeChecked();
     await expect(sizeRadio(page, 'S — sold out')).toBeDisabled({ timeout: 10_000 });
     await expect(sizeRadio(page, 'L — 2 left')).toBeEnabled();
-    await page.screenshot({ path: test.info().outputPath('sizes-admitted-375.png'), fullPage: true });
+    await keepScreenshot(page, test.info(), 'sizes-admitted-375', { fullPage: true });
     await expectAxeClean(page, 'an admitted shopper with the sizes left');
     await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
     await expect(cartDrawer(page)).toContainText('Size: M');
