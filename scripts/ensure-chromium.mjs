@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { FULL_CHROMIUM, HEADLESS_SHELL, chromiumPath } from './chromium-path.mjs';
 
-const canApt = () => process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
+let aptUsable;
+const canApt = () => (aptUsable ??= process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0);
 const aptInstall = (pkg) => {
   console.log(`Installing Debian's ${pkg} package for the browser tests…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };

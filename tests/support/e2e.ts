@@ -77,7 +77,8 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
  * axe over the page with AXE_TAGS, gathering violations only (`resultTypes`: axe then stops collecting every
- * passing and inapplicable node, a third of a check's CPU on the home page; the violations are the same). A page of one frame (every storefront and admin page: no iframes) is checked
+ * passing and inapplicable node, a third of a check's CPU on the home page; the violations are the same).
+ * A page of one frame (every storefront and admin page: no iframes) is checked
  * by axe.run in the page, axe injected once per document: the same rules on the same DOM as AxeBuilder, which
  * injects axe again on every call and merges its results in a blank page it opens (0.3–2 s more per check on a
  * 2-core box; the e2e suite runs some 150 checks). A page with frames goes through AxeBuilder, which checks
