@@ -6,7 +6,7 @@ import {
   type Page,
   type TestInfo,
 } from '@playwright/test';
-import { cartDrawer, E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, type OwnerApi } from '../support/e2e';
+import { cartDrawer, E2E_ADMIN_PASSWORD, loginOwner, markNewsletterSeen, shootAtBothWidths, waitForHydration, type OwnerApi } from '../support/e2e';
 import { solvePow } from '../support/pow';
 
 // Drop day (docs/operations.md, Running a drop): countdown → release → waiting room → admitted → purchase → live stock falls on a
@@ -88,8 +88,10 @@ test('countdown → release → waiting room → admitted → purchase, while a 
     await expect(page.getByRole('timer').first()).toHaveText(/^Drops in 00:00:0\d$/);
     await expect(page.getByRole('button', { name: /^Add to Cart/ })).toHaveCount(0);
     const join = room(page).getByRole('button', { name: 'Join the waiting room' });
-    // Keyboard: focus and Enter.
+    // Keyboard: focus and Enter (the button takes focus once the page has hydrated).
+    await waitForHydration(page);
     await join.focus();
+    await expect(join).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(room(page).getByText("You're in the draw.", { exact: true })).toBeVisible();
     await expect(room(page).getByText('Places are drawn at random when the drop opens — joining early gives no edge.', { exact: true })).toBeVisible();

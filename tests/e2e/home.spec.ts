@@ -1,6 +1,6 @@
 import { test, expect, type Page } from '@playwright/test';
 import { seasonLabel, seasonOf } from '../../common/domain/season';
-import { describeViolationWithTargets, markNewsletterSeen, seriousViolations } from '../support/e2e';
+import { describeViolationWithTargets, markNewsletterSeen, seriousViolations, waitForHydration } from '../support/e2e';
 
 // Home screen of docs/product.md §2/§4: hero, carousel, category tiles, product grid and card, testimonials.
 
@@ -19,7 +19,6 @@ async function pass(page: Page, ms: number): Promise<void> {
   await page.clock.runFor(ms);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
-const hydrated = (page: Page) => expect(page.locator('#root')).not.toHaveAttribute('disabled');
 
 test('hero: Shop Collection scrolls to the Latest Drops grid; LCP image is eager', async ({ page }) => {
   await page.goto('/');
@@ -111,7 +110,7 @@ test('a pointer resting on the carousel before hydration still pauses it; hydrat
   const scrolled = await page.evaluate(() => window.scrollY);
   expect(scrolled).toBeGreaterThan(0);
   release();
-  await hydrated(page);
+  await waitForHydration(page);
   // Hydration keeps the shopper where they scrolled to.
   expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
   await pass(page, 6_000);
@@ -125,7 +124,7 @@ test('a pointer resting on the carousel before hydration still pauses it; hydrat
 test('carousel auto-advances every 5 s and pauses on hover', async ({ page }) => {
   await page.clock.install();
   await page.goto('/');
-  await hydrated(page);
+  await waitForHydration(page);
   await page.mouse.move(0, 0);
   await expect(slide(page, 1)).toBeVisible();
   await pass(page, 3_500);
@@ -158,7 +157,7 @@ test.describe('with prefers-reduced-motion', () => {
   test('the carousel does not advance by itself', async ({ page }) => {
     await page.clock.install();
     await page.goto('/');
-    await hydrated(page);
+    await waitForHydration(page);
     await page.mouse.move(0, 0);
     await pass(page, 6_000);
     await expect(slide(page, 1)).toBeVisible();

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { describeViolationWithCount, markNewsletterSeen, seriousViolations } from '../support/e2e';
+import { describeViolationWithCount, markNewsletterSeen, seriousViolations, waitForHydration } from '../support/e2e';
 
 // Refund policy, size guide, mission, shipping and the not-found page (docs/product.md §2, §3, §9).
 
@@ -64,7 +64,10 @@ test('size guide: tabs with T-Shirts first, arrow keys switch, real tables', asy
   await expect(teeTable.getByRole('rowheader')).toHaveText(['XS', 'S', 'M', 'L', 'XL', 'XXL']);
   expect(await seriousViolations(page, { describe: describeViolationWithCount })).toEqual([]);
 
+  // The tabs take focus and keys once the page has hydrated (before that they sit in a disabled fieldset).
+  await waitForHydration(page);
   await tees.focus();
+  await expect(tees).toBeFocused();
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Hoodies' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('tab', { name: 'Hoodies' })).toBeFocused();

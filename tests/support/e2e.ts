@@ -14,6 +14,12 @@ export async function markNewsletterSeen(page: Page): Promise<void> {
   await page.addInitScript(() => window.localStorage.setItem('fifty:newsletter-seen', '1'));
 }
 
+/**
+ * Waits until the server-rendered page has hydrated: the server sends it inside `<fieldset disabled>` (#root), which
+ * the app lifts once its handlers are attached (client/boot.tsx). Until then buttons take no focus and no keys.
+ */
+export const waitForHydration = (page: Page) => expect(page.locator('#root')).not.toHaveAttribute('disabled');
+
 export const cartDrawer = (page: Page) => page.getByRole('dialog', { name: 'Shopping Cart' });
 
 /** Toast text; `.first()` because Radix also announces it in a visually hidden live region. */
