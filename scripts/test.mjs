@@ -6,8 +6,8 @@
 //
 // Why unit and e2e side by side: neither fills two cores alone (alone, the unit run used about 1.2 cores,
 // the browser run about 1.5), and the two share nothing but the machine. On the 2-core reference box this
-// took the run from about 9 to about 7 minutes (CONTRIBUTING.md "Test"). The unit run yields the CPU to the browser run
-// (PHASES.unit).
+// took the run from about 9 to about 7 minutes (CONTRIBUTING.md "Test"). The unit run yields the CPU to the
+// browser run (PHASES.unit).
 //
 // Nothing of the run may outlive it (pass, fail or Ctrl-C): every phase gets a throwaway TMPDIR of this
 // run, and afterwards any process still naming it (an embedded PostgreSQL, a spawned shop, a browser) is

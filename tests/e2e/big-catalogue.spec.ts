@@ -12,6 +12,7 @@ import {
 } from '@playwright/test';
 import { freePort, stop, waitFor } from '../../bench/support/server-process';
 import { growCatalogueOverApi } from '../support/grow-catalogue-api';
+import { waitForHydration } from '../support/e2e';
 
 // The home page does not grow with the catalogue (bench/README.md): at 100 and at 1,000 products its HTML
 // stays at or under 40 KB of brotli, the grid shows one page of 24 with page links that work with
@@ -136,7 +137,7 @@ test('page links work with script (client navigation) and without (plain links);
   await page.goto('/');
   const grid = page.locator('#shop');
   const firstPage = await cardHrefs(grid);
-  await expect(page.locator('#root')).not.toHaveAttribute('disabled');
+  await waitForHydration(page);
   await grid.getByRole('navigation', { name: 'Product pages' }).getByRole('link', { name: 'Next' }).click();
   await expect(page).toHaveURL(/\/\?page=2#shop$/);
   await expect(grid.getByRole('navigation', { name: 'Product pages' })).toContainText(

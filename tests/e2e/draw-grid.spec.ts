@@ -6,6 +6,7 @@ import {
   markNewsletterSeen,
   seriousViolations,
   teeData,
+  waitForHydration,
   type OwnerApi,
 } from '../support/e2e';
 
@@ -114,7 +115,7 @@ test.describe('with JavaScript on', () => {
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(url);
       // Hydrated: the cards are React's now.
-      await expect(page.locator('#root')).not.toHaveAttribute('disabled');
+      await waitForHydration(page);
       await expectCards(page, grid(page));
       for (const width of [375, 1280]) {
         await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
@@ -135,7 +136,7 @@ test.describe('with JavaScript on', () => {
     await markNewsletterSeen(page);
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto('/category/tshirts');
-    await expect(page.locator('#root')).not.toHaveAttribute('disabled');
+    await waitForHydration(page);
     await page.getByRole('article', { name: names.open }).getByRole('link', { name: 'Enter the draw' }).click();
     await expect(page).toHaveURL(new RegExp(`/product/${ids.open}$`));
     await expect(page.getByRole('region', { name: 'Enter the draw' })).toBeVisible();
@@ -147,7 +148,7 @@ test.describe('with JavaScript on', () => {
     // The first page carries no list (a product page); the category grid is then rendered in the browser.
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`/product/${ids.plain}`);
-    await expect(page.locator('#root')).not.toHaveAttribute('disabled');
+    await waitForHydration(page);
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     await page.route(/\/api\/products\/draws$/, async (route) => {

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { keepScreenshot, loginOwner, markNewsletterSeen, shootAtBothWidths, teeData, type OwnerApi } from '../support/e2e';
+import { keepScreenshot, loginOwner, markNewsletterSeen, shootAtBothWidths, teeData, waitForHydration, type OwnerApi } from '../support/e2e';
 
 // A product sold by draw shows its draw from the first HTML (docs/draw.md): with JavaScript off the panel is
 // there and nothing offers Add to Cart; with it on, Add to Cart never shows, neither on the server-rendered
@@ -113,7 +113,7 @@ test.describe('with JavaScript on', () => {
     await expect(size).toHaveValue('M');
     await expect(second).toHaveValue('L');
     await expect(second.locator('option', { hasText: 'M' })).toHaveCount(0);
-    await expect(page.locator('#root')).not.toHaveAttribute('disabled');
+    await waitForHydration(page);
     await expect(page.getByRole('button', { name: /Add to Cart/ })).toHaveCount(0);
     held.release();
     await expect(panel).toBeVisible();
@@ -130,7 +130,7 @@ test.describe('with JavaScript on', () => {
     await watchForAddToCart(page);
     await page.goto(`/search?q=${encodeURIComponent(drawnName)}`);
     // Hydrated: the card's link navigates in the browser (before, it loads the server's page).
-    await expect(page.locator('#root')).not.toHaveAttribute('disabled');
+    await waitForHydration(page);
     const held = await holdDrawAnswers(page);
     await page
       .getByRole('link', { name: new RegExp(drawnName) })
@@ -157,7 +157,7 @@ test.describe('with JavaScript on', () => {
     await markNewsletterSeen(page);
     await page.goto(`/search?q=${encodeURIComponent(plainName)}`);
     // Hydrated: the card's link navigates in the browser (before, it loads the server's page).
-    await expect(page.locator('#root')).not.toHaveAttribute('disabled');
+    await waitForHydration(page);
     const held = await holdDrawAnswers(page);
     await page
       .getByRole('link', { name: new RegExp(plainName) })

@@ -1,5 +1,5 @@
 import { test, expect, type Page, type Route } from '@playwright/test';
-import { seriousViolations } from '../support/e2e';
+import { seriousViolations, waitForHydration } from '../support/e2e';
 
 // Newsletter popup and home section of docs/product.md §2/§4/§8, plus the welcome code e-mail flow.
 
@@ -57,7 +57,7 @@ test('under a fake clock the page still hydrates, and the popup waits for exactl
   await page.clock.install();
   await page.goto('/');
   // Hydration (server-rendered page → operable) needs no timer to fire.
-  await expect(page.locator('#root')).not.toHaveAttribute('disabled');
+  await waitForHydration(page);
   await page.clock.runFor(2_900);
   await expect(popup(page)).toBeHidden();
   await page.clock.runFor(200);
