@@ -52,7 +52,9 @@ export function HeroCarousel() {
     if (!rotating) return;
     const t = window.setTimeout(() => {
       // The pointer or focus may be inside without React having seen it enter (it arrived before
-      // hydration): ask the page itself before moving on, and pause instead.
+      // hydration): ask the page itself before moving on, and pause instead. The same for the motion
+      // preference, which React learns only after its first render (a timer may be set before then).
+      if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
       const el = sectionRef.current;
       const pointerInside = el?.matches(':hover') ?? false;
       const focusInside = el?.contains(document.activeElement) ?? false;
