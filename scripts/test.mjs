@@ -6,8 +6,7 @@
 //
 // Why unit and e2e side by side: neither fills two cores alone (alone, the unit run used about 1.2 cores,
 // the browser run about 1.5), and the two share nothing but the machine. On the 2-core reference box this
-// took the run from about 9 to about 7 minutes (CONTRIBUTING.md "Test"). The unit run yields the CPU to the
-// browser run (PHASES.unit).
+// took the run from about 9 to about 7 minutes (CONTRIBUTING.md "Test").
 //
 // Nothing of the run may outlive it (pass, fail or Ctrl-C): every phase gets a throwaway TMPDIR of this
 // run, and afterwards any process still naming it (an embedded PostgreSQL, a spawned shop, a browser) is
@@ -41,10 +40,7 @@ const PHASES = {
   // The storefront the e2e shop serves, built here while lint and typecheck run instead of when the
   // Playwright run starts its shop (playwright.config.ts skips its own build when told E2E_CLIENT_BUILT=1).
   client: () => [process.execPath, ['scripts/build-client.mjs', clientDir]],
-  // At the lowest priority (nice 19, with its PostgreSQL): the browser run beside it is the step's longer phase and
-  // gets the CPU it asks for, the unit run takes the rest and still ends first. Three back-to-back pairs on a
-  // 2-core box: 281/294/298 s against 309/305/306 s for the whole npm test (CONTRIBUTING.md "Test").
-  unit: () => ['nice', ['-n', '19', bin('vitest'), 'run', ...FAULT_TESTS.flatMap((file) => ['--exclude', file])]],
+  unit: () => [bin('vitest'), ['run', ...FAULT_TESTS.flatMap((file) => ['--exclude', file])]],
   faults: () => [bin('vitest'), ['run', ...FAULT_TESTS]],
   e2e: () => [
     'sh',
