@@ -36,7 +36,9 @@ const FAULT_TESTS = ['scripts/start.test.ts', 'server/db/outage.test.ts', 'serve
 const PHASES = {
   // --cache: a re-run lints only the files changed since (the cache keys on content and config).
   lint: () => [bin('eslint'), ['.', '--max-warnings=0', '--cache', '--cache-location', 'node_modules/.cache/eslint/']],
-  typecheck: () => [bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+  // TypeScript 7, the compiler ported to Go: the same checks in about a third of the time and CPU of
+  // TypeScript 6, which stays for typescript-eslint (ADR 020).
+  typecheck: () => [process.execPath, [path.join(root, 'node_modules/typescript-go/bin/tsc'), '--noEmit', '-p', 'tsconfig.json']],
   // The storefront the e2e shop serves, built here while lint and typecheck run instead of when the
   // Playwright run starts its shop (playwright.config.ts skips its own build when told E2E_CLIENT_BUILT=1).
   client: () => [process.execPath, ['scripts/build-client.mjs', clientDir]],
