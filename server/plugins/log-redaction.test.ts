@@ -82,11 +82,19 @@ describeEachDb(
       failNextMail = true;
       await db.update(checkouts).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(checkouts.paymentIntentId, intent.paymentIntentId));
       await t().services.checkout.releaseExpiredHolds();
-      await expect.poll(() => failNextMail, { timeout: 2_000 }).toBe(false);
-      await t().services.alerts.sendReservedMails();
-      await t().services.alerts.offerReturnedPieces();
+      await expect.poll(() => failNextMail, { timeout: 10_000 }).toBe(false);
+      // The job runs again, as its timer would, until the mail is out: the failed alert is released for the
+      // next run only after the send that failed has been recorded, which a busy box may take a while to do.
+      await expect
+        .poll(
+          async () => {
+            await t().services.alerts.offerReturnedPieces();
+            return sent.some((m) => m.to === SUBSCRIBER);
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(true);
       const mail = sent.find((m) => m.to === SUBSCRIBER);
-      expect(mail, 'the restock mail').toBeTruthy();
       const claimToken = /\?claim=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
       const [row] = await db.select().from(productAlerts).where(eq(productAlerts.productId, id));
       const unsubscribeToken = row!.token;
