@@ -34,7 +34,7 @@ function preparedDataDir() {
   if (prepared && !fs.existsSync(path.join(prepared, 'postgres.location'))) execFileSync('cp', ['-a', `${prepared}/.`, dir]);
   return dir;
 }
-async function start(dataDir: string, via: 'tsx' | 'npm' = 'tsx') {
+async function start(dataDir: string, via: 'compiled' | 'npm' = 'compiled') {
   const shop = await spawnShop({ dataDir, via });
   shops.push(shop);
   return shop;

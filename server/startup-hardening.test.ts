@@ -1,4 +1,5 @@
-// Start-up checks of the production hardening (ADR 008), on the real server entry (`node --import tsx server/main.ts`): production
+// Start-up checks of the production hardening (ADR 008), on the real server entry compiled as `npm start` runs it
+// (tests/support/compiled-server.ts): production
 // refuses test payments, a missing PUBLIC_URL and a weak admin password before touching anything; a
 // production start seeds no demo data, keeps DATA_DIR private and never prints the generated password.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,12 +9,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, stop, waitFor } from '../bench/support/server-process';
 import { buildTestApp, type TestApp } from '../tests/support/build-test-app';
+import { compiledServerEntry } from '../tests/support/compiled-server';
 import { GENERATED_PASSWORD_FILE } from './modules/admin/generated-password';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-function startServer(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [await compiledServerEntry()], {
     cwd: root,
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -44,7 +48,7 @@ describe('server start-up refuses unsafe configurations with a readable message'
     ],
     ['an admin password under 12 characters', { ADMIN_PASSWORD: 'hunter2' }, /ADMIN_PASSWORD: ADMIN_PASSWORD must be at least 12 characters/],
   ])('%s', async (_name, env, message) => {
-    const server = startServer({ ...env, DATA_DIR: dataDir, PORT: '0' });
+    const server = await startServer({ ...env, DATA_DIR: dataDir, PORT: '0' });
     const code = await server.exited;
     expect(code).not.toBe(0);
     expect(server.output()).toMatch(/^Invalid configuration:/m);
@@ -57,7 +61,7 @@ describe('server start-up refuses unsafe configurations with a readable message'
 describe('a production start', () => {
   let t: TestApp;
   let dataDir: string;
-  let server: ReturnType<typeof startServer>;
+  let server: Awaited<ReturnType<typeof startServer>>;
   let base: string;
 
   beforeAll(async () => {
@@ -70,7 +74,7 @@ describe('a production start', () => {
     fs.chmodSync(path.join(dataDir, 'outbox', 'old.eml'), 0o644);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = startServer({
+    server = await startServer({
       NODE_ENV: 'production',
       PAYMENTS: 'offline',
       PUBLIC_URL: base,

@@ -62,7 +62,7 @@ export interface DropShops {
 }
 
 /**
- * A throwaway embedded PostgreSQL, migrated and seeded, and one shop process (server/main.ts via tsx, offline
+ * A throwaway embedded PostgreSQL, migrated and seeded, and one shop process (the compiled server, offline
  * gateway) per entry of `envs`, all on it with one session secret (any instance reads any cookie).
  */
 export async function startDropShops(label: string, envs: Array<Record<string, string>>): Promise<DropShops> {

@@ -173,7 +173,7 @@ export interface SpawnedShop {
 }
 
 /**
- * One shop spawned from source (server/main.ts through tsx, as tests/support/shop-process.ts starts it) on
+ * One shop process (the compiled server, as tests/support/shop-process.ts starts it) on
  * a fresh data directory named after `label`, with `env` on top, and a database handle on its embedded
  * PostgreSQL; `run` gets both. Afterwards the handle is closed, the shop stopped (SIGKILL after 15 s) and
  * the directory removed.

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { projectRoot } from '../../server/lib/project-root';
+import { compiledServerEntry } from './compiled-server';
 import { customer } from './shop-fixtures';
 
 export async function freePort(): Promise<number> {
@@ -29,23 +30,24 @@ export interface ShopProcess {
 export interface StartShopOptions {
   dataDir: string;
   env?: Record<string, string>;
-  /** 'tsx' runs server/main.ts from source; 'npm' runs `npm start` (scripts/start.mjs, the compiled server). */
-  via?: 'tsx' | 'npm';
+  /**
+   * 'compiled' (the default) runs the compiled server as `npm start` does, built once per state of the sources
+   * (tests/support/compiled-server.ts); 'npm' runs `npm start` itself (scripts/start.mjs).
+   */
+  via?: 'compiled' | 'npm';
   port?: number;
 }
 
 export async function spawnShop(opts: StartShopOptions): Promise<ShopProcess> {
   const port = opts.port ?? (await freePort());
   const [cmd, args] =
-    (opts.via ?? 'tsx') === 'tsx'
+    (opts.via ?? 'compiled') === 'compiled'
       ? [
           process.execPath,
           [
             // SHOP_CPU_PROF_DIR: the shop writes a CPU profile there when it exits (where a bench's time goes).
             ...(process.env.SHOP_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SHOP_CPU_PROF_DIR}`] : []),
-            '--import',
-            'tsx',
-            path.join('server', 'main.ts'),
+            await compiledServerEntry(),
           ],
         ]
       : ['npm', ['start', '--silent']];
