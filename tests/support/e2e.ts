@@ -66,7 +66,13 @@ export async function seriousViolations(
   page: Page,
   { include, describe = describeViolation }: ViolationOptions = {},
 ): Promise<string[]> {
-  // Let running transitions end first: a half-faded element is not the page's real contrast.
+  // Let running transitions end first: a half-faded element is not the page's real contrast. Two frames
+  // first, so that a transition set off by the last step (a resize that moves a button from under the
+  // pointer, whose hover colours then fade) has started by the time the page is asked for its animations.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
   await page.evaluate(() =>
     Promise.all(
       document
