@@ -41,17 +41,26 @@ export class PrecompressedBody {
   /**
    * `oneOff`: compressed for a single response, so fast settings instead of the smallest output.
    * `brotliQuality`: for bodies re-made often (pages during a drop) a faster setting than 11.
+   * `encoded`: encodings made beforehand (a build's .br and .gz files), sent as they are.
+   * `compressed`: the bytes are a compressed format already (a font, an image): always sent as they are.
    */
   constructor(
-    readonly text: string,
-    private readonly opts: { oneOff?: boolean; brotliQuality?: number } = {},
+    readonly text: string | Buffer,
+    private readonly opts: {
+      oneOff?: boolean;
+      brotliQuality?: number;
+      encoded?: Partial<Record<Exclude<Encoding, 'identity'>, Buffer>>;
+      compressed?: boolean;
+    } = {},
   ) {
-    this.identity = Buffer.from(text);
+    this.identity = typeof text === 'string' ? Buffer.from(text) : text;
+    for (const [encoding, bytes] of Object.entries(opts.encoded ?? {}))
+      if (bytes) this.done.set(encoding as Exclude<Encoding, 'identity'>, bytes);
   }
 
-  /** Bodies this small gain nothing from compression. */
+  /** Bodies this small gain nothing from compression, nor do compressed formats. */
   get compressible(): boolean {
-    return this.identity.length >= 1024;
+    return !this.opts.compressed && this.identity.length >= 1024;
   }
 
   /**

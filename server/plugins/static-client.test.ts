@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, expect, test } from 'vitest';
 import { describeEachDb } from '../../tests/support/build-test-app';
+import { precompressClient } from '../../scripts/build-client.mjs';
 
 // A stand-in for the Vite build, so these tests do not depend on `npm run build`.
 const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-client-'));
@@ -15,6 +16,12 @@ fs.writeFileSync(
 );
 fs.writeFileSync(path.join(clientDir, ASSET), `console.log(${JSON.stringify('x'.repeat(5000))});`);
 fs.writeFileSync(path.join(clientDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+const FONT = '/assets/inter-Zz99.woff2';
+fs.writeFileSync(path.join(clientDir, FONT), Buffer.alloc(4096, 7));
+fs.mkdirSync(path.join(clientDir, '.vite'));
+fs.writeFileSync(path.join(clientDir, '.vite', 'manifest.json'), '{}');
+// The build's compressed copies (scripts/build-client.mjs precompressClient), made before the shop starts.
+precompressClient(clientDir);
 afterAll(() => fs.rmSync(clientDir, { recursive: true, force: true }));
 
 const pageRoutes = [
@@ -108,6 +115,42 @@ describeEachDb(
       expect(html.headers['content-encoding']).toBe('gzip');
       const asset = await t().app.inject({ url: ASSET, headers: { 'accept-encoding': 'br' } });
       expect(asset.headers['content-encoding']).toBe('br');
+    });
+
+    test("the build's brotli and gzip copies are sent as they are, with a validator; a font is never compressed again", async () => {
+      const onDisk = (suffix: string) => fs.readFileSync(path.join(clientDir, `${ASSET}${suffix}`));
+      const br = await t().app.inject({ url: ASSET, headers: { 'accept-encoding': 'gzip, br' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.rawPayload.equals(onDisk('.br'))).toBe(true);
+      expect(zlib.brotliDecompressSync(br.rawPayload).equals(onDisk(''))).toBe(true);
+      const gz = await t().app.inject({ url: ASSET, headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.rawPayload.equals(onDisk('.gz'))).toBe(true);
+      const plain = await t().app.inject({ url: ASSET });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.rawPayload.equals(onDisk(''))).toBe(true);
+
+      // Revalidation: the same ETag in every encoding, a 304 without a body; HEAD sends the headers alone.
+      expect(br.headers.etag).toBe(plain.headers.etag);
+      const again = await t().app.inject({ url: ASSET, headers: { 'if-none-match': String(plain.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+      const head = await t().app.inject({ method: 'HEAD', url: ASSET, headers: { 'accept-encoding': 'br' } });
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(head.body).toBe('');
+
+      const font = await t().app.inject({ url: FONT, headers: { 'accept-encoding': 'br, gzip' } });
+      expect(font.statusCode).toBe(200);
+      expect(font.headers['content-type']).toBe('font/woff2');
+      expect(font.headers['content-encoding']).toBeUndefined();
+      expect(font.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(font.rawPayload.length).toBe(4096);
+
+      // The copies, the manifest and the page template are not files of the shop.
+      for (const url of [`${ASSET}.br`, `${ASSET}.gz`, '/.vite/manifest.json']) {
+        expect((await t().app.inject({ url })).statusCode, url).toBe(404);
+      }
+      expect((await t().app.inject({ url: '/index.html' })).body).not.toContain('<!--app-head-->');
     });
 
     test('HEAD on a page answers like GET without a body', async () => {

@@ -6,6 +6,7 @@ import { requestUrl } from '../modules/seo/request-url';
 import { jsonForScript, type SeoService } from '../modules/seo/seo.service';
 import { createPageCache, type CachedPage, type PageCache, type PageCacheOptions } from './page-cache';
 import { loadClientAssets } from './client-assets';
+import { loadClientFiles } from './client-files';
 import { PrecompressedBody, sendPrecompressed } from './precompressed';
 import { loadServerRenderer } from './server-render';
 
@@ -92,18 +93,13 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
   const indexPath = path.join(opts.clientDir, 'index.html');
   const hasClient = fs.existsSync(indexPath);
   if (hasClient) {
-    await app.register(fastifyStatic, {
-      root: opts.clientDir,
-      prefix: '/',
-      index: false,
-      wildcard: false,
-      decorateReply: false,
-      cacheControl: false,
-      setHeaders(res, filePath) {
-        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
-      },
-    });
+    // One route per built file, answered from memory (client-files.ts); HEAD comes with each GET.
+    for (const [urlPath, file] of loadClientFiles(opts.clientDir)) {
+      app.get(urlPath, { compress: false }, (request, reply) => {
+        reply.header('cache-control', file.cacheControl);
+        return sendPrecompressed(request, reply, file.body, file.contentType);
+      });
+    }
   }
   const template = prepareTemplate(
     hasClient
