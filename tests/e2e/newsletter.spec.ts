@@ -54,13 +54,20 @@ test('the popup opens about 3 s after load; closing stores the seen flag so it n
 });
 
 test('under a fake clock the page still hydrates, and the popup waits for exactly 3 s of it', async ({ page }) => {
-  await page.clock.install();
+  // Paused before the page loads: its timers move only when the test moves them. (An installed clock also
+  // flows with real time, and on a slow box the real time between hydration and the checks below was
+  // enough to bring the popup out early.)
+  const now = Date.now();
+  await page.clock.install({ time: now });
+  await page.clock.pauseAt(now + 1_000);
   await page.goto('/');
   // Hydration (server-rendered page → operable) needs no timer to fire.
   await waitForHydration(page);
   await page.clock.runFor(2_900);
   await expect(popup(page)).toBeHidden();
   await page.clock.runFor(200);
+  // Due now; the clock flows again for what showing the dialog waits on (React reveals a suspended part on a timer).
+  await page.clock.resume();
   await expect(popup(page)).toBeVisible();
 });
 
