@@ -1,4 +1,3 @@
-export const COMPRESSIBLE_FILE: RegExp;
 export function precompressClient(clientDir: string): void;
 export function buildClient(clientDir: string): number;
 export function ssrDirFor(clientDir: string): string;

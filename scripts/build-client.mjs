@@ -16,7 +16,7 @@ export function ssrDirFor(clientDir) {
 }
 
 /** Text files of the browser build worth compressing (fonts and images are compressed formats already). */
-export const COMPRESSIBLE_FILE = /\.(js|mjs|css|svg|json|txt|webmanifest)$/;
+const COMPRESSIBLE_FILE = /\.(js|mjs|css|svg|json|txt|webmanifest)$/;
 
 /**
  * Writes `<file>.br` (brotli 11) and `<file>.gz` (gzip 9) beside every compressible file of 1 KB or more in the

@@ -34,7 +34,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.woff': 'font/woff',
 };
-export const contentTypeOf = (file: string) => CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+const contentTypeOf = (file: string) => CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 /** Formats that are compressed already: compressing them again only costs CPU. */
 const COMPRESSED_FORMAT = /\.(png|jpe?g|webp|avif|woff2?|gz|br)$/i;
 
