@@ -3,7 +3,7 @@ import path from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
-// The Node versions Fifty supports are the ones package.json declares in "engines" (README, "Requirements").
+// The Node versions Fifty supports are the ones package.json declares in "engines" (README says so beside the run command).
 // Every installed package must accept all of them: a dependency that drops a supported Node version is
 // pinned back (package.json "overrides" or an exact version) or the declared range moves up, never silently.
 const root = path.resolve(import.meta.dirname, '..');
