@@ -1,7 +1,11 @@
 // The lives of a purchase, in one transition table: a checkout (one payment attempt), the stock holds it
 // takes, and the order it becomes. The repositories move a row only along these edges (and the
-// database's CHECK constraints allow only these statuses); anything else is an IllegalTransitionError.
+// database's CHECK constraints allow only these statuses); anything else is an IllegalTransitionError
+// (the machine is lifecycle.ts, shared with the draw's lifecycles).
+import { lifecycleRules, type Lifecycle } from './lifecycle';
 import { ORDER_STATUSES, type OrderStatusValue } from './order-status';
+
+export { IllegalTransitionError } from './lifecycle';
 
 /**
  * A checkout holds stock while `open`, and ends exactly once: `fulfilled` has an order; `refunded` was
@@ -14,8 +18,6 @@ export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 /** Units a checkout took out of stock: held → consumed (sold with the order) | released (back to stock). */
 export const STOCK_HOLD_STATUSES = ['held', 'consumed', 'released'] as const;
 export type StockHoldStatus = (typeof STOCK_HOLD_STATUSES)[number];
-
-type Lifecycle<S extends string> = { readonly [From in S]: readonly S[] };
 
 /** The owner may set any order status regardless of the current one (docs/product.md §4). */
 const anyOrderStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, ORDER_STATUSES])) as unknown as Lifecycle<OrderStatusValue>;
@@ -38,39 +40,14 @@ export const LIFECYCLES = {
 } as const;
 
 export type LifecycleName = keyof typeof LIFECYCLES;
-type StatusOf<L extends LifecycleName> = keyof (typeof LIFECYCLES)[L] & string;
 
-export class IllegalTransitionError extends Error {
-  constructor(
-    readonly lifecycle: LifecycleName,
-    readonly from: string,
-    readonly to: string,
-  ) {
-    super(`Illegal ${lifecycle} transition: ${from} → ${to}`);
-    this.name = 'IllegalTransitionError';
-  }
-}
-
-export function canTransition<L extends LifecycleName>(lifecycle: L, from: string, to: StatusOf<L>): boolean {
-  const next = (LIFECYCLES[lifecycle] as Record<string, readonly string[]>)[from];
-  return next?.includes(to) ?? false;
-}
-
+const purchaseRules = lifecycleRules(LIFECYCLES);
+/** Whether `from → to` is an edge of the lifecycle. */
+export const canTransition = purchaseRules.can;
 /** Throws IllegalTransitionError unless `from → to` is an edge of the lifecycle. */
-export function assertTransition<L extends LifecycleName>(lifecycle: L, from: string, to: StatusOf<L>): void {
-  if (!canTransition(lifecycle, from, to)) throw new IllegalTransitionError(lifecycle, from, to);
-}
-
-/**
- * The statuses a row may be in to move to `to` (what `WHERE status = ANY(...)` allows); a status
- * nothing moves to (a checkout's `open`) has none, and asking for it is an IllegalTransitionError.
- */
-export function sourcesOf<L extends LifecycleName>(lifecycle: L, to: StatusOf<L>): Array<StatusOf<L>> {
-  const table = LIFECYCLES[lifecycle] as Record<string, readonly string[]>;
-  const sources = Object.keys(table).filter((from) => table[from]!.includes(to)) as Array<StatusOf<L>>;
-  if (sources.length === 0) throw new IllegalTransitionError(lifecycle, '*', to);
-  return sources;
-}
+export const assertTransition = purchaseRules.assert;
+/** The statuses a row may be in to move to `to` (what `WHERE status = ANY(...)` allows). */
+export const sourcesOf = purchaseRules.sourcesOf;
 
 /** Whether a paid intent on a checkout in this state may still become an order. */
 export function canFulfilCheckout(status: string): boolean {

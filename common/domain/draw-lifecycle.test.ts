@@ -3,10 +3,10 @@ import {
   assertDrawTransition,
   canDrawTransition,
   drawSourcesOf,
-  IllegalDrawTransitionError,
   MAX_WINDOW_MS,
   scheduleProblem,
 } from './draw-lifecycle';
+import { IllegalTransitionError } from './lifecycle';
 
 const HOUR = 3_600_000;
 
@@ -19,7 +19,7 @@ describe('draw and entry lifecycles', () => {
     expect(canDrawTransition('draw', 'drawn', 'open')).toBe(false);
     expect(canDrawTransition('draw', 'drawn', 'cancelled')).toBe(false);
     expect(canDrawTransition('draw', 'settled', 'drawn')).toBe(false);
-    expect(() => assertDrawTransition('draw', 'settled', 'open')).toThrow(IllegalDrawTransitionError);
+    expect(() => assertDrawTransition('draw', 'settled', 'open')).toThrow(IllegalTransitionError);
   });
 
   test('an entry is selected only from confirmed or waiting, and wins only from selected', () => {
@@ -28,7 +28,7 @@ describe('draw and entry lifecycles', () => {
     expect(drawSourcesOf('entry', 'withdrawn').sort()).toEqual(['confirmed', 'pending']);
     expect(canDrawTransition('entry', 'pending', 'selected')).toBe(false);
     expect(canDrawTransition('entry', 'won', 'capture_failed')).toBe(false);
-    expect(() => drawSourcesOf('entry', 'pending')).toThrow(IllegalDrawTransitionError);
+    expect(() => drawSourcesOf('entry', 'pending')).toThrow(IllegalTransitionError);
   });
 
   test('the schedule: close after open, draw at or after close, within 7 days of the opening', () => {

@@ -1,7 +1,8 @@
 // The lives of a draw and of its entries, in one transition table each (the house style of
 // common/domain/checkout-lifecycle.ts): the draws repository moves a row only along these edges, in a
 // conditional UPDATE (`WHERE status = ANY(sourcesOf(...))`), and the database's CHECK constraints allow
-// only these statuses; anything else is an IllegalTransitionError.
+// only these statuses; anything else is an IllegalTransitionError (the machine is lifecycle.ts).
+import { lifecycleRules, type Lifecycle } from './lifecycle';
 
 /**
  * scheduled (commitment published, entries not yet taken) → open (the entry window) → closed (no more
@@ -77,8 +78,6 @@ export type DrawEntryStatus = (typeof DRAW_ENTRY_STATUSES)[number];
 export const AUTHORISATION_STATES = ['authorised', 'captured', 'voided', 'failed'] as const;
 export type AuthorisationState = (typeof AUTHORISATION_STATES)[number];
 
-type Lifecycle<S extends string> = { readonly [From in S]: readonly S[] };
-
 export const DRAW_LIFECYCLES = {
   draw: {
     scheduled: ['open', 'closed', 'cancelled'],
@@ -104,47 +103,14 @@ export const DRAW_LIFECYCLES = {
 } as const;
 
 export type DrawLifecycleName = keyof typeof DRAW_LIFECYCLES;
-type StatusOf<L extends DrawLifecycleName> = keyof (typeof DRAW_LIFECYCLES)[L] & string;
 
-export class IllegalDrawTransitionError extends Error {
-  constructor(
-    readonly lifecycle: DrawLifecycleName,
-    readonly from: string,
-    readonly to: string,
-  ) {
-    super(`Illegal ${lifecycle} transition: ${from} → ${to}`);
-    this.name = 'IllegalDrawTransitionError';
-  }
-}
-
-export function canDrawTransition<L extends DrawLifecycleName>(
-  lifecycle: L,
-  from: string,
-  to: StatusOf<L>,
-): boolean {
-  const next = (DRAW_LIFECYCLES[lifecycle] as Record<string, readonly string[]>)[from];
-  return next?.includes(to) ?? false;
-}
-
-/** Throws unless `from → to` is an edge of the lifecycle. */
-export function assertDrawTransition<L extends DrawLifecycleName>(
-  lifecycle: L,
-  from: string,
-  to: StatusOf<L>,
-): void {
-  if (!canDrawTransition(lifecycle, from, to)) throw new IllegalDrawTransitionError(lifecycle, from, to);
-}
-
+const drawRules = lifecycleRules(DRAW_LIFECYCLES);
+/** Whether `from → to` is an edge of the lifecycle. */
+export const canDrawTransition = drawRules.can;
+/** Throws IllegalTransitionError unless `from → to` is an edge of the lifecycle. */
+export const assertDrawTransition = drawRules.assert;
 /** The statuses a row may be in to move to `to` (what a conditional UPDATE's `WHERE status = ANY(...)` allows). */
-export function drawSourcesOf<L extends DrawLifecycleName>(
-  lifecycle: L,
-  to: StatusOf<L>,
-): Array<StatusOf<L>> {
-  const table = DRAW_LIFECYCLES[lifecycle] as Record<string, readonly string[]>;
-  const sources = Object.keys(table).filter((from) => table[from]!.includes(to)) as Array<StatusOf<L>>;
-  if (sources.length === 0) throw new IllegalDrawTransitionError(lifecycle, '*', to);
-  return sources;
-}
+export const drawSourcesOf = drawRules.sourcesOf;
 
 /** An entry whose entrant may still see, change or withdraw it: before the close, not withdrawn. */
 export function isEntryChangeable(status: string): boolean {
