@@ -50,6 +50,10 @@ describe('stock', () => {
   test('edition numbers follow the sold count', () => {
     expect(editionNumbersFor(1, 1)).toEqual([1]);
     expect(editionNumbersFor(18, 2)).toEqual([17, 18]);
+    // Returned numbers first: No. 12 came back and is sold again; with it gone, a new number follows the sold count.
+    expect(editionNumbersFor(50, 1, [12])).toEqual([12]);
+    expect(editionNumbersFor(49, 2, [12])).toEqual([12, 49]);
+    expect(editionNumbersFor(30, 2, [3, 7])).toEqual([3, 7]);
     expect(formatEditionNumbers([17])).toBe('No. 17 of 50');
     expect(formatEditionNumbers([17, 18], 50)).toBe('Nos. 17, 18 of 50');
     expect(formatEditionNumbers([])).toBe('');

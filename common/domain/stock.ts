@@ -56,9 +56,17 @@ export function quantitiesByProduct(
   return [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** `sold_count` after adding `quantity` units → the edition numbers those units carry. */
-export function editionNumbersFor(soldCountAfter: number, quantity: number): number[] {
-  return Array.from({ length: quantity }, (_, i) => soldCountAfter - quantity + 1 + i);
+/**
+ * The edition numbers `quantity` units sold of one design carry. A returned piece keeps its number and is
+ * the next one sold (`reused`: the returned numbers this sale took, lowest first, at most `quantity`);
+ * the rest get new numbers after the highest given so far. New numbers are needed only once no returned
+ * number is left, and then the highest number given is the sold count itself, so they end at
+ * `soldCountAfter` (the design's sold count after this sale). Every number given is unique and within
+ * the edition (docs/product.md, "Edition numbers").
+ */
+export function editionNumbersFor(soldCountAfter: number, quantity: number, reused: readonly number[] = []): number[] {
+  const fresh = quantity - reused.length;
+  return [...reused, ...Array.from({ length: fresh }, (_, i) => soldCountAfter - fresh + 1 + i)];
 }
 
 /** [17] → "No. 17 of 50"; [17, 18] → "Nos. 17, 18 of 50". */

@@ -238,7 +238,7 @@ describeEachDb(
       const who = email('refund');
       expect((await signUp(t().client(), id, who)).statusCode).toBe(201);
       await db.update(products).set({ soldCount: 1 }).where(eq(products.id, id));
-      await db.transaction((tx) => t().services.inventory.returnSold(tx, id, 1));
+      await db.transaction((tx) => t().services.inventory.returnSold(tx, id, [1]));
       await expect.poll(() => mailsTo(who).length, { timeout: 2_000 }).toBe(1);
       expect(mailsTo(who)[0]!.text).toContain('?claim=');
     });

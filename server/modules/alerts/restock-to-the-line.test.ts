@@ -140,7 +140,7 @@ describeEachDb(
       expect((await t().services.drops.status(id, null)).phase).toBe('sold_out');
       const who = email('gone');
       expect((await signUp(t().client(), id, who)).statusCode).toBe(201);
-      await db.transaction((tx) => t().services.inventory.returnSold(tx, id, 1));
+      await db.transaction((tx) => t().services.inventory.returnSold(tx, id, [1]));
       await expect.poll(() => mailsTo(who).length, { timeout: 3_000 }).toBe(1);
       expect((await t().client().post('/api/cart', { productId: id, quantity: 1 })).statusCode).toBe(409);
     });

@@ -45,18 +45,24 @@ async function sizedTee(t: TestApp): Promise<{ id: string; size: (label: string)
   return { id, size: (label) => ids.get(label)! };
 }
 
+/** The edition numbers sold of each size, so a refund can name the piece that comes back. */
+const soldNumbers = new Map<string, number[]>();
+
 /** Every piece of one size is sold (held, then sold, as the buying path does). */
 async function sellAll(t: TestApp, productId: string, variantId: string, qty: number): Promise<void> {
   await t.database.db.transaction(async (tx) => {
     expect(await holdVariant(tx, productId, variantId, qty)).toBe(true);
-    expect(await sellVariant(tx, productId, variantId, qty)).not.toBeNull();
+    const sold = await sellVariant(tx, productId, variantId, qty);
+    expect(sold).not.toBeNull();
+    soldNumbers.set(variantId, [...(soldNumbers.get(variantId) ?? []), ...sold!.numbers]);
   });
   t.services.catalog.invalidate();
 }
 
 /** One sold piece of `variantId` comes back on its shelf (a refund), then the restock job runs. */
 async function returnOne(t: TestApp, productId: string, variantId: string): Promise<number> {
-  await t.database.db.transaction((tx) => returnToVariant(tx, { productId, soldVariantId: variantId, quantity: 1 }));
+  const editionNumbers = [soldNumbers.get(variantId)!.pop()!];
+  await t.database.db.transaction((tx) => returnToVariant(tx, { productId, soldVariantId: variantId, editionNumbers }));
   t.services.catalog.invalidate();
   return t.services.alerts.offerReturnedPieces();
 }

@@ -39,8 +39,13 @@ export const products = pgTable(
     colors: jsonb('colors').$type<ProductColor[]>().notNull().default([]),
     /** The edition cap printed on every piece ("No. 17 of 50"). */
     editionSize: integer('edition_size').notNull().default(50),
-    /** Units ever sold; the next edition number is soldCount + 1. */
+    /** Units sold and not returned; with no returned number waiting, the next edition number is soldCount + 1. */
     soldCount: integer('sold_count').notNull().default(0),
+    /**
+     * Edition numbers of returned pieces, ascending: each is back on the shelf and goes to the next sale
+     * before any new number (editionNumbersFor in common/domain/stock.ts).
+     */
+    returnedNumbers: integer('returned_numbers').array().notNull().default(sql`'{}'::integer[]`),
     /** Units held by open checkouts (taken out of stock, not sold yet): kept here so a CHECK can count them. */
     heldCount: integer('held_count').notNull().default(0),
     /** Scheduled release (docs/product.md §9): before it the product is shown but cannot be bought; null: on sale now. */

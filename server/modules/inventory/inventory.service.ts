@@ -1,5 +1,6 @@
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import type { LiveStock } from '../../../common/contracts/catalog';
+import { MAX_EDITION_SIZE } from '../../../common/contracts/admin';
 import { sellOutSeconds } from '../../../common/domain/sell-out';
 import { EDITION_SIZE, editionNumbersFor, isAvailable, quantitiesByProduct } from '../../../common/domain/stock';
 import {
@@ -61,6 +62,8 @@ export type SizedMove =
 export interface ReturnedLine {
   productId: string;
   quantity: number;
+  /** The returned pieces' edition numbers (from the order line): one per piece, each back for the next sale. */
+  editionNumbers: readonly number[];
   size?: string | null;
   colour?: string | null;
   /** The order's checkout: the variant its holds were sold from is the one whose sold count goes down. */
@@ -236,14 +239,25 @@ export function createInventoryService(deps: { db: Db }) {
      * The piece leaves the sold count of the variant that sold it (the checkout's consumed holds say which;
      * else the line's size, else the one run it was sold from before the split) and goes on the shelf of
      * the size on its order line, matched as the buying path matches a cart line; when the run no longer
-     * has that size, back on the variant that sold it. A product in one pool may be named by id alone.
-     * False when there is no such product or it has not sold that many.
+     * has that size, back on the variant that sold it. Each piece keeps its edition number, which the
+     * next sale of the design takes first (docs/product.md, "Edition numbers"). A product in one pool may
+     * be named by id and the returned numbers alone. False when there is no such product, it has not sold
+     * that many, or a number was never given or is already back.
      */
-    async returnSold(tx: Tx, lineOrProductId: ReturnedLine | string, quantity?: number): Promise<boolean> {
+    async returnSold(tx: Tx, lineOrProductId: ReturnedLine | string, editionNumbers?: readonly number[]): Promise<boolean> {
       const line: ReturnedLine =
-        typeof lineOrProductId === 'string' ? { productId: lineOrProductId, quantity: quantity ?? 0 } : lineOrProductId;
+        typeof lineOrProductId === 'string'
+          ? { productId: lineOrProductId, quantity: editionNumbers?.length ?? 0, editionNumbers: editionNumbers ?? [] }
+          : lineOrProductId;
       const qty = line.quantity;
       if (!Number.isInteger(qty) || qty <= 0) throw new Error(`returnSold: quantity must be a positive integer, not ${qty}`);
+      const numbers = line.editionNumbers;
+      if (
+        numbers.length !== qty ||
+        new Set(numbers).size !== qty ||
+        !numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= MAX_EDITION_SIZE)
+      )
+        throw new Error(`returnSold: name each returned piece's edition number once (${qty} pieces, got [${numbers.join(', ')}])`);
       const { productId } = line;
       // The product's row first, then its variants (the lock order of ADR 015).
       if (!(await findStock(tx, productId, { lock: true }))) return false;
@@ -266,7 +280,7 @@ export function createInventoryService(deps: { db: Db }) {
         productId,
         soldVariantId: soldFrom,
         shelfVariantId: shelf ?? soldFrom,
-        quantity: qty,
+        editionNumbers: numbers,
       });
       if (!moved) return false;
       // A size or the edition had none left: the waiting list for that size (or any size) is offered the piece.
@@ -349,7 +363,7 @@ export function createInventoryService(deps: { db: Db }) {
         if (!gone && rest > 0) {
           const sold = await addSoldUnits(tx, productId, rest);
           if (sold) {
-            entry.numbers.push(...editionNumbersFor(sold.soldCount, rest));
+            entry.numbers.push(...editionNumbersFor(sold.soldCount, rest, sold.reused));
             entry.editionSize = sold.editionSize;
           } else gone = true;
         }

@@ -6,7 +6,8 @@ import { checkouts } from '../checkout/checkout.tables';
 import { productVariants } from './variants.tables';
 
 // Inventory also owns the stock columns of catalog's `products` row (stock, held_count, sold_count,
-// edition_size): they stay there so one CHECK can keep every edition whole; only inventory writes them.
+// returned_numbers, edition_size): they stay there so one CHECK can keep every edition whole; only
+// inventory writes them.
 
 /** Units taken out of products.stock for an open checkout; released on expiry or failure. */
 export const stockHolds = pgTable(

@@ -119,7 +119,7 @@ describeEachDb('live stock (ADR 011)', (t) => {
     expect(product.soldOutAt).toBe(at!.toISOString());
 
     // A refunded sale puts the piece back on the shelf: no longer sold out.
-    await db.transaction((tx) => t().services.inventory.returnSold(tx, id, 1));
+    await db.transaction((tx) => t().services.inventory.returnSold(tx, id, [2]));
     expect(await soldOutAt(t(), id)).toBeNull();
     expect((await t().app.inject({ method: 'GET', url: `/api/products/${id}/stock` })).json()).toMatchObject({
       left: 1,

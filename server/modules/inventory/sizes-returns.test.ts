@@ -66,7 +66,7 @@ describeEachDb('returns and restock per size', (t) => {
         size: orderItems.selectedSize,
         colour: orderItems.selectedColor,
         quantity: orderItems.quantity,
-        numbers: orderItems.editionNumbers,
+        editionNumbers: orderItems.editionNumbers,
         checkoutId: orders.checkoutId,
       })
       .from(orderItems)
@@ -76,7 +76,7 @@ describeEachDb('returns and restock per size', (t) => {
   }
 
   const returnLine = (line: Awaited<ReturnType<typeof buy>>, quantity = line.quantity) =>
-    db().transaction((tx) => t().services.inventory.returnSold(tx, { ...line, quantity }));
+    db().transaction((tx) => t().services.inventory.returnSold(tx, { ...line, quantity, editionNumbers: line.editionNumbers.slice(0, quantity) }));
 
   test('a refunded M goes back on the M shelf: M no longer sold out, the product is the sum, L untouched', async () => {
     const id = await splitTee('Return Tee', [
@@ -84,7 +84,8 @@ describeEachDb('returns and restock per size', (t) => {
       { size: 'L', pieces: 3 },
     ]);
     const m = await buy(id, 'M');
-    await buy(id, 'L');
+    const l = await buy(id, 'L');
+    expect([m.editionNumbers, l.editionNumbers]).toEqual([[1], [2]]);
     const [soldOutM] = await db()
       .select()
       .from(productVariants)
@@ -101,10 +102,44 @@ describeEachDb('returns and restock per size', (t) => {
     // M had none left: the waiting list is offered the piece (restock alerts), in the same transaction.
     expect(returned).toEqual([id]);
 
-    // The M is on sale again and buyable; returning more than was sold is refused and moves nothing.
-    await buy(id, 'M');
-    expect(await returnLine(m, 2)).toBe(false);
+    // The M is on sale again and buyable, and the piece keeps its number: the next buyer gets No. 1 again.
+    expect((await buy(id, 'M')).editionNumbers).toEqual([1]);
+    // Returning more than was sold of the size is refused and moves nothing.
+    expect(
+      await db().transaction((tx) =>
+        t().services.inventory.returnSold(tx, { ...m, quantity: 2, editionNumbers: [1, 2] }),
+      ),
+    ).toBe(false);
     expect(await state(id)).toEqual({ M: { stock: 0, held: 0, sold: 1 }, L: { stock: 2, held: 0, sold: 1 } });
+  });
+
+  test('a returned piece keeps its edition number: the next sales take the returned numbers, no number is given twice or past the edition', async () => {
+    const id = await createProduct(db(), { name: 'Numbered Pool Tee', stock: 4 });
+    await db().update(products).set({ editionSize: 4 }).where(eq(products.id, id));
+    const first: Array<Awaited<ReturnType<typeof buy>>> = [];
+    for (let i = 0; i < 4; i++) first.push(await buy(id, 'M'));
+    expect(first.map((line) => line.editionNumbers)).toEqual([[1], [2], [3], [4]]);
+    const returnNumbers = (editionNumbers: number[]) =>
+      db().transaction((tx) => t().services.inventory.returnSold(tx, id, editionNumbers));
+    // No. 4 and No. 2 come back; they wait, lowest first.
+    expect(await returnNumbers([4])).toBe(true);
+    expect(await returnNumbers([2])).toBe(true);
+    const [row] = await db().select({ sold: products.soldCount, waiting: products.returnedNumbers }).from(products).where(eq(products.id, id));
+    expect(row).toEqual({ sold: 2, waiting: [2, 4] });
+    // A number never given, or one already back, is refused and moves nothing.
+    expect(await returnNumbers([5])).toBe(false);
+    expect(await returnNumbers([2])).toBe(false);
+    expect(await state(id)).toEqual({ '': { stock: 2, held: 0, sold: 2 } });
+    // Two buyers at once get the two returned pieces, each its own number; none is No. 5.
+    const again = await Promise.all([buy(id, 'M'), buy(id, 'M')]);
+    expect(again.flatMap((line) => line.editionNumbers).sort()).toEqual([2, 4]);
+    const numbers = await db().select({ n: orderItems.editionNumbers }).from(orderItems).where(eq(orderItems.productId, id));
+    // Every order line of the design: the four first sales and the two resales (2 and 4 twice: returned, then sold again).
+    expect(numbers.flatMap((r) => r.n).sort()).toEqual([1, 2, 2, 3, 4, 4]);
+    const [after] = await db().select({ sold: products.soldCount, waiting: products.returnedNumbers }).from(products).where(eq(products.id, id));
+    expect(after).toEqual({ sold: 4, waiting: [] });
+    // A returned number must be named once per piece: a programming error, refused before anything moves.
+    await expect(db().transaction((tx) => t().services.inventory.returnSold(tx, { ...first[0]!, quantity: 1, editionNumbers: [] }))).rejects.toThrow(/edition number/);
   });
 
   test('a piece sold before the split, returned as an M, leaves the one run and goes on the M shelf', async () => {
@@ -146,7 +181,7 @@ describeEachDb('returns and restock per size', (t) => {
     expect(await returnLine(line)).toBe(true);
     expect(await state(id)).toEqual({ '': { stock: 2, held: 0, sold: 0 } });
     // The short form (id and quantity) is for one pool only; it has nothing left to return now.
-    expect(await db().transaction((tx) => t().services.inventory.returnSold(tx, id, 1))).toBe(false);
+    expect(await db().transaction((tx) => t().services.inventory.returnSold(tx, id, [1]))).toBe(false);
   });
 
   test("an owner's restock of a split product must go through its sizes: a product-level stock is a 400, nothing written", async () => {

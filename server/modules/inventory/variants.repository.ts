@@ -9,6 +9,7 @@ import {
 } from '../../../common/domain/size-run';
 // The stock columns of catalog's products row are inventory's (inventory.tables.ts): the only writer.
 import { products } from '../catalog/catalog.tables';
+import { lockReturnedNumbers } from './inventory.repository';
 import { productVariants } from './variants.tables';
 
 // Per-size stock (ADR 015). Every statement here runs inside the caller's transaction and keeps the
@@ -92,7 +93,8 @@ export async function releaseVariant(
 
 /**
  * Held pieces of one size become sold: the variant's and the product's held → sold, and the pieces get
- * the design's next edition numbers from products.sold_count (No. 17 of 50 whatever the size). The
+ * the design's next edition numbers (No. 17 of 50 whatever the size): returned pieces' numbers first, then
+ * new ones from products.sold_count (editionNumbersFor, lockReturnedNumbers). The
  * sale of a size's last piece stamps its sold_out_at, the edition's last the product's. Null when the
  * product is gone (its order keeps no numbers, as before).
  */
@@ -102,14 +104,16 @@ export async function sellVariant(
   variantId: string,
   qty: number,
 ): Promise<{ numbers: number[]; editionSize: number } | null> {
-  const { rows } = await tx.execute<{ sold_count: number; edition_size: number; variants: number }>(sql`
-    with p as (
+  const { rows } = await tx.execute<{ sold_count: number; edition_size: number; reused: number[]; variants: number }>(sql`
+    with ${lockReturnedNumbers(productId)}, p as (
       update products
          set sold_count = sold_count + ${qty}, held_count = held_count - ${qty},
+             returned_numbers = r.returned_numbers[(${qty}::int + 1):],
              sold_out_at = case when sold_count + ${qty} >= edition_size then coalesce(sold_out_at, now()) else null end,
              updated_at = now()
-       where id = ${productId}
-      returning id, sold_count, edition_size
+        from r
+       where products.id = r.id
+      returning products.id, sold_count, edition_size, r.returned_numbers[1:${qty}::int] as reused
     ), v as (
       update product_variants
          set sold_count = sold_count + ${qty}, held_count = held_count - ${qty},
@@ -118,24 +122,36 @@ export async function sellVariant(
        where id = ${variantId} and product_id in (select id from p)
       returning id
     )
-    select p.sold_count, p.edition_size, (select count(*)::int from v) as variants from p`);
+    select p.sold_count, p.edition_size, p.reused, (select count(*)::int from v) as variants from p`);
   const row = rows[0];
   if (!row) return null;
   if (row.variants !== 1) throw new Error(`sellVariant: no variant ${variantId} of product ${productId}`);
-  return { numbers: editionNumbersFor(row.sold_count, qty), editionSize: row.edition_size };
+  return { numbers: editionNumbersFor(row.sold_count, qty, row.reused), editionSize: row.edition_size };
 }
+
 
 /**
  * A sold piece comes back (a refund, a returned piece): it leaves the sold count of the variant that sold
  * it and goes on the shelf of `shelfVariantId` (the size on its order line; the same variant by default),
- * so an old one-run sale returned as an M becomes an M on the shelf. The edition and the size are no
- * longer sold out. Null when the product has not sold that many (or is gone).
+ * so an old one-run sale returned as an M becomes an M on the shelf. Its edition number waits in
+ * products.returned_numbers for the next sale. The edition and the size are no longer sold out. Null when
+ * the product has not sold that many, a number was never given or is already back (or it is gone).
  */
 export async function returnToVariant(
   tx: DbOrTx,
-  args: { productId: string; soldVariantId: string; shelfVariantId?: string; quantity: number },
+  args: {
+    productId: string;
+    soldVariantId: string;
+    shelfVariantId?: string;
+    /** The returned pieces' edition numbers: distinct whole numbers from 1 (the caller checks). */
+    editionNumbers: readonly number[];
+  },
 ): Promise<{ sizeRefilled: boolean; productRefilled: boolean } | null> {
-  const { productId, soldVariantId, quantity: qty } = args;
+  const { productId, soldVariantId, editionNumbers } = args;
+  const qty = editionNumbers.length;
+  // An array literal of checked integers, sent as one parameter (drizzle spreads a JS array into a list).
+  const numbers = `{${editionNumbers.join(',')}}`;
+  const highest = Math.max(...editionNumbers);
   const shelf = args.shelfVariantId ?? soldVariantId;
   const { rows } = await tx.execute<{
     product_stock: number;
@@ -143,8 +159,13 @@ export async function returnToVariant(
     variants: number;
   }>(sql`
     with p as (
-      update products set sold_count = sold_count - ${qty}, stock = stock + ${qty}, sold_out_at = null, updated_at = now()
+      update products
+         set sold_count = sold_count - ${qty}, stock = stock + ${qty}, sold_out_at = null, updated_at = now(),
+             returned_numbers = array(select n from unnest(returned_numbers || ${numbers}::integer[]) n order by n)
        where id = ${productId} and sold_count >= ${qty}
+         -- Only numbers given out and not back yet: 1 … the highest given (sold + waiting), none waiting.
+         and ${highest}::int <= sold_count + cardinality(returned_numbers)
+         and not (returned_numbers && ${numbers}::integer[])
       returning id, stock
     ), v as (
       update product_variants

@@ -210,10 +210,11 @@ describe('releases and returns per size', () => {
     });
     expect(sizeOf(await sizes(productId), 'M')).toMatchObject({ left: 1, held: 0 });
     // The L pieces sell, then one is refunded and comes back as an L.
-    await db.transaction((tx) => sellVariant(tx, productId, l.variantId, 2));
+    const sold = await db.transaction((tx) => sellVariant(tx, productId, l.variantId, 2));
+    expect(sold).toEqual({ numbers: [1, 2], editionSize: 50 });
     expect(
       await db.transaction((tx) =>
-        returnToVariant(tx, { productId, soldVariantId: l.variantId, quantity: 1 }),
+        returnToVariant(tx, { productId, soldVariantId: l.variantId, editionNumbers: [2] }),
       ),
     ).toEqual({
       sizeRefilled: false,
@@ -223,7 +224,7 @@ describe('releases and returns per size', () => {
     // Returning more than was sold is refused, and moves nothing.
     expect(
       await db.transaction((tx) =>
-        returnToVariant(tx, { productId, soldVariantId: l.variantId, quantity: 5 }),
+        returnToVariant(tx, { productId, soldVariantId: l.variantId, editionNumbers: [1, 3, 4, 5, 6] }),
       ),
     ).toBeNull();
     expect(await expectLevel(productId)).toMatchObject({ stock: 49, held: 0, sold: 1 });
@@ -256,7 +257,7 @@ describe('releases and returns per size', () => {
     expect(mId).toBe(sizeOf(run, 'M').variantId);
     expect(await findVariantForLine(db, productId, { size: 'XXL' })).toBeNull();
     await db.transaction((tx) =>
-      returnToVariant(tx, { productId, soldVariantId: oneRun!, shelfVariantId: mId!, quantity: 1 }),
+      returnToVariant(tx, { productId, soldVariantId: oneRun!, shelfVariantId: mId!, editionNumbers: [27] }),
     );
     const after = await sizes(productId);
     expect(after[0]).toMatchObject({ size: null, sold: 26, pieces: 26 });
