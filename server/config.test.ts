@@ -85,6 +85,14 @@ describe('loadConfig', () => {
     expect(message).not.toMatch(/[{}[\]]/);
   });
 
+  test('SHOP_TIME_ZONE: UTC by default, an IANA name taken, an unknown one refused with a message', () => {
+    expect(loadConfig({}).SHOP_TIME_ZONE).toBe('UTC');
+    expect(loadConfig({ SHOP_TIME_ZONE: 'Europe/Berlin' }).SHOP_TIME_ZONE).toBe('Europe/Berlin');
+    expect(() => loadConfig({ SHOP_TIME_ZONE: 'Mars/Olympus_Mons' })).toThrow(
+      /SHOP_TIME_ZONE: must be an IANA time zone name such as Europe\/Berlin or America\/New_York/,
+    );
+  });
+
   test('every problem is listed at once', () => {
     expect(() => loadConfig({ PORT: 'x', TAX_RATE: 'y', DATABASE_URL: 'z' })).toThrow(
       /PORT:[\s\S]*TAX_RATE:|TAX_RATE:[\s\S]*PORT:/,

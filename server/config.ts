@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import path from 'node:path';
+import { isTimeZone } from './lib/shop-time';
 
 // The only reader of process.env: everything else receives a validated Config.
 
@@ -59,6 +60,11 @@ const envSchema = z.object({
    */
   MAIL_THREAD: z.enum(['on', 'off'], { message: 'must be on or off' }).optional(),
   SHOP_NAME: z.string().min(1).default('FIFTY'),
+  /** The time zone the mails write times in ('kept until 18:05 CET'): an IANA name; default UTC. */
+  SHOP_TIME_ZONE: z
+    .string()
+    .default('UTC')
+    .refine(isTimeZone, 'must be an IANA time zone name such as Europe/Berlin or America/New_York'),
   /** The support inbox shown on every page (Contact, policies, size guide). */
   SUPPORT_EMAIL: z.string().email('SUPPORT_EMAIL must be an e-mail address').default('support@fifty.local'),
   /** Social profile links in the footer; each is hidden when unset. */

@@ -159,6 +159,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     shopName: config.SHOP_NAME,
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     reserveMinutes: config.ALERT_RESERVE_MINUTES,
+    timeZone: config.SHOP_TIME_ZONE,
     // Keys the hashes of folded mailboxes (one signup per inbox and product, ADR 013).
     secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
     // Inside a drop window a returned piece goes back to the admitted line, unless the drop sold out (ADR 011).
@@ -226,6 +227,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     shopName: config.SHOP_NAME,
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     passMs: config.DROP_PASS_MINUTES * 60_000,
+    timeZone: config.SHOP_TIME_ZONE,
     onLeft: (productId, sessionId) => drops.ticketLeft(productId, sessionId),
     clock,
   });

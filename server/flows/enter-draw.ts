@@ -82,6 +82,7 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
         closesAt,
         url: entryUrl(token),
         shopName: settings.shopName,
+        timeZone: settings.timeZone,
       }),
     );
   }

@@ -1,4 +1,5 @@
 import ical, { ICalAlarmType } from 'ical-generator';
+import { shopTime } from '../../lib/shop-time';
 
 export interface DropCalendarInput {
   productId: string;
@@ -12,6 +13,8 @@ export interface DropCalendarInput {
   url: string;
   /** The shop's host name: the event's UID is stable per product and shop, so a second download updates it. */
   host: string;
+  /** The shop's time zone for the hour the description names (the event's times are UTC, shown in the reader's zone). */
+  timeZone?: string;
 }
 
 /**
@@ -27,7 +30,7 @@ export function buildDropCalendar(input: DropCalendarInput): string {
     start: input.roomOpensAt,
     end: input.releaseAt,
     summary: `${input.productName} drops: the waiting room opens`,
-    description: `Join the waiting room before ${input.releaseAt.toISOString().slice(11, 16)} UTC to be in the draw for ${input.productName}: ${input.url}`,
+    description: `Join the waiting room before ${shopTime(input.releaseAt, input.timeZone).short} to be in the draw for ${input.productName}: ${input.url}`,
     url: input.url,
     alarms: [{ type: ICalAlarmType.display, trigger: 10 * 60, description: `${input.productName}: the waiting room opens in 10 minutes` }],
   });

@@ -1,5 +1,6 @@
 import { escapeHtml } from '../../lib/html';
 import type { MailMessage } from '../../lib/mailer';
+import { shopTime } from '../../lib/shop-time';
 
 interface AlertMailInput {
   to: string;
@@ -11,12 +12,6 @@ interface AlertMailInput {
   unsubscribeUrl: string;
 }
 
-/** '18:00 CET' and 'Fri, 27 Nov 2026, 18:00 CET' in the shop's time zone (Intl; SHOP_TIME_ZONE-style setting, default UTC). */
-export function shopTime(at: Date, timeZone = 'UTC'): { short: string; long: string } {
-  const parts = (opts: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short', timeZone, ...opts }).format(at);
-  return { short: parts({}), long: parts({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }) };
-}
 
 /** Every alert mail names only its own recipient and can be left with one click (List-Unsubscribe). */
 function compose(input: AlertMailInput, subject: string, lines: string[], cta: string): MailMessage {
@@ -95,9 +90,9 @@ export function buildRoomOpenMail(
  * the size of the kept piece (ADR 015), named in the subject and the text; null for an edition in one pool.
  */
 export function buildRestockMail(
-  input: AlertMailInput & { reservedUntil: Date; minutes: number; size?: string | null },
+  input: AlertMailInput & { reservedUntil: Date; minutes: number; size?: string | null; timeZone?: string },
 ): MailMessage {
-  const until = `${input.reservedUntil.toISOString().slice(11, 16)} UTC`;
+  const until = shopTime(input.reservedUntil, input.timeZone).short;
   const piece = input.size ? `${input.productName} in size ${input.size}` : input.productName;
   return compose(
     input,

@@ -137,6 +137,7 @@ export function createAlertsService(deps: AlertsDeps) {
       releaseAt: new Date(p.releaseAt),
       url: `${productPage(p.id)}#waiting-room`,
       host,
+      timeZone: deps.timeZone,
     });
   /** A product's sizes when it is split into sizes (ADR 015), in run order; [] for one pool. */
   async function sizeRunOf(productId: string, tx: DbOrTx = db): Promise<AlertsSizeStock[]> {
@@ -199,6 +200,7 @@ export function createAlertsService(deps: AlertsDeps) {
           ...links(a),
           reservedUntil: a.reservedUntil!,
           minutes: minutesShown,
+          timeZone: deps.timeZone,
         }),
       );
       if (claimed.length < BATCH) return total;

@@ -171,3 +171,30 @@ describeEachDb(
   },
   { deps: { clock: roomClock } },
 );
+
+// SHOP_TIME_ZONE: the mails name times on the shop's own clock. 12:00 UTC on 17 May 2031 is 14:00 in Berlin
+// (summer time) and 08:00 in New York.
+const zoneClock = createManualClock(Date.UTC(2031, 4, 17, 9, 0));
+describeEachDb(
+  'Notify me in the shop’s time zone',
+  (t) => {
+    test('the room-open mail and its calendar description name the release at 14:00 CEST, not 12:00 UTC', async () => {
+      const raffleMs = t().config.DROP_RAFFLE_MINUTES * MINUTE;
+      const releaseAt = new Date(Date.UTC(2031, 4, 17, 12, 0));
+      const id = await createProduct(t().database.db, { name: 'Zone Tee', releaseAt });
+      zoneClock.set(Date.now());
+      expect((await signUp(t().client(), id, 'zone@example.com')).statusCode).toBe(201);
+      zoneClock.set(releaseAt.getTime() - raffleMs + 1_000);
+      await t().services.jobs.runAll();
+      const [eml] = outbox(t()).filter((m) => m.includes('Zone Tee'));
+      expect(subjectOf(eml!)).toBe('Zone Tee: the waiting room is open — join before 14:00 CEST');
+      expect(mimePart(eml!, 'text/plain')).toContain('Join before 14:00 CEST to be in the draw.');
+      expect(eml).not.toContain('12:00 UTC');
+      const ics = mimePart(eml!, 'text/calendar');
+      // The event's own times stay absolute (a calendar shows them in its reader's zone).
+      expect(eventOf(ics).start).toBe(releaseAt.getTime() - raffleMs);
+      expect(ics.replace(/\r\n /g, '')).toContain('Join the waiting room before 14:00 CEST');
+    });
+  },
+  { env: { SHOP_TIME_ZONE: 'Europe/Berlin' }, deps: { clock: zoneClock } },
+);

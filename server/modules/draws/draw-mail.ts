@@ -1,6 +1,7 @@
 import { formatUsd } from '../../../common/domain/money';
 import { escapeHtml } from '../../lib/html';
 import type { MailMessage } from '../../lib/mailer';
+import { shopTime } from '../../lib/shop-time';
 
 // The draw's mails: the confirmation link after entering, and one result per entrant after the draw.
 // Nothing in them but what the entrant typed and the shop's own words.
@@ -32,11 +33,13 @@ export function renderEntryConfirmation(input: {
   closesAt: Date;
   url: string;
   shopName: string;
+  /** The shop's time zone for the closing time (SHOP_TIME_ZONE); default UTC. */
+  timeZone?: string;
 }): MailMessage {
   const subject = `Confirm your entry: ${input.productName}`;
   const lines = [
     `Hi ${input.firstName},`,
-    `You entered the draw for ${input.productName}. Confirm your entry with the link below: an entry that is not confirmed before the window closes (${input.closesAt.toUTCString()}) is not in the draw.`,
+    `You entered the draw for ${input.productName}. Confirm your entry with the link below: an entry that is not confirmed before the window closes (${shopTime(input.closesAt, input.timeZone).long}) is not in the draw.`,
     `We authorised ${formatUsd(input.amountCents)} on your card. Nothing is charged unless you win; otherwise the authorisation is released after the draw.`,
     'The same link lets you see your entry, change your sizes or withdraw until the window closes.',
   ];

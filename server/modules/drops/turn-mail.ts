@@ -8,6 +8,7 @@ import { escapeHtml } from '../../lib/html';
 import { notFound } from '../../plugins/http-error';
 import { leaveTicket } from './drops.repository';
 import { dropQueue } from './drops.tables';
+import { shopTime } from '../../lib/shop-time';
 
 /** A page that has not been seen visible for this long when its holder is admitted gets the mail. */
 export const DEFAULT_HIDDEN_MS = 20_000;
@@ -45,13 +46,7 @@ export interface TurnMailDeps {
 }
 
 function buildTurnMail(input: { to: string; productName: string; shopName: string; url: string; passEndsAt: Date; timeZone?: string }): TurnMailMessage {
-  const until = new Intl.DateTimeFormat('en-GB', {
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-    timeZone: input.timeZone ?? 'UTC',
-  }).format(input.passEndsAt);
+  const until = shopTime(input.passEndsAt, input.timeZone).short;
   const subject = `It's your turn: ${input.productName}`;
   const lines = [
     `It's your turn to buy ${input.productName}.`,

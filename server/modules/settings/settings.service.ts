@@ -41,6 +41,8 @@ export function createSettingsService(config: Config, now: Date = new Date()) {
   return {
     publicSettings,
     shopName: config.SHOP_NAME,
+    /** The time zone the mails write times in (SHOP_TIME_ZONE, an IANA name). */
+    timeZone: config.SHOP_TIME_ZONE,
     freeShippingThresholdCents: config.FREE_SHIPPING_THRESHOLD,
     taxRate: config.TAX_RATE,
     holdMinutes: config.HOLD_MINUTES,
