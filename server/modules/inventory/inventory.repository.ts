@@ -43,39 +43,40 @@ export async function moveStock(
 }
 
 /**
- * The CTE `r` of a sale's UPDATE: the product's row locked, with the returned edition numbers waiting on
- * it. Read under the lock (not from the statement's snapshot), so two sales never take the same returned
- * number; the UPDATE keeps what the sale leaves (`returned_numbers[qty + 1:]`) and hands back what it
- * took (`[1:qty]`), in the one statement (a SELECT of its own would cost the drop's hot path a round
- * trip). `for no key update` is the lock the UPDATE takes anyway; `for update` would also wait for every
- * open transaction whose foreign key names the product (a hold, an order line): fifty payments at once
+ * The product row's part of a sale of `qty` held units, as the CTEs `r` and `p` of one statement: `p`
+ * returns the row's id, its new sold_count and edition_size, and `reused`, the returned edition numbers
+ * the sale took (editionNumbersFor puts the pieces' numbers together from them). The sale of the
+ * edition's last piece stamps sold_out_at ('All 50 sold in 3 min 12 s').
+ * `r` reads the returned numbers under the row's lock, not from the statement's snapshot, so two sales
+ * never take the same number; `p` keeps what the sale leaves (`[qty + 1:]`) and hands back what it took
+ * (`[1:qty]`), in the one statement (a SELECT of its own would cost the drop's hot path a round trip).
+ * `for no key update` is the lock the UPDATE takes anyway; `for update` would also wait for every open
+ * transaction whose foreign key names the product (a hold, an order line): fifty payments at once
  * (purchase-limits.test.ts) stalled past a minute with it, and take under 2 s without.
  */
-export function lockReturnedNumbers(productId: string) {
-  return sql`r as (select id, returned_numbers from products where id = ${productId} for no key update)`;
+export function sellFromProductRow(productId: string, qty: number) {
+  return sql`r as (select id, returned_numbers from products where id = ${productId} for no key update),
+    p as (
+      update products
+         set sold_count = sold_count + ${qty}, held_count = held_count - ${qty},
+             returned_numbers = r.returned_numbers[(${qty}::int + 1):],
+             sold_out_at = case when sold_count + ${qty} >= edition_size then coalesce(sold_out_at, now()) else null end,
+             updated_at = now()
+        from r
+       where products.id = r.id
+      returning products.id, products.sold_count, products.edition_size, r.returned_numbers[1:${qty}::int] as reused
+    )`;
 }
 
-/**
- * Held units of a product (no size run) become sold units: returns the new sold count and the returned
- * numbers the sale took, from which editionNumbersFor gives the pieces' numbers. The sale of the
- * edition's last piece stamps sold_out_at in the same update ('All 50 sold in 3 min 12 s'). Null when
- * the product is gone.
- */
+/** Held units of a product (no size run) become sold units; null when the product is gone. */
 export async function addSoldUnits(
   tx: DbOrTx,
   productId: string,
   quantity: number,
 ): Promise<{ soldCount: number; editionSize: number; reused: number[] } | null> {
-  const { rows } = await tx.execute<{ sold_count: number; edition_size: number; reused: number[] }>(sql`
-    with ${lockReturnedNumbers(productId)}
-    update products
-       set sold_count = sold_count + ${quantity}, held_count = held_count - ${quantity},
-           returned_numbers = r.returned_numbers[(${quantity}::int + 1):],
-           sold_out_at = case when sold_count + ${quantity} >= edition_size then coalesce(sold_out_at, now()) else null end,
-           updated_at = now()
-      from r
-     where products.id = r.id
-    returning sold_count, edition_size, r.returned_numbers[1:${quantity}::int] as reused`);
+  const { rows } = await tx.execute<{ sold_count: number; edition_size: number; reused: number[] }>(
+    sql`with ${sellFromProductRow(productId, quantity)} select sold_count, edition_size, reused from p`,
+  );
   const row = rows[0];
   return row ? { soldCount: row.sold_count, editionSize: row.edition_size, reused: row.reused } : null;
 }

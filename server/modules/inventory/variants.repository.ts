@@ -9,7 +9,7 @@ import {
 } from '../../../common/domain/size-run';
 // The stock columns of catalog's products row are inventory's (inventory.tables.ts): the only writer.
 import { products } from '../catalog/catalog.tables';
-import { lockReturnedNumbers } from './inventory.repository';
+import { sellFromProductRow } from './inventory.repository';
 import { productVariants } from './variants.tables';
 
 // Per-size stock (ADR 015). Every statement here runs inside the caller's transaction and keeps the
@@ -94,7 +94,7 @@ export async function releaseVariant(
 /**
  * Held pieces of one size become sold: the variant's and the product's held → sold, and the pieces get
  * the design's next edition numbers (No. 17 of 50 whatever the size): returned pieces' numbers first, then
- * new ones from products.sold_count (editionNumbersFor, lockReturnedNumbers). The
+ * new ones from products.sold_count (editionNumbersFor, sellFromProductRow). The
  * sale of a size's last piece stamps its sold_out_at, the edition's last the product's. Null when the
  * product is gone (its order keeps no numbers, as before).
  */
@@ -105,16 +105,7 @@ export async function sellVariant(
   qty: number,
 ): Promise<{ numbers: number[]; editionSize: number } | null> {
   const { rows } = await tx.execute<{ sold_count: number; edition_size: number; reused: number[]; variants: number }>(sql`
-    with ${lockReturnedNumbers(productId)}, p as (
-      update products
-         set sold_count = sold_count + ${qty}, held_count = held_count - ${qty},
-             returned_numbers = r.returned_numbers[(${qty}::int + 1):],
-             sold_out_at = case when sold_count + ${qty} >= edition_size then coalesce(sold_out_at, now()) else null end,
-             updated_at = now()
-        from r
-       where products.id = r.id
-      returning products.id, sold_count, edition_size, r.returned_numbers[1:${qty}::int] as reused
-    ), v as (
+    with ${sellFromProductRow(productId, qty)}, v as (
       update product_variants
          set sold_count = sold_count + ${qty}, held_count = held_count - ${qty},
              sold_out_at = case when stock = 0 and held_count - ${qty} = 0 then coalesce(sold_out_at, now()) else sold_out_at end,
@@ -128,7 +119,6 @@ export async function sellVariant(
   if (row.variants !== 1) throw new Error(`sellVariant: no variant ${variantId} of product ${productId}`);
   return { numbers: editionNumbersFor(row.sold_count, qty, row.reused), editionSize: row.edition_size };
 }
-
 
 /**
  * A sold piece comes back (a refund, a returned piece): it leaves the sold count of the variant that sold
