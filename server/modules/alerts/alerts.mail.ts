@@ -12,7 +12,6 @@ interface AlertMailInput {
   unsubscribeUrl: string;
 }
 
-
 /** Every alert mail names only its own recipient and can be left with one click (List-Unsubscribe). */
 function compose(input: AlertMailInput, subject: string, lines: string[], cta: string): MailMessage {
   const { to, shopName, productUrl, unsubscribeUrl } = input;
