@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../server/db/client';
 import { buyOnePiece, spawnShop, waitHealthy, type ShopProcess } from '../tests/support/shop-process';
+import { addFloodProduct, startPurchaseFlood } from '../tests/support/purchase-flood';
 
 // A hang detector, not a speed goal: the stop takes about 1 s on a quiet box, and the 3 s target is measured by
 // bench/faults/sigterm.scenario.ts (bench/README.md). A loaded CI box may take longer without anything being wrong.
@@ -339,6 +340,29 @@ describe('the shop process on its embedded PostgreSQL', () => {
     expect(shop.output()).not.toMatch(/ERR_HTTP_HEADERS_SENT|uncaught/i);
   });
 
+  test('SIGTERM mid-purchase with 50 keep-alive shoppers: no connection reset, every charged shopper shown their order, exit 0 within the stop bound', async () => {
+    const dataDir = preparedDataDir();
+    const shop = await start(dataDir);
+    await waitHealthy(shop);
+    const productId = await addFloodProduct(dataDir);
+    // Each shopper buys again and again; told 503 + Retry-After (the shop is stopping) they stop, as the storefront does.
+    const flood = startPurchaseFlood(shop.base, { shoppers: 50, productId, stopWhenRefused: true });
+    await expect.poll(() => flood.ordered, { timeout: 30_000, interval: 50 }).toBeGreaterThan(20);
+    const sent = Date.now();
+    shop.child.kill('SIGTERM');
+    const exit = await shop.exited;
+    const stopMs = Date.now() - sent;
+    // Whoever still asks after the exit finds nobody listening at once.
+    const report = await flood.stop();
+    expect(report.bad).toEqual([]);
+    expect(report.counts.dropped).toBe(0);
+    // A shopper whose card was charged was shown their order, not an error.
+    expect(report.charged.filter((c) => c.orderNumber === null)).toEqual([]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(stopMs).toBeLessThan(STOP_BOUND_MS);
+    expect(postmasterPid(dataDir)).toBeNull();
+  });
+
   test('kill -9 of its PostgreSQL: a bare shop starts it again by itself and takes writes within 10 s', async () => {
     const dataDir = preparedDataDir();
     const shop = await start(dataDir);
@@ -353,6 +377,37 @@ describe('the shop process on its embedded PostgreSQL', () => {
     shop.child.kill('SIGTERM');
     expect(await shop.exited).toEqual({ code: 0, signal: null });
     expect(postmasterPid(dataDir)).toBeNull();
+  });
+
+  test('kill -9 of its PostgreSQL during a purchase flood: the shop stays up, answers 503 + Retry-After meanwhile, sells again after, and nothing paid is lost', async () => {
+    const dataDir = preparedDataDir();
+    const shop = await start(dataDir);
+    await waitHealthy(shop);
+    const productId = await addFloodProduct(dataDir);
+    const flood = startPurchaseFlood(shop.base, { shoppers: 50, productId });
+    await expect.poll(() => flood.ordered, { timeout: 30_000, interval: 50 }).toBeGreaterThan(20);
+    const before = { ...flood.counts };
+    process.kill(postmasterPid(dataDir)!, 'SIGKILL');
+    // Connections lost mid-transaction, a server restarting: the requests they touch are 503s…
+    await expect.poll(() => flood.counts['503'], { timeout: 10_000, interval: 20 }).toBeGreaterThan(before['503']);
+    const orderedDuring = flood.ordered;
+    // …and the same shop process sells again once its supervisor has the database back.
+    await expect.poll(() => flood.ordered, { timeout: 15_000, interval: 50 }).toBeGreaterThan(orderedDuring + 20);
+    const report = await flood.stop();
+    expect(shop.child.exitCode).toBeNull();
+    expect(report.bad).toEqual([]);
+    // Every shopper whose card was charged got their order (asking again after a 503, as the success page does).
+    expect(report.charged.filter((c) => c.orderNumber === null)).toEqual([]);
+    shop.child.kill('SIGTERM');
+    expect(await shop.exited).toEqual({ code: 0, signal: null });
+    expect(shop.output()).not.toMatch(/uncaught|unhandled/i);
+    const db = await openDatabase({ dataDir, embeddedMode: 'shared', poolSize: 1 });
+    try {
+      const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from orders where order_number = any($1)', [report.orders]);
+      expect(rows[0]!.n).toBe(report.orders.length);
+    } finally {
+      await db.close();
+    }
   });
 
   test('an uncaught exception: the shop stops its PostgreSQL and exits 1', async () => {

@@ -12,7 +12,8 @@ import { lazyChildLoggerFactory, safeLoggerOptions } from './plugins/log-redacti
 import { registerSafeInput, takesBody } from './plugins/safe-input';
 import { registerErrorHandler } from './plugins/error-handler';
 import { createWriteProbe } from './db/write-probe';
-import { registerJsonBody } from './plugins/json-body';
+import { registerJsonBody, SHOPPER_BODY_LIMIT } from './plugins/json-body';
+import { DEFAULT_HTTP_LIMITS, httpServerFactory, registerLongBodies, trustedPeer, type HttpLimits } from './plugins/http-limits';
 import { foreignOriginCheck, registerSecurity } from './plugins/security';
 import { registerSession } from './plugins/session';
 import { registerShopper } from './plugins/shopper';
@@ -48,6 +49,8 @@ export interface AppDeps extends ServiceOverrides {
   extraRoutes?: FastifyPluginAsync;
   /** Sees every route as it is added (server/route-contracts.test.ts checks each /api route has a response schema). */
   onRoute?: onRouteHookHandler;
+  /** Tests shrink the timeouts and the per-address connection cap (plugins/http-limits.ts). */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 declare module 'fastify' {
@@ -65,7 +68,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         : { level: config.LOG_LEVEL, ...(typeof deps.logger === 'object' ? deps.logger : {}), ...safeLoggerOptions },
     // A request's logger is made on its first line, not for every request (plugins/log-redaction.ts).
     ...(deps.logger === false ? {} : { childLoggerFactory: lazyChildLoggerFactory }),
-    bodyLimit: 1024 * 1024,
+    // 16 KB unless the route says more (plugins/json-body.ts); timeouts and a per-address socket cap on
+    // the server itself (plugins/http-limits.ts, docs/operations.md "In front of the shop").
+    bodyLimit: SHOPPER_BODY_LIMIT,
+    serverFactory: httpServerFactory(
+      { ...DEFAULT_HTTP_LIMITS, ...deps.httpLimits },
+      { trusted: trustedPeer(config.TRUST_PROXY), ipv6Prefix: config.IPV6_PREFIX },
+    ),
     // Only trusted proxies may set the client IP (login rate limit) and protocol (Secure cookies).
     trustProxy: config.TRUST_PROXY === 'true' ? true : config.TRUST_PROXY.split(',').map((v) => v.trim()),
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
@@ -88,6 +97,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   registerErrorHandler(app, { notFoundCheck: foreignOriginCheck(config) });
   registerJsonBody(app);
+  registerLongBodies(app);
   registerSafeInput(app);
   await registerSecurity(app, config);
   // Request bodies are inflated only where a route takes one: a GET runs no decompression hook.
@@ -165,6 +175,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clientDir: deps.clientDir ?? (config.CLIENT_DIR ? path.resolve(config.CLIENT_DIR) : path.join(projectRoot, 'dist', 'client')),
     uploadsDir: path.join(config.DATA_DIR, 'uploads'),
     seo: services.seo,
+    // Pages are keyed and rendered for the shop's own address, never the request's Host header.
+    origin: new URL(config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).origin,
   });
 
   // Open waiting-room event streams end first: closing the server waits for no stream.

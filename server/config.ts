@@ -94,7 +94,11 @@ const envSchema = z.object({
   STREAMS_PER_ADDRESS: z.coerce.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000').default(50),
   /** Where the built storefront lives (default dist/client). */
   CLIENT_DIR: z.string().optional(),
-  /** Which proxies may set X-Forwarded-*: 'loopback' (default), 'true', or a comma list of addresses/CIDRs. */
+  /**
+   * Which proxies may set X-Forwarded-*: 'loopback' (default), 'true', or a comma list of addresses/CIDRs.
+   * Their sockets are also exempt from the cap of open sockets per address (plugins/http-limits.ts): they
+   * carry many clients, and the proxy caps those itself (docs/operations.md, "In front of the shop").
+   */
   TRUST_PROXY: z.string().default('loopback'),
   /** Route rate limits (docs/security.md): 'off' when a proxy or CDN in front does the limiting. */
   RATE_LIMITS: z.enum(['on', 'off'], { message: 'must be on or off' }).default('on'),

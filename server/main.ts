@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { loadConfigOrExit } from './config';
 import { openDatabase, type Database } from './db/client';
@@ -5,6 +6,7 @@ import { DataDirInUseError } from './db/embedded-postgres';
 import { prepareDatabase } from './db/prepare';
 import { secureDataDir } from './lib/data-dir';
 import { buildApp } from './app';
+import { DATABASE_UNAVAILABLE_MESSAGE } from './plugins/error-handler';
 import { resolveSessionSecret } from './session-secret';
 
 const config = loadConfigOrExit();
@@ -14,9 +16,11 @@ process.umask(0o077);
 // Stopping (docs/operations.md "Stopping and restarting", ADR 007):
 // 1. drain (DRAIN_MS): still listening; every answer says `Connection: close`, so keep-alive clients
 //    that already sent their next request get it answered and their sockets close cleanly;
-// 2. refuse (REFUSE_MS): still listening; new requests get 503 + Retry-After + Connection: close, so
-//    clients back off before the listening socket closes (connections still queued in the kernel when
-//    it closes would be reset);
+// 2. refuse: still listening; new requests get 503 + Retry-After + Connection: close, so clients back off
+//    before the listening socket closes (connections still queued in the kernel when it closes would be
+//    reset), except those that finish a purchase already paid (SETTLING_ROUTES: a charged shopper is shown
+//    their order, not an error). It lasts until no request is in flight (event streams aside) and no new
+//    connection came for QUIET_MS, at least REFUSE_MS and at most REFUSE_MAX_MS;
 // 3. close: stop listening; idle sockets are closed once idle for GRACE_MS (a connection accepted in the
 //    last milliseconds has its request answered, not reset); in-flight requests are answered;
 // 4. stop the jobs, the pool and the embedded PostgreSQL; exit 0.
@@ -24,6 +28,8 @@ process.umask(0o077);
 // with exit code 1, and still stops the embedded PostgreSQL first.
 const DRAIN_MS = 600;
 const REFUSE_MS = 150;
+const QUIET_MS = 250;
+const REFUSE_MAX_MS = 4_000;
 const GRACE_MS = 250;
 const FORCE_MS = 10_000;
 const RETRY_AFTER_S = '5';
@@ -31,6 +37,17 @@ const RETRY_AFTER_S = '5';
 let database: Database | undefined;
 let app: Awaited<ReturnType<typeof buildApp>> | null = null;
 let closing = false;
+let draining = false;
+let refusing = false;
+let sweep: NodeJS.Timeout | undefined;
+/** When the last connection was accepted, and the requests in flight (event streams aside): step 2's end. */
+let lastConnectionAt = 0;
+const inFlight = new Set<ServerResponse>();
+/**
+ * Routes that finish a purchase already paid, answered while the shop refuses everything else: the
+ * order for a charged card (the success page, the gateway's webhook) and the success page's read of it.
+ */
+const SETTLING_ROUTES = new Set(['/api/payment-success', '/api/orders/latest', '/api/webhooks/stripe']);
 
 const logError = (err: unknown, msg: string) => {
   if (app) app.log.error({ err }, msg);
@@ -82,9 +99,16 @@ try {
   if (fixed.length) console.log(`Made ${fixed.length} file(s) in DATA_DIR private to the shop's user.`);
   await prepareDatabase(database, config.DATA_DIR, { demoData: config.DEMO_DATA });
   app = await buildApp(config, { database, sessionSecret: resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR) });
-  // Step 2 above: Fastify answers 503 to new requests once closing; hold the listener open a moment.
-  app.addHook('preClose', async () => {
-    await new Promise((r) => setTimeout(r, REFUSE_MS));
+  // Step 2 above: new requests are refused while the listener stays open (Fastify's own 503 once closing
+  // would refuse a charged shopper's order too).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!refusing || SETTLING_ROUTES.has(request.routeOptions.url ?? '')) return;
+    return reply
+      .code(503)
+      .header('retry-after', RETRY_AFTER_S)
+      .header('connection', 'close')
+      .header('cache-control', 'no-store')
+      .send({ message: DATABASE_UNAVAILABLE_MESSAGE });
   });
   await app.ready();
   trackConnections(app.server);
@@ -99,10 +123,6 @@ try {
   process.exit(1);
 }
 
-let draining = false;
-let refusing = false;
-let sweep: NodeJS.Timeout | undefined;
-
 /**
  * Connection bookkeeping for a stop that resets nothing. The listener runs BEFORE Fastify's own (which
  * may answer synchronously: a malformed URL, the 503 once closing), so headers are set while they can be.
@@ -113,6 +133,7 @@ let sweep: NodeJS.Timeout | undefined;
 function trackConnections(server: NonNullable<typeof app>['server']) {
   const sockets = new Map<Socket, { busy: number; lastActive: number }>();
   server.on('connection', (socket: Socket) => {
+    lastConnectionAt = Date.now();
     sockets.set(socket, { busy: 0, lastActive: Date.now() });
     socket.once('close', () => sockets.delete(socket));
   });
@@ -126,11 +147,12 @@ function trackConnections(server: NonNullable<typeof app>['server']) {
         state.lastActive = Date.now();
       });
     }
-    if (draining && !res.headersSent) {
-      res.setHeader('connection', 'close');
-      // From here on Fastify answers new requests 503: tell clients when to come back.
-      if (refusing) res.setHeader('retry-after', RETRY_AFTER_S);
+    // Event streams (the waiting room's, live stock's: `…/events`) never end by themselves: not counted.
+    if (!/\/events(\?|$)/.test(req.url ?? '')) {
+      inFlight.add(res);
+      res.once('close', () => inFlight.delete(res));
     }
+    if (draining && !res.headersSent) res.setHeader('connection', 'close');
   });
   server.closeIdleConnections = () => {
     const now = Date.now();
@@ -140,6 +162,21 @@ function trackConnections(server: NonNullable<typeof app>['server']) {
   };
   server.on('close', () => clearInterval(sweep));
   return sockets;
+}
+
+/**
+ * Step 2's end: nothing in flight but event streams (they end with the server), and no connection for
+ * QUIET_MS, so that a shopper whose card was just charged reaches the listener for their order, and the
+ * listener closes with no connection waiting in the kernel.
+ */
+async function quietDown(): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const now = Date.now();
+    if (now - started >= REFUSE_MAX_MS) return;
+    if (now - started >= REFUSE_MS && now - lastConnectionAt >= QUIET_MS && inFlight.size === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 async function shutdown(reason: string, exitCode = 0, cause?: unknown) {
@@ -152,11 +189,12 @@ async function shutdown(reason: string, exitCode = 0, cause?: unknown) {
   draining = true;
   await new Promise((r) => setTimeout(r, DRAIN_MS));
   let code = exitCode;
+  refusing = true;
+  await quietDown();
   // Closes idle sockets as they pass GRACE_MS of quiet, until the server has none left.
   sweep = setInterval(() => app!.server.closeIdleConnections(), 50);
-  refusing = true;
   try {
-    // Answers 503 for REFUSE_MS, stops listening, answers in-flight requests, stops the jobs.
+    // Stops listening, answers what is still in flight, ends the event streams, stops the jobs.
     await app!.close();
   } catch (err) {
     app!.log.error({ err }, 'closing the server failed');

@@ -29,6 +29,8 @@ const WITHOUT_RESPONSE_SCHEMA: Record<string, string> = {
   'GET /api/admin/notify-demand/:id/signups.csv': 'CSV text',
   // text/calendar download (alerts.calendar.ts).
   'GET /api/products/:id/calendar.ics': 'iCalendar text',
+  // The "your turn" mail's link: a 303 to the product's waiting room (drops/ticket.routes.ts).
+  'GET /api/drops/:productId/turn': 'redirect',
 };
 
 const isZod = (value: unknown): boolean => value instanceof z.ZodType;

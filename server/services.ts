@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Database, DbOrTx } from './db/client';
 import { createJobRunner } from './jobs/job-runner';
 import { createRateLimitCounter, type RateLimitCounterOptions } from './modules/rate-limit/rate-limit.store';
+import { createDeclineBudget } from './modules/rate-limit/decline-budget';
 import { createBotCheckService } from './modules/bot-check/bot-check.service';
 import { createCatalogChangeFeed } from './modules/catalog/catalog-changes';
 import { createCatalogService } from './modules/catalog/catalog.service';
@@ -35,6 +36,8 @@ import type { MayBuyDeps } from './flows/assert-may-buy';
 import { createChangeCartLineFlow } from './flows/change-cart-line';
 import { createCompletePurchaseFlow } from './flows/complete-purchase';
 import { createStartPaymentFlow } from './flows/start-payment';
+import { createCancelOrderFlow } from './flows/cancel-order';
+import { createRefundOrderFlow } from './flows/refund-order';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentGateway } from './modules/payments/create-gateway';
 import { createPaymentsService } from './modules/payments/payments.service';
@@ -66,7 +69,11 @@ export async function createServices(config: Config, database: Database, log: Fa
   const { db } = database;
   const settings = createSettingsService(config);
   // Stock and product changes reach other instances sharing the database through LISTEN/NOTIFY.
-  const catalog = createCatalogService(db, { changes: createCatalogChangeFeed({ pool: database.pool, log }) });
+  const catalog = createCatalogService(db, {
+    changes: createCatalogChangeFeed({ pool: database.pool, log }),
+    // The catalogue JSON carries each split product's pieces left per size (inventory's size runs, ADR 015).
+    sizeStock: (ids) => readSizeStock(db, ids),
+  });
   const onStockChanged = () => catalog.invalidate();
   const sessions = createSessionService(db);
   const mailOptions = { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox'), log };
@@ -98,7 +105,8 @@ export async function createServices(config: Config, database: Database, log: Fa
   const seo = createSeoService({
     catalog,
     settings,
-    publicUrl: config.PUBLIC_URL,
+    // Pages are cached for every visitor: they name the shop's own address, never a request's Host.
+    publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     // The home hero and /drops say 'Live now' for the drop window (ADR 010's settings).
     dropTiming: { raffleMinutes: config.DROP_RAFFLE_MINUTES, windowMinutes: config.DROP_WINDOW_MINUTES },
     // Product pages show their draw from the first paint (declared below, the draws module; asked per page).
@@ -166,14 +174,24 @@ export async function createServices(config: Config, database: Database, log: Fa
     dropWindowMs: config.DROP_WINDOW_MINUTES * 60_000,
     // Release subscribers are mailed when the waiting room opens, with the drop's .ics (ADR 011).
     raffleMs: config.DROP_RAFFLE_MINUTES * 60_000,
-    isDropSoldOut: async (productId) => (await drops.status(productId, null)).phase === 'sold_out',
+    // Sold out with nobody in line: whoever was told "sold out" gets a returned piece first (the tick re-opens).
+    isDropSoldOut: (productId) => drops.soldOutWithNobodyInLine(productId),
   });
   // When the room opens by the one clock of drop-day decisions, not by this instance's own (ADR 010).
   jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts(clock.now()));
   jobs.every('restock-alerts', 15_000, () => alerts.offerReturnedPieces());
   const cart = createCartService({ db, catalog, inventory, limits });
   const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock });
-  const orders = createOrdersService({ db, mailer, shopName: config.SHOP_NAME, log });
+  const orders = createOrdersService({
+    db,
+    mailer,
+    shopName: config.SHOP_NAME,
+    log,
+    // The buyer's order links (docs/product.md "Order page") are signed with a key derived from the session secret.
+    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+    baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    timeZone: config.SHOP_TIME_ZONE,
+  });
   // The buying flows (server/flows/; docs/architecture.md, Flows): the only code that calls several modules.
   // Every path that adds or holds asks assertMayBuy first (release, admission pass, reservation, limit).
   const mayBuy: MayBuyDeps = {
@@ -182,6 +200,8 @@ export async function createServices(config: Config, database: Database, log: Fa
     reservations: alerts,
     // Declared below (the draws module); asked only when a request comes.
     draws: { productsSoldByDraw: (productIds) => draws.productsSoldByDraw(productIds) },
+    // A live drop's last pieces in checkouts: a stock refusal says "stay", not "sold out" (docs/product.md §9, Drops).
+    dropInCheckouts: (productId) => drops.allPiecesInCheckouts(productId),
     limits,
   };
   const flows = {
@@ -189,11 +209,19 @@ export async function createServices(config: Config, database: Database, log: Fa
     changeCartLine: createChangeCartLineFlow({ cart, mayBuy }),
     startPayment: createStartPaymentFlow({ cart, checkout, mayBuy }),
   };
-  const fulfilment = createCompletePurchaseFlow({ db, gateway, checkout, orders, cart, inventory, limits, mailer, settings, log, onStockChanged });
+  const fulfilment = createCompletePurchaseFlow({
+    db, gateway, checkout, orders, cart, inventory, limits, mailer, settings, log, onStockChanged,
+    // A piece released on a schedule is a limited drop: its order's ship-by date allows a day more.
+    isLimitedDrop: async (productIds) => (await Promise.all(productIds.map((id) => catalog.getProduct(id)))).some((p) => !!p?.releaseAt),
+  });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
-  const payments = createPaymentsService({ db, gateway, fulfilment, log });
+  // After the sale (ADR 021): the owner's cancel and refund, and the provider's refunds and disputes, are flows.
+  const refundOrder = createRefundOrderFlow({ db, afterSale: orders.afterSale, orders, inventory, gateway, log, onStockChanged });
+  const cancelOrder = createCancelOrderFlow({ db, afterSale: orders.afterSale, refunds: refundOrder, onStockChanged });
+  const payments = createPaymentsService({ db, gateway, fulfilment, log, afterSale: refundOrder });
   jobs.every('release-expired-holds', 15_000, () => checkout.releaseExpiredHolds());
   jobs.every('reconcile-payments', 30_000, () => fulfilment.reconcile());
+  jobs.every('reconcile-refunds', 60_000, () => refundOrder.reconcile());
   // The fair waiting room of scheduled drops (ADR 010): every instance paces admissions and feeds its
   // event streams from PostgreSQL a few times a second (one conditional UPDATE and one poll per live drop).
   const drops = createDropsService({
@@ -230,6 +258,8 @@ export async function createServices(config: Config, database: Database, log: Fa
     timeZone: config.SHOP_TIME_ZONE,
     onLeft: (productId, sessionId) => drops.ticketLeft(productId, sessionId),
     clock,
+    // Keys the mailed link's token (following it is what extends the pass).
+    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
   });
   jobs.every('drop-turn-mails', 5_000, () => turnMail.sendTurnMails());
   // The draw (docs/draw.md, ADR 018): entries authorise a card; the `draws` job opens, closes, draws and
@@ -237,7 +267,8 @@ export async function createServices(config: Config, database: Database, log: Fa
   const draws = createDrawsService({ db, catalog, clock, log, secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex') });
   const drawBaseUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const drawFlows = {
-    entries: createEnterDrawFlow({ draws, catalog, sizeRuns: sizedInventory.sizeStock, gateway, settings, mailer, log, baseUrl: drawBaseUrl }),
+    // The card is authorised at confirmation, within a budget of declines (docs/security.md, "Card testing").
+    entries: createEnterDrawFlow({ draws, catalog, sizeRuns: sizedInventory.sizeStock, gateway, settings, mailer, log, baseUrl: drawBaseUrl, declines: createDeclineBudget(db) }),
     settle: createSettleDrawFlow({ db, draws, catalog, inventory, sellHeldPiece: sellVariant, orders, gateway, mailer, settings, log, baseUrl: drawBaseUrl, onStockChanged }),
   };
   jobs.every('draws', 5_000, () => drawFlows.settle.tick());
@@ -251,18 +282,20 @@ export async function createServices(config: Config, database: Database, log: Fa
     db,
     log,
     adminPassword: config.ADMIN_PASSWORD,
+    ipv6Prefix: config.IPV6_PREFIX,
     sessions: { revokeAdminLogins },
     products: createAdminProductsService({ db, catalog, inventory, isOwnImageUrl: images.isOwnImageUrl }),
     moveShopperData: createMoveShopperDataFlow({ db, cart, checkout }),
     discounts,
     newsletter,
     orders,
+    afterSale: { cancel: (id, body) => cancelOrder.cancel(id, body), refund: (id, body) => refundOrder.refund(id, body) },
     notifyDemand: createNotifyDemandFlow({ alerts, catalog }),
   });
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, flows, fulfilment, payments, drops, turnMail, wishlist, draws, drawFlows };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, flows, fulfilment, payments, refundOrder, cancelOrder, drops, turnMail, wishlist, draws, drawFlows };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -59,12 +59,12 @@ const scenario: Scenario = () =>
   withSpawnedShop('identity', { POW_TRIES: '50', IPV6_PREFIX: '48' }, async ({ base, q }) => {
 
     const [plain] = await q<{ id: string }>(sql`
-      insert into products (name, price, category, stock, edition_size, sizes, colors, images, max_per_shopper)
-      values ('Identity Tee', '50.00', 'tshirts', 30, 50, '[]', '[]', '[]', ${LIMIT}) returning id`);
+      insert into products (name, price_cents, category, stock, edition_size, sizes, colors, images, max_per_shopper)
+      values ('Identity Tee', 5000, 'tshirts', 30, 50, '[]', '[]', '[]', ${LIMIT}) returning id`);
     // A drop whose room is open (it opens DROP_RAFFLE_MINUTES = 10 before the release).
     const [drop] = await q<{ id: string }>(sql`
-      insert into products (name, price, category, stock, edition_size, sizes, colors, images, release_at, max_per_shopper)
-      values ('Raffle Tee', '50.00', 'tshirts', 50, 50, '[]', '[]', '[]', now() + interval '5 minutes', 2) returning id`);
+      insert into products (name, price_cents, category, stock, edition_size, sizes, colors, images, release_at, max_per_shopper)
+      values ('Raffle Tee', 5000, 'tshirts', 50, 50, '[]', '[]', '[]', now() + interval '5 minutes', 2) returning id`);
     await q(sql`select pg_notify(${CATALOG_CHANNEL}, 'bench')`);
     await sleep(300);
 

@@ -36,8 +36,8 @@ const scenario: Scenario = () =>
 
     // The drop opens now (the database's clock): PIECES pieces, no sizes.
     const [product] = await q<{ id: string }>(sql`
-      insert into products (name, price, category, stock, edition_size, sizes, colors, images, release_at, max_per_shopper)
-      values ('Returned Piece Tee', '50.00', 'tshirts', ${PIECES}, 50, '[]', '[]', '[]', now(), ${PIECES}) returning id`);
+      insert into products (name, price_cents, category, stock, edition_size, sizes, colors, images, release_at, max_per_shopper)
+      values ('Returned Piece Tee', 5000, 'tshirts', ${PIECES}, 50, '[]', '[]', '[]', now(), ${PIECES}) returning id`);
     const id = product!.id;
     const releasedAt = Date.now();
     await notifyCatalog();

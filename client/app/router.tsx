@@ -45,6 +45,9 @@ const DropsPage = lazyPage(() => import('../pages/drops-page'));
 const WishlistPage = lazyPage(() => import('../pages/wishlist-page'));
 const DrawPage = lazyPage(() => import('../pages/draw-page'));
 const DrawEntryPage = lazyPage(() => import('../pages/draw-entry-page'));
+const FindOrderPage = lazyPage(() => import('../pages/find-order-page'));
+const OrderPage = lazyPage(() => import('../pages/order-page'));
+const CertificatePage = lazyPage(() => import('../pages/certificate-page'));
 const NotFoundPage = lazyPage(() => import('../pages/not-found-page'));
 
 /** Every route of the shared route table (common/domain/site-routes); each screen is its own chunk. */
@@ -67,6 +70,9 @@ export const routes: Array<{ path: string; component: PreloadablePage }> = [
   { path: PAGE_PATHS.wishlist, component: WishlistPage },
   { path: PAGE_PATHS.draw, component: DrawPage },
   { path: PAGE_PATHS.drawEntry, component: DrawEntryPage },
+  { path: PAGE_PATHS.findOrder, component: FindOrderPage },
+  { path: PAGE_PATHS.order, component: OrderPage },
+  { path: PAGE_PATHS.certificate, component: CertificatePage },
 ];
 
 /**

@@ -42,7 +42,7 @@ const ROUNDED_SIDES = /^(t|r|b|l|s|e|tl|tr|br|bl|ss|se|es|ee)$/;
 const PREFIXES = (
   'scroll-mt scroll-mb scroll-pt scroll-pb scroll-m scroll-p underline-offset pointer-events ' +
   'justify-items justify-self place-items place-content place-self translate-x translate-y line-clamp ' +
-  'grid-cols grid-rows auto-cols auto-rows col-span col-start col-end row-span row-start row-end ' +
+  'grid-flow grid-cols grid-rows auto-cols auto-rows col-span col-start col-end row-span row-start row-end ' +
   'overflow-x overflow-y overscroll decoration whitespace appearance tracking leading duration opacity ' +
   'inset-x inset-y space-x space-y divide-x divide-y accent from via to rotate scale-x scale-y scale ' +
   'cursor select origin animate aspect items justify content gap-x gap-y min-w min-h max-w max-h basis ' +

@@ -1,21 +1,25 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { Check, PackageSearch } from 'lucide-react';
+import { ArrowRight, Check, PackageSearch } from 'lucide-react';
 import { buttonVariants } from '../components/ui/button';
 import { Skeleton } from '../components/ui/skeleton';
 import { CART_KEY } from '../lib/cart/use-cart';
-import { useLatestOrder } from '../features/checkout/checkout-api';
 import { OrderConfirmation } from '../features/checkout/order-confirmation';
+import { useLatestOrderWithLink } from '../features/orders/orders-api';
+import { formatShopDate } from '../../common/domain/ship-by';
 import { useShopSettings } from '../lib/use-shop-settings';
 import { apiRequest } from '../lib/api-client';
 import { useDocumentTitle } from '../lib/use-document-title';
 
-/** /order-success (docs/product.md §2): confirmation with edition numbers; the cart is emptied on load. */
+/**
+ * /order-success (docs/product.md §2): confirmation with edition numbers and the link to the order's own page
+ * (§2.13); the cart is emptied on load.
+ */
 export default function OrderSuccessPage() {
   const { shopName } = useShopSettings();
   const qc = useQueryClient();
-  const order = useLatestOrder();
+  const order = useLatestOrderWithLink();
   const noOrder = !order.isPending && !order.data;
   useDocumentTitle(
     order.isPending ? null : noOrder ? `No recent order | ${shopName}` : `Order Confirmed | ${shopName}`,
@@ -98,6 +102,16 @@ export default function OrderSuccessPage() {
 
       <div className="mt-10">{order.data ? <OrderConfirmation order={order.data} /> : null}</div>
 
+      {order.data && (
+        <div className="mt-6 flex flex-col items-center gap-2">
+          <a href={order.data.orderPath} className={buttonVariants({ size: 'lg' })}>
+            View your order
+            <ArrowRight className="ml-2 h-4 w-4" aria-hidden="true" />
+          </a>
+          <p className="text-sm text-muted">Status, tracking and a certificate for every piece. The link is in your e-mail too.</p>
+        </div>
+      )}
+
       <section
         aria-labelledby="whats-next-heading"
         className="mt-10 border-2 border-ink bg-bone p-6 text-left"
@@ -110,7 +124,16 @@ export default function OrderSuccessPage() {
             A confirmation e-mail is on its way{order.data ? ` to ${order.data.customerEmail}` : ''} with your
             order number and edition numbers.
           </li>
-          <li>Every piece is made to order: limited drops ship within 2-3 business days.</li>
+          <li>
+            Every piece is made to order:{' '}
+            {order.data?.shipBy ? (
+              <>
+                it ships by <strong>{formatShopDate(order.data.shipBy)}</strong>.
+              </>
+            ) : (
+              'limited drops ship within 2-3 business days.'
+            )}
+          </li>
           <li>You'll receive a tracking number by e-mail as soon as your order ships.</li>
         </ul>
       </section>

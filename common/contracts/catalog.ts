@@ -61,6 +61,11 @@ export const liveStockSchema = z.object({
   inStock: z.boolean(),
   soldOutAt: safeString().nullable(),
   sellOutSeconds: z.number().int().nullable(),
+  /**
+   * None left to take but some held in checkouts: not sold out, a lapsed hold or a refund puts a piece back
+   * (docs/product.md §9, Drops). A flag, not the held count, so a hold that changes nothing else sends no frame.
+   */
+  inCheckouts: z.boolean().optional(),
   /** Pieces a shopper can take now per size (sizeStockSchema); `left` stays the sum. */
   sizeStock: z.array(sizeStockSchema).optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { safeString } from './safe-string';
+import { disputeRecordSchema, refundRecordSchema } from './after-sale';
 import { shippingMethodSchema } from './settings';
 
 const required = (message: string) => safeString({ message }).trim().min(1, { message });
@@ -94,6 +95,9 @@ export const orderItemSchema = z.object({
   productImage: safeString().nullable(),
   editionNumbers: z.array(z.number().int()),
   editionSize: z.number().int(),
+  /** The line's id (the owner cancels or refunds by line) and whether it was cancelled (ADR 021). */
+  id: safeString().optional(),
+  cancelled: z.boolean().optional(),
 });
 export const orderStatusSchema = z.enum(['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled']);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
@@ -125,7 +129,13 @@ export const orderSchema = z.object({
   trackingNumber: safeString().nullish(),
   carrier: safeString().nullish(),
   trackingUrl: safeString().nullish(),
+  /** The shop's calendar date it ships by (common/domain/ship-by.ts); shipLate: unshipped past that date. */
+  shipBy: safeString().nullish(),
+  shipLate: z.boolean().optional(),
   items: z.array(orderItemSchema),
+  /** After the sale (ADR 021): its refunds and card disputes, records of their own beside the status. */
+  refunds: z.array(refundRecordSchema).optional(),
+  disputes: z.array(disputeRecordSchema).optional(),
   createdAt: safeString(),
   updatedAt: safeString(),
 });

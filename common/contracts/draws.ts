@@ -12,11 +12,13 @@ import { shippingMethodSchema } from './settings';
 //   GET    /api/draws/:id                        → PublicDraw (commitment always; seed, entries and winners once drawn)
 //   GET    /api/products/:productId/draw         → PublicDraw of the product's current (or last) draw; null (200) when it never had one
 //   POST   /api/draws/:id/entries                body EnterDrawBody (proof of work) → 202 EnterDrawResult (entered,
-//          or requires_action: the bank asks for 3-D Secure, send again with authorisationId);
-//          400 invalid; 402 card declined / bank check failed; 404 no draw; 409 window not open / already
-//          entered / an authorisation that does not fit this entry
+//          pending: the card is kept, not sent to the bank until the entry is confirmed; docs/draw.md);
+//          400 invalid / no card; 404 no draw; 409 window not open / already entered / an authorisationId
+//          instead of a card; 429 join limits or the decline budget
 //   GET    /api/draw-entries/:token              → DrawEntryView (the token comes from the mailed link)
-//   POST   /api/draw-entries/:token/confirm      → DrawEntryView (confirmed; again: the same)
+//   POST   /api/draw-entries/:token/confirm      body ConfirmDrawEntryBody? → DrawEntryView (the card authorised
+//          now, then confirmed; again: the same; `cardAction` when the bank asks for 3-D Secure); 402 one
+//          message for every decline; 429 the decline budget (docs/security.md, "Card testing")
 //   PATCH  /api/draw-entries/:token              body ChangeDrawEntryBody → DrawEntryView (until the window closes)
 //   DELETE /api/draw-entries/:token              → DrawEntryView (withdrawn, card released; until the window closes)
 // Owner (admin login, like every /api/admin route):
@@ -103,8 +105,8 @@ export const enterDrawBody = customerInfoBody.extend({
     .object({ cardNumber: safeString().min(1).max(40), expiry: safeString().min(1).max(10), cvc: safeString().min(1).max(8) })
     .optional(),
   /**
-   * The second send after the bank's 3-D Secure step: the authorisation the first answer named (then no card
-   * is needed; the server reads the authorisation instead of making another).
+   * From pages made when 3-D Secure came at entry (the second send after the bank's step). Entries never
+   * authorise now (the card is asked at confirmation, docs/draw.md): an entry with it and no card is 409.
    */
   authorisationId: safeString()
     .trim()
@@ -178,8 +180,29 @@ export const drawEntryViewSchema = z.object({
   allocatedSize: safeString().nullable(),
   orderNumber: safeString().nullable(),
   removedReason: safeString().nullable(),
+  /** Pending, and its card could not be authorised at confirmation: confirm again with another card. */
+  cardFailed: z.boolean().optional(),
+  /**
+   * Only in the answer of a confirmation whose card's bank asks for 3-D Secure (the entry is still pending):
+   * run the bank's step with `clientSecret`, then confirm again.
+   */
+  cardAction: z.object({ clientSecret: safeString(), authorisationId: safeString(), message: safeString() }).optional(),
 });
 export type DrawEntryView = z.infer<typeof drawEntryViewSchema>;
+
+/**
+ * POST /api/draw-entries/:token/confirm: the card is authorised now (docs/draw.md); after a decline the page
+ * may send another card (`card` offline, `paymentMethodId` with Stripe). Empty: the entry's own card.
+ */
+export const confirmDrawEntryBody = z
+  .object({
+    paymentMethodId: safeString().trim().min(1).max(200).optional(),
+    card: z
+      .object({ cardNumber: safeString().min(1).max(40), expiry: safeString().min(1).max(10), cvc: safeString().min(1).max(8) })
+      .optional(),
+  })
+  .optional();
+export type ConfirmDrawEntryBody = z.infer<typeof confirmDrawEntryBody>;
 
 export const publishedEntrySchema = z.object({
   publicId: safeString(),

@@ -25,9 +25,10 @@ import { safeString } from './safe-string';
 
 /**
  * not_open: the room opens at roomOpensAt; raffle: the room is open, the release is still to come (places
- * are drawn at the release); open: the drop is live, shoppers are let in; sold_out: every piece is sold or
- * held in a checkout, and nobody else will be let in; ended: the drop window is over, the product is on
- * sale like any other (no pass needed).
+ * are drawn at the release); open: the drop is live, shoppers are let in (while every piece left is in a
+ * checkout nobody is, and the line stays: `soldOut: 'in_checkouts'`); sold_out: final, every piece is sold
+ * and none is held or paid for in a checkout, so none can come back; ended: the drop window is over, the
+ * product is on sale like any other (no pass needed).
  */
 export const DROP_PHASES = ['not_open', 'raffle', 'open', 'sold_out', 'ended'] as const;
 export type DropPhase = (typeof DROP_PHASES)[number];
@@ -84,6 +85,12 @@ export interface DropStatus {
    * not sold out: a hold that lapses puts its piece back for the line.
    */
   held?: number;
+  /**
+   * Nothing free to let anyone in for: 'final' (phase sold_out: every piece sold, none can come back; the
+   * storefront says "SOLD OUT"), or 'in_checkouts' (the drop is live with 0 left, the rest in checkouts: a
+   * lapsed hold or a refunded payment puts a piece back for the line, which is told to stay). Absent: pieces are left.
+   */
+  soldOut?: 'final' | 'in_checkouts';
   editionSize: number;
   /**
    * A drop split into sizes (ADR 015): what is left of each size, in run order, live like `left` (an admitted
@@ -114,6 +121,7 @@ export const dropStatusSchema = z.object({
   queueLength: z.number().int(),
   left: z.number().int(),
   held: z.number().int().optional(),
+  soldOut: z.enum(['final', 'in_checkouts']).optional(),
   editionSize: z.number().int(),
   sizes: z.array(z.object({ size: z.string(), colour: z.string().nullable(), left: z.number().int() })).optional(),
   firstSoldOut: z.object({ size: z.string(), seconds: z.number().nullable() }).nullable().optional(),

@@ -22,5 +22,10 @@ export const newsletterSubscriptionSchema = z.object({
 });
 export type NewsletterSubscription = z.infer<typeof newsletterSubscriptionSchema>;
 
-export const newsletterResponse = newsletterSubscriptionSchema.extend({ message: safeString() });
+/**
+ * The answer to every valid signup, new or already on the list, in any spelling: the same status and body
+ * (the address as sent and the message), so the answer never tells who is subscribed (docs/security.md,
+ * "Who is on the list"). The mailbox itself learns which by mail.
+ */
+export const newsletterResponse = z.object({ email: safeString(), message: safeString() });
 export type NewsletterResponse = z.infer<typeof newsletterResponse>;

@@ -74,8 +74,11 @@ export const DRAW_ENTRY_STATUSES = [
 ] as const;
 export type DrawEntryStatus = (typeof DRAW_ENTRY_STATUSES)[number];
 
-/** Where the entry's card authorisation stands at the gateway. */
-export const AUTHORISATION_STATES = ['authorised', 'captured', 'voided', 'failed'] as const;
+/**
+ * Where the entry's card authorisation stands at the gateway. `prepared`: kept for the confirmation, never
+ * sent to the bank and holding nothing (docs/draw.md: the card is authorised once the mailbox is confirmed).
+ */
+export const AUTHORISATION_STATES = ['prepared', 'authorised', 'captured', 'voided', 'failed'] as const;
 export type AuthorisationState = (typeof AUTHORISATION_STATES)[number];
 
 export const DRAW_LIFECYCLES = {

@@ -91,6 +91,8 @@ export const dropMessages = {
   roomNotOpen: (name: string, opensAt: string) =>
     `The waiting room for ${name} opens on ${formatReleaseUtc(opensAt)}.`,
   soldOut: (name: string) => `Sorry, ${name} is sold out.`,
+  /** A live drop with 0 left and pieces in checkouts: not sold out yet (docs/product.md §9, Drops). */
+  inCheckouts: (name: string) => `All pieces of ${name} are in checkouts right now — one may come back. Stay on this page and try again.`,
   over: (name: string) => `The waiting room for ${name} has closed: it is on sale to everyone now.`,
   tooManyPlaces: 'Too many places in this waiting room are taken from your network. Please try again later.',
   notAdmitted: (name: string) => `It is not your turn for ${name} yet. Please keep this page open.`,

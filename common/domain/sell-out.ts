@@ -1,6 +1,12 @@
 // Live stock and how an edition ended (ADR 011; docs/product.md §9): 'N of 50 left' while pieces remain, and the
 // sell-out story 'All 50 sold in 3 min 12 s' once the last one went.
 
+/**
+ * None left to take while some are held in checkouts: never 'Sold out', since a lapsed hold or a refund puts a
+ * piece back (docs/product.md §9, Drops).
+ */
+export const IN_CHECKOUTS_TEXT = 'All pieces are in checkouts — one may come back';
+
 /** 'N of 50 left': `left` is what a shopper can take now (held pieces are already out). */
 export function stockLeftText(left: number, editionSize: number): string {
   return `${Math.max(0, left)} of ${editionSize} left`;

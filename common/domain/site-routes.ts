@@ -24,6 +24,12 @@ export const PAGE_PATHS = {
   draw: '/draws/:id',
   /** The link mailed to a draw's entrant: confirms, shows and changes the entry. */
   drawEntry: '/draw-entry/:token',
+  /** "Find my order": order number + e-mail mails the order page's link again. */
+  findOrder: '/orders',
+  /** A buyer's order page, opened with the signed `?key=` of its mails and the success page. */
+  order: '/orders/:orderNumber',
+  /** A piece's public certificate (product, image, "No. 17 of 50", made on). */
+  certificate: '/certificate/:id',
 } as const;
 
 export type PagePath = (typeof PAGE_PATHS)[keyof typeof PAGE_PATHS];
@@ -41,6 +47,7 @@ export const STATIC_PAGE_PATHS = [
   PAGE_PATHS.termsOfService,
   PAGE_PATHS.drops,
   PAGE_PATHS.wishlist,
+  PAGE_PATHS.findOrder,
 ] as const;
 
 export type StaticPagePath = (typeof STATIC_PAGE_PATHS)[number];

@@ -8,13 +8,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildTestApp, type TestApp } from '../../tests/support/build-test-app';
 import { confirmOffline, createProduct, readyShopper, startPayment } from '../../tests/support/shop-fixtures';
 import { projectRoot } from '../lib/project-root';
-import { BackupError, KEPT_TABLES, LEFT_OUT_TABLES, backupShop, restoreSessionSecret, restoreShop } from './backup';
+import { BACKUP_KEY_FILE, BackupError, KEPT_TABLES, LEFT_OUT_TABLES, backupShop, loadOrCreateBackupKey, restoreSessionSecret, restoreShop } from './backup';
 import { openDatabase, type Database } from './client';
 import { holdShopPresence } from './migrate';
 import { prepareDatabase } from './prepare';
 
 const TABLES_COMPARED = ['products', 'categories', 'orders', 'order_items', 'checkouts', 'stock_holds', 'discount_codes', 'app_settings', 'drop_queue'];
 const SECRET = 'backed-up-session-secret-0123456789-abcdefghij';
+/** The backup key of the shop under test (DATA_DIR/backup-key in a real one). */
+const KEY = crypto.randomBytes(32);
 
 async function snapshot(t: TestApp): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
@@ -85,13 +87,13 @@ describe('db:backup / db:restore round-trip a shop', () => {
     const before = await snapshot(source);
     backedUp = before;
     expect(before.orders).toHaveLength(1);
-    const made = await backupShop(source.database.pool, file, { uploadsDir: uploads, sessionSecret: SECRET });
+    const made = await backupShop(source.database.pool, file, { uploadsDir: uploads, sessionSecret: SECRET, key: KEY });
     expect(made.files).toBe(1);
     expect(made.rows).toBeGreaterThan(20);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 
     const targetUploads = path.join(target.dataDir, 'uploads');
-    const restored = await restoreShop(target.database.pool, file, { uploadsDir: targetUploads });
+    const restored = await restoreShop(target.database.pool, file, { uploadsDir: targetUploads, key: KEY });
     expect(restored.rows).toBe(made.rows);
     expect(restored.sessionSecret).toBe(SECRET);
     expect(await snapshot(target)).toEqual(before);
@@ -118,17 +120,17 @@ describe('db:backup / db:restore round-trip a shop', () => {
       await prepareDatabase(instance, target.dataDir, { demoData: false });
       instances.push(instance);
     }
-    await expect(restoreShop(target.database.pool, file)).rejects.toThrow(
+    await expect(restoreShop(target.database.pool, file, { key: KEY })).rejects.toThrow(
       '2 shop instances are connected to this database: stop every instance before restoring',
     );
     await instances[0].close();
-    await expect(restoreShop(target.database.pool, file)).rejects.toThrow('A shop instance is connected');
+    await expect(restoreShop(target.database.pool, file, { key: KEY })).rejects.toThrow('A shop instance is connected');
     expect(await snapshot(target)).toEqual(before);
     await instances[1].close();
 
     // Nobody connected any more: the restore goes through.
     expect(before).not.toEqual(backedUp);
-    await restoreShop(target.database.pool, file);
+    await restoreShop(target.database.pool, file, { key: KEY });
     expect(await snapshot(target)).toEqual(backedUp);
   });
 
@@ -152,17 +154,68 @@ describe('db:backup / db:restore round-trip a shop', () => {
     const lines = zlib.gunzipSync(fs.readFileSync(file)).toString().trim().split('\n');
     const truncated = path.join(dir, 'truncated.jsonl.gz');
     fs.writeFileSync(truncated, zlib.gzipSync(lines.slice(0, -1).join('\n')));
-    await expect(restoreShop(target.database.pool, truncated)).rejects.toThrow(BackupError);
+    await expect(restoreShop(target.database.pool, truncated, { key: KEY })).rejects.toThrow(BackupError);
+    // Unchecked, the missing end marker still stops it.
+    const cut = path.join(dir, 'cut.jsonl.gz');
+    fs.writeFileSync(cut, zlib.gzipSync(lines.slice(0, -2).join('\n')));
+    await expect(restoreShop(target.database.pool, cut, { unverified: true })).rejects.toThrow('is incomplete (no end marker)');
     expect(await snapshot(target)).toEqual(before);
 
     const notABackup = path.join(dir, 'other.gz');
     fs.writeFileSync(notABackup, zlib.gzipSync('{"hello":1}\n'));
-    await expect(restoreShop(target.database.pool, notABackup)).rejects.toThrow('is not a Fifty backup');
+    await expect(restoreShop(target.database.pool, notABackup, { key: KEY })).rejects.toThrow('is not a Fifty backup');
     const notGzip = path.join(dir, 'plain.txt');
     fs.writeFileSync(notGzip, 'hello');
-    await expect(restoreShop(target.database.pool, notGzip)).rejects.toThrow(`${notGzip} is not a Fifty backup, or it is damaged`);
-    await expect(restoreShop(target.database.pool, path.join(dir, 'missing.gz'))).rejects.toThrow('No backup file at');
+    await expect(restoreShop(target.database.pool, notGzip, { key: KEY })).rejects.toThrow(`${notGzip} is not a Fifty backup, or it is damaged`);
+    await expect(restoreShop(target.database.pool, path.join(dir, 'missing.gz'), { key: KEY })).rejects.toThrow('No backup file at');
     expect(await snapshot(target)).toEqual(before);
+  });
+
+  test('a backup whose order total was edited (a valid gzip) is refused before anything is changed; the unedited one restores', async () => {
+    await target.database.pool.query("insert into categories (slug, name, description, image) values ('edited-case', 'X', 'x', '')");
+    const before = await snapshot(target);
+    const lines = zlib.gunzipSync(fs.readFileSync(file)).toString().split('\n');
+    const at = lines.findIndex((l) => l.startsWith('{"table":"orders"'));
+    const total = /"total_cents":(\d+)/.exec(lines[at] ?? '');
+    expect(total, 'the backup holds an order total').not.toBeNull();
+    const edited = path.join(dir, 'edited.jsonl.gz');
+    // The order's total changed; the file is a whole, valid gzip and every line is valid JSON.
+    lines[at] = lines[at]!.replace(total![0], `"total_cents":${total![1] === '1' ? '2' : '1'}`);
+    fs.writeFileSync(edited, zlib.gzipSync(lines.join('\n')));
+    expect(() => zlib.gunzipSync(fs.readFileSync(edited))).not.toThrow();
+    await expect(restoreShop(target.database.pool, edited, { key: KEY })).rejects.toThrow(
+      `The backup ${edited} was changed after it was made (its checksum does not match): it was not restored.`,
+    );
+    expect(await snapshot(target)).toEqual(before);
+
+    // Text added after the checksum would be restored unchecked: refused too.
+    const appended = path.join(dir, 'appended.jsonl.gz');
+    fs.writeFileSync(appended, Buffer.concat([fs.readFileSync(file), zlib.gzipSync('{"table":"categories","rows":[]}\n')]));
+    await expect(restoreShop(target.database.pool, appended, { key: KEY })).rejects.toThrow('was changed after it was made');
+    // Under another shop's key: said so, not called edited.
+    await expect(restoreShop(target.database.pool, file, { key: crypto.randomBytes(32) })).rejects.toThrow(/was signed with another backup key \(key [0-9a-f]{16}; this one is [0-9a-f]{16}\)/);
+    // No key and no explicit --unverified: nothing is restored.
+    await expect(restoreShop(target.database.pool, file, {} as { unverified: true })).rejects.toThrow('A restore needs the backup key');
+    expect(await snapshot(target)).toEqual(before);
+
+    await restoreShop(target.database.pool, file, { key: KEY });
+    expect(await snapshot(target)).toEqual(backedUp);
+    // The operator may restore an edited file on purpose, and says so.
+    await restoreShop(target.database.pool, edited, { unverified: true });
+    const { rows } = await target.database.pool.query<{ t: string }>('select total_cents::text as t from orders');
+    expect(rows.map((r) => r.t)).toEqual([total![1] === '1' ? '2' : '1']);
+  });
+
+  test('a backup of an older release (no checksum) restores only with --unverified', async () => {
+    const lines = zlib.gunzipSync(fs.readFileSync(file)).toString().trim().split('\n');
+    const header = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const older = path.join(dir, 'version-2.jsonl.gz');
+    fs.writeFileSync(older, zlib.gzipSync([JSON.stringify({ ...header, version: 2 }), ...lines.slice(1, -1)].join('\n')));
+    await expect(restoreShop(target.database.pool, older, { key: KEY })).rejects.toThrow(
+      `The backup ${older} carries no checksum (an older release of Fifty made it), so it cannot be checked: if you trust the file, run db:restore with --unverified.`,
+    );
+    await restoreShop(target.database.pool, older, { unverified: true });
+    expect(await snapshot(target)).toEqual(backedUp);
   });
 });
 
@@ -205,7 +258,7 @@ describe('what a backup leaves out', () => {
     expect(secrets).toContain(intent.clientSecret);
 
     const file = path.join(dir, 'shop.jsonl.gz');
-    await backupShop(t.database.pool, file);
+    await backupShop(t.database.pool, file, { key: KEY });
     const text = zlib.gunzipSync(fs.readFileSync(file)).toString();
     const lines = readLines(file);
     const tables = new Set(lines.filter((l) => 'table' in l).map((l) => l.table as string));
@@ -243,26 +296,34 @@ describe('the session secret after a restore', () => {
 
 describe('npm run db:restore (the script)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-restore-script-'));
+  const whole = path.join(dataDir, 'whole.jsonl.gz');
   const truncated = path.join(dataDir, 'truncated.jsonl.gz');
+  const edited = path.join(dataDir, 'edited.jsonl.gz');
+  const otherKey = path.join(dataDir, 'other-backup-key');
   beforeAll(async () => {
-    // A backup of this schema whose end is cut off: found only after the script started its database.
     const t = await buildTestApp({ seed: false });
     try {
-      const whole = path.join(dataDir, 'whole.jsonl.gz');
-      await backupShop(t.database.pool, whole);
+      // Signed with this DATA_DIR's own key, as `npm run db:backup` does.
+      const key = loadOrCreateBackupKey(dataDir);
+      expect(fs.statSync(path.join(dataDir, BACKUP_KEY_FILE)).mode & 0o777).toBe(0o600);
+      await backupShop(t.database.pool, whole, { key });
       const lines = zlib.gunzipSync(fs.readFileSync(whole)).toString().trim().split('\n');
-      fs.writeFileSync(truncated, zlib.gzipSync(lines.slice(0, -1).join('\n')));
+      // Its end cut off: found only after the script started its database (unchecked, --unverified).
+      fs.writeFileSync(truncated, zlib.gzipSync(lines.slice(0, -2).join('\n')));
+      // One byte of it changed, still a valid gzip of valid JSON lines.
+      fs.writeFileSync(edited, zlib.gzipSync(`${lines.join('\n').replace(/"createdAt":"2/, '"createdAt":"1')}\n`));
+      fs.writeFileSync(otherKey, crypto.randomBytes(32).toString('hex'), { mode: 0o600 });
     } finally {
       await t.close();
     }
   });
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  function restore(file: string) {
+  function restore(file: string, ...args: string[]) {
     const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development' };
     delete env.DATABASE_URL;
     delete env.SESSION_SECRET;
-    return spawnSync(path.join(projectRoot, 'node_modules', '.bin', 'tsx'), ['scripts/db-restore.ts', file], {
+    return spawnSync(path.join(projectRoot, 'node_modules', '.bin', 'tsx'), ['scripts/db-restore.ts', file, ...args], {
       cwd: projectRoot,
       env,
       encoding: 'utf8',
@@ -281,15 +342,25 @@ describe('npm run db:restore (the script)', () => {
       },
       /is not a Fifty backup, or it is damaged/,
     ],
-    ['a damaged backup (after the embedded PostgreSQL started)', () => truncated, /^The backup .*truncated\.jsonl\.gz is incomplete \(no end marker\)\.$/],
-  ])('%s: exit 1, one line, no stack, no PostgreSQL left running', (_what, makeFile, message) => {
-    const r = restore(makeFile());
+    ['a damaged backup, unchecked (after the embedded PostgreSQL started)', () => truncated, /^The backup .*truncated\.jsonl\.gz is incomplete \(no end marker\)\.$/, '--unverified'],
+    ['an edited backup', () => edited, /^The backup .*edited\.jsonl\.gz was changed after it was made \(its checksum does not match\): it was not restored\./],
+    ['a backup signed with another key', () => whole, /^The backup .*whole\.jsonl\.gz was signed with another backup key/, '--key-file', otherKey],
+    ['a key file that is missing', () => whole, /^No backup key at .*no-such-key\.$/, '--key-file', path.join(dataDir, 'no-such-key')],
+  ] as Array<[string, () => string, RegExp, ...string[]]>)('%s: exit 1, one line, no stack, no PostgreSQL left running', (_what, makeFile, message, ...args) => {
+    const r = restore(makeFile(), ...args);
     expect(r.status, r.stderr).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines, r.stderr).toHaveLength(1);
     expect(lines[0]).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     // No server left behind (the damaged backup's case started one and must have stopped it).
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid'))).toBe(false);
+  });
+
+  test('an unedited backup restores (exit 0), checked under DATA_DIR/backup-key', () => {
+    const r = restore(whole);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Restored \d+ rows of \d+ tables and 0 uploaded files from /m);
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'data', 'postmaster.pid'))).toBe(false);
   });
 });

@@ -6,6 +6,7 @@
 // pg_dump older than the server (Debian's is 15, the server 18) refuses to dump it. Rows are read
 // with row_to_json through a cursor and written back with json_populate_recordset, which round-trips
 // every type this schema uses (uuid, numeric, timestamptz, jsonb, text[]). ADR 007.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
@@ -14,9 +15,13 @@ import type pg from 'pg';
 import { SHOP_PRESENCE_LOCK_KEY } from './migrate';
 
 const FORMAT = 'fifty-backup';
-/** 2: left-out tables, scrubbed secrets and session ids, sequences, the session secret. Version 1 still restores. */
-const VERSION = 2;
-const READABLE_VERSIONS = [1, 2];
+/**
+ * 2: left-out tables, scrubbed secrets and session ids, sequences, the session secret. 3: a keyed checksum
+ * (the last line). Versions 1 and 2 still restore, only with --unverified (they carry no checksum).
+ */
+const VERSION = 3;
+const READABLE_VERSIONS = [1, 2, 3];
+const CHECKSUM_ALG = 'HMAC-SHA256';
 const BATCH = 500;
 
 /**
@@ -49,6 +54,9 @@ export const KEPT_TABLES: readonly string[] = [
   'order_items',
   'payment_events',
   'offline_payment_intents', // with each client secret replaced (SCRUBBED_COLUMNS)
+  'offline_refunds', // the offline gateway's refunds: what a reconciliation asks the gateway about
+  'order_refunds', // money given back (ADR 021): a restore must never forget a refund and pay it twice
+  'order_disputes',
   'drops',
   'drop_queue', // and its place sequence
   'product_alerts', // unsubscribe tokens kept (links already mailed); claim tokens dropped (SCRUBBED_COLUMNS)
@@ -123,7 +131,21 @@ type Line =
   | { table: string; rows: unknown[] }
   | { sequences: SequenceValue[] }
   | { file: string; data: string }
-  | { end: true; rows: number; files: number };
+  | { end: true; rows: number; files: number }
+  | { checksum: Checksum };
+
+/**
+ * The last line of a backup: an HMAC-SHA256 under the backup key (DATA_DIR/backup-key) over every byte of
+ * the text before it (each line and its newline, as written), so a file edited anywhere, even inside a
+ * valid gzip, is refused. Not under the session secret: the backup carries that secret, so whoever holds
+ * the file could sign an edited copy (docs/operations.md "Backups").
+ */
+interface Checksum {
+  alg: typeof CHECKSUM_ALG;
+  /** Names the key (a hash of it, which reveals nothing of it): "signed with another key" is told apart from "edited". */
+  keyId: string;
+  mac: string;
+}
 
 export class BackupError extends Error {}
 
@@ -180,7 +202,46 @@ export interface BackupResult {
   tables: number;
 }
 
+/** The key that signs backups: 32 random bytes, hex, in DATA_DIR/backup-key (0600), never inside a backup. */
+export const BACKUP_KEY_FILE = 'backup-key';
+
+/** A short name of a key, shown when a backup was signed with another one. */
+export const backupKeyId = (key: Buffer) => crypto.createHash('sha256').update('fifty-backup-key-id:').update(key).digest('hex').slice(0, 16);
+
+/** Reads a backup key file (64 hex digits); a missing or malformed one is a BackupError naming the file. */
+export function readBackupKey(file: string): Buffer {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new BackupError(code === 'ENOENT' ? `No backup key at ${file}.` : `Cannot read the backup key ${file} (${code}).`);
+  }
+  if (!/^[0-9a-f]{64}$/i.test(text)) throw new BackupError(`${file} is not a backup key (64 hexadecimal digits).`);
+  return Buffer.from(text, 'hex');
+}
+
+/** The shop's backup key, made (0600, written whole or not at all) the first time a backup needs it. */
+export function loadOrCreateBackupKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, BACKUP_KEY_FILE);
+  if (fs.existsSync(file)) return readBackupKey(file);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, `${crypto.randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    // link, not rename: two backups starting at once keep the one key that got there first.
+    fs.linkSync(tmp, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+  return readBackupKey(file);
+}
+
 export interface BackupOptions {
+  /** Signs the file (loadOrCreateBackupKey): a restore refuses a file edited after it was written. */
+  key: Buffer;
   uploadsDir?: string;
   /**
    * The secret the shop signs with (SESSION_SECRET or DATA_DIR/session-secret). Carried because the
@@ -195,7 +256,7 @@ export interface BackupOptions {
  * client secrets replaced, session ids hashed), its sequences, its session secret and the files under `uploadsDir`
  * (when given) to `outFile` (mode 0600), via a temporary file renamed into place.
  */
-export async function backupShop(pool: pg.Pool, outFile: string, opts: BackupOptions = {}): Promise<BackupResult> {
+export async function backupShop(pool: pg.Pool, outFile: string, opts: BackupOptions): Promise<BackupResult> {
   const tmp = `${outFile}.partial`;
   const gzip = zlib.createGzip();
   const out = fs.createWriteStream(tmp, { mode: 0o600 });
@@ -205,9 +266,12 @@ export async function backupShop(pool: pg.Pool, outFile: string, opts: BackupOpt
     gzip.on('error', reject);
   });
   gzip.pipe(out);
+  const mac = crypto.createHmac('sha256', opts.key);
   const write = (line: Line) =>
     new Promise<void>((resolve) => {
-      if (gzip.write(`${JSON.stringify(line)}\n`)) resolve();
+      const text = `${JSON.stringify(line)}\n`;
+      if (!('checksum' in line)) mac.update(text, 'utf8');
+      if (gzip.write(text)) resolve();
       else gzip.once('drain', resolve);
     });
 
@@ -255,6 +319,7 @@ export async function backupShop(pool: pg.Pool, outFile: string, opts: BackupOpt
     }
   }
   await write({ end: true, rows, files });
+  await write({ checksum: { alg: CHECKSUM_ALG, keyId: backupKeyId(opts.key), mac: mac.digest('hex') } });
   gzip.end();
   await done;
   fs.renameSync(tmp, outFile);
@@ -274,19 +339,29 @@ function asBackupError(err: unknown, file: string): unknown {
   return err;
 }
 
-/** The file's lines, parsed; a missing, unreadable, non-gzip or non-JSON file throws a BackupError. */
-async function* backupLines(file: string): AsyncGenerator<Line> {
+/**
+ * The file's lines, parsed; a missing, unreadable, non-gzip or non-JSON file throws a BackupError. `mac`, when
+ * given, is fed every line before the checksum line, as written.
+ */
+async function* backupLines(file: string, mac?: crypto.Hmac): AsyncGenerator<Line> {
   const text = pipeline(fs.createReadStream(file), zlib.createGunzip(), () => undefined);
   text.setEncoding('utf8');
   let pending = '';
   let n = 0;
+  let signed = false;
   const parse = (s: string): Line => {
     n++;
+    let line: Line;
     try {
-      return JSON.parse(s) as Line;
+      line = JSON.parse(s) as Line;
     } catch {
       throw new BackupError(`The backup ${file} is damaged (line ${n} is not JSON).`);
     }
+    // Nothing may follow the checksum: text after it would be restored unchecked.
+    if (signed) throw editedError(file);
+    if (line !== null && typeof line === 'object' && 'checksum' in line) signed = true;
+    else mac?.update(`${s}\n`, 'utf8');
+    return line;
   };
   try {
     for await (const chunk of text as AsyncIterable<string>) {
@@ -312,6 +387,56 @@ function checkHeader(line: Line | undefined, file: string): Header {
     throw new BackupError(`${file} is not a Fifty backup (versions ${READABLE_VERSIONS.join(', ')}).`);
   }
   return line;
+}
+
+const editedError = (file: string) =>
+  new BackupError(
+    `The backup ${file} was changed after it was made (its checksum does not match): it was not restored. ` +
+      'Restore an unchanged copy, or, if you changed it on purpose and trust it, run db:restore with --unverified.',
+  );
+
+/** How a restore checks the file: under a key, or explicitly not at all (--unverified). */
+export type BackupCheck = { key: Buffer } | { unverified: true };
+
+/** Compares the file's checksum line with the MAC of what came before it; throws what the operator should read. */
+function checkChecksum(file: string, header: Header, checksum: Checksum | null, mac: crypto.Hmac, key: Buffer): void {
+  if (!checksum) {
+    if (header.version < 3) {
+      throw new BackupError(
+        `The backup ${file} carries no checksum (an older release of Fifty made it), so it cannot be checked: ` +
+          'if you trust the file, run db:restore with --unverified.',
+      );
+    }
+    throw editedError(file);
+  }
+  const keyId = backupKeyId(key);
+  if (checksum.alg !== CHECKSUM_ALG) throw editedError(file);
+  if (checksum.keyId !== keyId) {
+    throw new BackupError(
+      `The backup ${file} was signed with another backup key (key ${checksum.keyId}; this one is ${keyId}): ` +
+        "pass the key of the shop that made it with --key-file <that shop's DATA_DIR/backup-key>, or run db:restore with --unverified.",
+    );
+  }
+  const expected = Buffer.from(mac.digest('hex'), 'hex');
+  const found = Buffer.from(String(checksum.mac), 'hex');
+  if (found.length !== expected.length || !crypto.timingSafeEqual(found, expected)) throw editedError(file);
+}
+
+/**
+ * Reads the whole file and checks its checksum under `key`, changing nothing: db:restore runs it before it
+ * starts a database, and restoreShop before it touches a table.
+ */
+export async function verifyBackup(file: string, key: Buffer): Promise<Header> {
+  const mac = crypto.createHmac('sha256', key);
+  let header: Header | null = null;
+  let checksum: Checksum | null = null;
+  for await (const line of backupLines(file, mac)) {
+    if (!header) header = checkHeader(line, file);
+    else if ('checksum' in line) checksum = line.checksum;
+  }
+  if (!header) throw new BackupError(`${file} is empty.`);
+  checkChecksum(file, header, checksum, mac, key);
+  return header;
 }
 
 /** Reads only the first line: lets `db:restore` refuse a wrong file before it starts any database. */
@@ -370,7 +495,13 @@ export interface RestoreResult extends BackupResult {
  * instance is connected (they hold SHOP_PRESENCE_LOCK_KEY shared; this waits for nobody). The schema
  * must be migrated to the migrations the backup was taken at. Uploaded files are written after commit.
  */
-export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploadsDir?: string } = {}): Promise<RestoreResult> {
+export async function restoreShop(pool: pg.Pool, inFile: string, opts: BackupCheck & { uploadsDir?: string }): Promise<RestoreResult> {
+  const key = 'key' in opts ? opts.key : null;
+  // Checked whole before anything is changed; checked again below as it is read (the file could change between).
+  if (key) await verifyBackup(inFile, key);
+  else if (!('unverified' in opts && opts.unverified)) throw new BackupError('A restore needs the backup key, or an explicit --unverified.');
+  const mac = key ? crypto.createHmac('sha256', key) : undefined;
+  let checksum: Checksum | null = null;
   const client = await pool.connect();
   let header: Header | null = null;
   let sessionSecret: string | undefined;
@@ -382,7 +513,7 @@ export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploads
     await lockOutShopInstances(client);
     locked = true;
     await client.query('begin');
-    for await (const line of backupLines(inFile)) {
+    for await (const line of backupLines(inFile, mac)) {
       if (!header) {
         header = checkHeader(line, inFile);
         const current = await appliedMigrations(client);
@@ -414,9 +545,12 @@ export async function restoreShop(pool: pg.Pool, inFile: string, opts: { uploads
       } else if ('end' in line) {
         if (line.rows !== rows) throw new BackupError(`The backup is damaged: ${rows} rows read, ${line.rows} written.`);
         ended = true;
+      } else if ('checksum' in line) {
+        checksum = line.checksum;
       }
     }
     if (!header) throw new BackupError(`${inFile} is empty.`);
+    if (mac && key) checkChecksum(inFile, header, checksum, mac, key);
     if (!ended) throw new BackupError(`The backup ${inFile} is incomplete (no end marker).`);
     if (header.version === 1) await restoreSequences(client, []);
     await client.query('commit');

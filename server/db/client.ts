@@ -69,6 +69,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   // An idle client whose connection dies (server restart, terminated backend) is dropped by the pool and
   // replaced on demand; without a listener that 'error' event would crash the process.
   pool.on('error', () => undefined);
+  // The pool listens only while a client is idle: one checked out (a transaction, a held connection) whose
+  // connection dies would emit 'error' to nobody, an uncaught exception that stops the shop. Its query in
+  // flight, or its next one, fails with the connection error instead (a 503), and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   // bigint stays a string in raw SQL (count(*)); money columns are bigint cents that Drizzle reads as numbers (ADR 016).
   const db = drizzle(pool) as Db;
   return {

@@ -505,8 +505,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
         let client = await tryConnect(urlFor('postgres'), 1_000);
         if (!client && !postmasterAlive(pgdata)) {
           // Dead postmaster (kill -9, failed recovery after a PANIC): start it again. While the disk is
-          // full or its old children still hold shared memory this fails, and is tried again.
-          const r = await startServer();
+          // full or its old children still hold shared memory this fails, and is tried again; so does a
+          // pg_ctl that could not even be spawned (no process slots, no memory): never a rejection that
+          // would stop the shop.
+          const r = await Promise.resolve()
+            .then(startServer)
+            .catch((err: unknown) => ({ code: 1, output: (err as Error).message }));
           if (r.code !== 0 && r.output !== lastError) {
             lastError = r.output;
             log(`Restarting the embedded PostgreSQL failed (tried again): ${r.output || `see ${path.join(dir, 'postgres.log')}`}`);

@@ -7,7 +7,8 @@ import { DataDirInUseError } from './embedded-postgres';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { TestClient } from '../../tests/support/build-test-app';
-import { customer } from '../../tests/support/shop-fixtures';
+import { createProduct, customer } from '../../tests/support/shop-fixtures';
+import { floodCard, floodCustomer } from '../../tests/support/purchase-flood';
 import { openDatabase, type Database } from './client';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
 import { migrateDatabase } from './migrate';
@@ -199,3 +200,68 @@ test('a backend killed (PostgreSQL restarts all sessions): the owner lock is tak
   await expectWritesBack(shopper, 10_000);
   await expect(startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), durable: false })).rejects.toBeInstanceOf(DataDirInUseError);
 }, 60_000);
+
+test('PostgreSQL restarted during a purchase flood (as an external server is): 503 + Retry-After meanwhile, nothing uncaught, purchases again after, nothing paid lost', async () => {
+  const uncaught: unknown[] = [];
+  const note = (err: unknown) => uncaught.push(err);
+  process.on('uncaughtException', note);
+  process.on('unhandledRejection', note);
+  try {
+    const productId = await createProduct(database.db, { stock: 50, maxPerShopper: 50 });
+    await database.pool.query('update products set edition_size = 5000, stock = 5000 where id = $1', [productId]);
+    const answers = { ok: 0, unavailable: 0, refused: 0 };
+    const bad: string[] = [];
+    const charged: Array<{ intentId: string; orderNumber: string | null }> = [];
+    let stopping = false;
+    let next = 0;
+    /** A step's answer: a 2xx, a 4xx with its message, or the 503 + Retry-After of a database away; anything else is bad. */
+    const step = async (shopper: TestClient, url: string, body: unknown) => {
+      const res = await shopper.post(url, body);
+      const json = res.json() as Record<string, unknown>;
+      if (res.statusCode < 300) answers.ok++;
+      else if (res.statusCode === 503 && res.headers['retry-after'] === '5' && json.message === 'The shop is briefly unavailable. Please try again in a few seconds.') answers.unavailable++;
+      else if (res.statusCode >= 400 && res.statusCode < 500 && typeof json.message === 'string') answers.refused++;
+      else bad.push(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      return res.statusCode < 300 ? json : null;
+    };
+    const purchase = async (i: number) => {
+      const shopper = new TestClient(app);
+      if (!(await step(shopper, '/api/cart', { productId, quantity: 1, selectedSize: 'M' }))) return;
+      if (!(await step(shopper, '/api/customer-info', floodCustomer(i)))) return;
+      const intent = await step(shopper, '/api/create-payment-intent', {});
+      if (!intent) return;
+      if (!(await step(shopper, '/api/payments/offline/confirm', { clientSecret: intent.clientSecret, ...floodCard(i) }))) return;
+      const record = { intentId: String(intent.paymentIntentId), orderNumber: null as string | null };
+      charged.push(record);
+      // Charged: the success page asks again after a 503 until the order is there.
+      for (let tries = 0; tries < 200 && !record.orderNumber; tries++) {
+        const done = await step(shopper, '/api/payment-success', { paymentIntentId: record.intentId });
+        if (done) record.orderNumber = String(done.orderNumber);
+        else await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const shoppers = Array.from({ length: 20 }, async () => {
+      while (!stopping) await purchase(next++);
+    });
+    const ordered = () => charged.filter((c) => c.orderNumber).length;
+    await expect.poll(ordered, { timeout: 20_000, interval: 20 }).toBeGreaterThan(5);
+    // A fast restart: PostgreSQL ends every session (transactions in flight among them), then comes back.
+    await server.stop();
+    await expect.poll(() => answers.unavailable, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
+    server = await startEmbeddedPostgres({ dir: path.join(dir, 'postgres'), durable: false });
+    const before = ordered();
+    await expect.poll(ordered, { timeout: 15_000, interval: 50 }).toBeGreaterThan(before + 5);
+    stopping = true;
+    await Promise.all(shoppers);
+    expect(bad).toEqual([]);
+    expect(uncaught).toEqual([]);
+    // Every charged shopper got their order, and every order shown is in the database.
+    expect(charged.filter((c) => !c.orderNumber)).toEqual([]);
+    const shown = charged.map((c) => c.orderNumber!);
+    const { rows } = await database.pool.query<{ n: number }>('select count(*)::int as n from orders where order_number = any($1)', [shown]);
+    expect(rows[0]!.n).toBe(shown.length);
+  } finally {
+    process.off('uncaughtException', note);
+    process.off('unhandledRejection', note);
+  }
+}, 90_000);

@@ -1,6 +1,8 @@
+import { dropMessages } from '../../common/domain/drop';
 import { isReleased, releaseMessages } from '../../common/domain/release';
+import { stockMessages } from '../../common/domain/stock';
 import type { Clock } from '../lib/db-clock';
-import { conflict } from '../plugins/http-error';
+import { conflict, HttpError } from '../plugins/http-error';
 
 /**
  * May this shopper take these pieces? The ONE check of every path that adds or holds (cart add, line
@@ -33,6 +35,11 @@ export interface MayBuyDeps {
     /** The products among these whose sale a draw owns now (common/domain/draw-lifecycle.ts). */
     productsSoldByDraw(productIds: readonly string[]): Promise<ReadonlySet<string>>;
   };
+  /**
+   * Inside a live drop, every piece left of the product is in a checkout (ADR 010): a lapsed hold or a refunded
+   * payment may put one back, so a sold-out refusal is told as such. Absent: never.
+   */
+  dropInCheckouts?(productId: string): Promise<boolean>;
   limits: {
     assertCartRoom(
       sessionId: string | null,
@@ -123,6 +130,26 @@ async function withinLimit(
   }
   for (const p of byProduct.values())
     await deps.limits.assertCartRoom(shopper.sessionId, p.product, p.adding, p.inCart);
+}
+
+/**
+ * Runs a step that may refuse with "Sorry, P is sold out" / "just sold out" (the cart's and the hold's stock
+ * checks); while P's drop is live with every piece left in a checkout the shopper is told to stay instead,
+ * never "sold out" while a piece can come back (docs/product.md §9, Drops).
+ */
+export async function tellInCheckouts<T>(
+  deps: MayBuyDeps,
+  products: ReadonlyArray<{ id: string; name: string }>,
+  step: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!(err instanceof HttpError) || err.statusCode !== 409 || !deps.dropInCheckouts) throw err;
+    const named = products.find((p) => err.message === stockMessages.soldOut(p.name) || err.message === stockMessages.justSoldOut(p.name));
+    if (named && (await deps.dropInCheckouts(named.id))) throw conflict(dropMessages.inCheckouts(named.name));
+    throw err;
+  }
 }
 
 /** A request's shopper as the check reads it (the session read once, cached by the session plugin). */

@@ -8,7 +8,7 @@ import { CheckoutRefundedError, HoldLostError, OverLimitError } from '../modules
 import type { InventoryService } from '../modules/inventory/inventory.service';
 import type { Mailer, MailMessage } from '../lib/mailer';
 import type { OrdersService } from '../modules/orders/orders.service';
-import { renderOrderConfirmation, renderRefundNotice } from '../modules/orders/order-email';
+import { renderRefundNotice } from '../modules/orders/order-email';
 import type { GatewayIntent, PaymentGateway } from '../modules/payments/payment-gateway';
 import type { PurchaseLimitsService } from '../modules/purchase-limits/purchase-limits.service';
 import type { SettingsService } from '../modules/settings/settings.service';
@@ -42,6 +42,8 @@ interface FulfilmentDeps {
   log: FastifyBaseLogger;
   /** Called after an order commits: its sale moved stock and sold counts the catalogue shows. */
   onStockChanged?: () => void;
+  /** Whether any of these products is a limited drop (its order ships a day later, common/domain/ship-by.ts). */
+  isLimitedDrop?: (productIds: string[]) => Promise<boolean>;
 }
 
 /**
@@ -75,6 +77,7 @@ export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
     checkoutId: string,
     intentId: string,
     cardFingerprint: string | null,
+    limitedDrop: boolean,
   ): Promise<{ order: Order; created: boolean }> {
     return db.transaction(async (tx) => {
       const locked = await checkout.lockForOrder(tx, checkoutId);
@@ -92,20 +95,22 @@ export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
       await checkout.settleHold(tx, paid);
       const editions = await inventory.sell(tx, paid.lines, paid.id);
       // The offline gateway never takes money: its orders are test orders, marked wherever they show.
-      const order = await orders.record(tx, paid, intentId, editions, { isTest: gateway.provider === 'offline' });
+      const order = await orders.record(tx, paid, intentId, editions, { isTest: gateway.provider === 'offline', limitedDrop });
       await cart.clearInTransaction(tx, paid.sessionId);
       await checkout.markFulfilled(tx, paid.id);
       return { order, created: true };
     });
   }
 
-  function sendLater(message: MailMessage, context: Record<string, unknown>): void {
+  /** Resolves once the mailer keeps the message on disk (the relay may take it much later). */
+  function sendLater(message: MailMessage, context: Record<string, unknown>): Promise<void> {
     // The order is committed already: a mail failure is logged, never undoes it.
     const p = mailer
       .send(message)
       .catch((err: unknown) => log.error({ err, ...context }, 'sending mail failed'))
       .finally(() => pendingMail.delete(p));
     pendingMail.add(p);
+    return p;
   }
 
   function refundedWhat(co: CheckoutRow): string | null {
@@ -175,7 +180,9 @@ export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
 
     let made: { order: Order; created: boolean };
     try {
-      made = await completeInTransaction(co.id, intentId, intent.cardFingerprint ?? null);
+      // Read before the transaction (the catalogue's snapshot): no lock waits on it.
+      const limitedDrop = (await deps.isLimitedDrop?.(co.lines.map((l) => l.productId))) ?? false;
+      made = await completeInTransaction(co.id, intentId, intent.cardFingerprint ?? null, limitedDrop);
     } catch (err) {
       if (err instanceof HoldLostError) return refundLatePayment(co, intentId, err);
       if (err instanceof CheckoutRefundedError)
@@ -185,7 +192,8 @@ export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
 
     if (made.created) {
       deps.onStockChanged?.();
-      sendLater(renderOrderConfirmation(made.order, settings.shopName), {
+      // Kept on disk before the order's answer: a stop or a hanging relay cannot lose it (docs/operations.md "Mail").
+      await sendLater(orders.confirmationMail(made.order), {
         orderNumber: made.order.orderNumber,
       });
     }

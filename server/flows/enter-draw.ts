@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DrawEntryView, EnterDrawBody, EnterDrawResult } from '../../common/contracts/draws';
+import type { ConfirmDrawEntryBody, DrawEntryView, EnterDrawBody, EnterDrawResult } from '../../common/contracts/draws';
 import { computeTotals } from '../../common/domain/pricing';
 import { resolveShippingMethod } from '../../common/domain/shipping';
 import type { Mailer, MailMessage } from '../lib/mailer';
@@ -11,23 +12,36 @@ import type { AuthorisationCard, PaymentGateway } from '../modules/payments/paym
 import type { SettingsService } from '../modules/settings/settings.service';
 
 export const ENTER_DRAW_MESSAGES = {
-  entered: 'Check your e-mail to confirm your entry. Your card is authorised, not charged.',
+  entered:
+    'Check your e-mail to confirm your entry. Your card is authorised when you confirm, and charged only if you win.',
   cardRequired: 'Please enter your card details.',
-  /** 3-D Secure at entry: the first answer when the card's bank asks the shopper to confirm. */
+  /**
+   * Every decline at confirmation, whatever the bank's reason (docs/security.md, "Card testing"): the reason
+   * would tell a card tester which stolen numbers are live.
+   */
+  cardNotAuthorised: 'Your card could not be authorised. Try another card.',
+  tooManyDeclines: (seconds: number) =>
+    `Too many cards could not be authorised. Please try again in ${seconds} seconds.`,
+  /** 3-D Secure at confirmation: the card's bank asks the shopper to confirm (`cardAction`). */
   requiresAction: 'Your bank asks you to confirm this card.',
-  authenticationFailed: 'Your bank did not confirm this card, so nothing is held. Please try another card.',
-  notConfirmedYet: 'Your bank has not confirmed this card yet. Please enter the draw again.',
   authorisationUnusable: 'This card check cannot be used for this entry. Please enter your card again.',
-  amountChanged: 'Your total changed after your bank confirmed the card. Please enter the draw again.',
 } as const;
 
-/** An entry's public id as draws.newPublicId makes it (the one an authorisation's metadata names). */
-const PUBLIC_ID = /^[0-9a-f]{32}$/;
+/** Who is entering or confirming: what the decline budget counts against (never stored in clear). */
+export interface DrawShopper {
+  /** The network address as the shopper plugin folds it. */
+  address: string;
+  sessionId: string | null;
+}
 
-/** The card held for an entry (step 5), or the bank's 3-D Secure step still to do (answered as it is). */
-type EntryHold =
-  | { kind: 'held'; publicId: string; authorisationId: string; cardFingerprint: string | null }
-  | { kind: 'requires_action'; answer: EnterDrawResult };
+/**
+ * The decline budget (docs/security.md, "Card testing"; filled with the rate-limit module's in services.ts):
+ * a few declines per address, session and card in a window, then 429.
+ */
+export interface CardDeclineBudget {
+  waitSeconds(parties: { address: string; sessionId: string | null; cardKey: string | null }): Promise<number>;
+  spend(parties: { address: string; sessionId: string | null; cardKey: string | null }): Promise<void>;
+}
 
 interface EnterDrawDeps {
   draws: DrawsService;
@@ -40,19 +54,24 @@ interface EnterDrawDeps {
   log: FastifyBaseLogger;
   /** The shop's public address, for the mailed link. */
   baseUrl: string;
+  declines: CardDeclineBudget;
 }
 
 /**
  * The shopper's side of a draw (docs/draw.md): entering, confirming by the mailed link, changing sizes and
  * withdrawing. Entering, step by step:
+ *   0. declineBudget  — an address or session whose cards were declined too often lately waits (429)
  *   1. readDraw       — draws: the draw (404) and its window by the one clock (409)
  *   2. readProduct    — catalog: the piece, its sizes (400 for a size it does not come in); reused for a second
  *   3. onePerPerson   — draws: a live entry of the same folded mailbox is refused (409), before any card is touched
  *                       (asked beside step 1)
  *   4. price          — the draw's fixed price, shipping and tax (common/domain/pricing.ts): the server decides
- *   5. authorise      — payments: the amount held on the card, not charged (402 when declined)
+ *   5. prepareCard    — payments: the card kept on an intent for the confirmation; the bank is NOT asked, nothing
+ *                       is held (docs/security.md, "Card testing": an entry is no card-testing oracle)
  *   6. recordEntry    — draws: the entry, pending until confirmed (a race on the same mailbox: 409, card released)
  *   7. mailLink       — the confirmation link, after the entry is stored
+ * Confirming (the mailed link): the decline budget (429), then the card authorised (the amount held, not
+ * charged; 3-D Secure answered as `cardAction`), then pending → confirmed. Every decline reads the same (402).
  */
 export function createEnterDrawFlow(deps: EnterDrawDeps) {
   const { draws, catalog, gateway, settings, mailer, log } = deps;
@@ -137,93 +156,56 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
     return piece;
   }
 
-  /**
-   * Step 5, the card held for the entry's total. A first send authorises the card; when its bank asks for
-   * 3-D Secure nothing is recorded and the page, once the shopper confirmed, sends the entry again with the
-   * authorisation (heldAuthorisation).
-   */
-  async function authoriseEntry(
-    drawId: string,
-    amountCents: number,
-    body: EnterDrawBody,
-  ): Promise<EntryHold> {
-    if (body.authorisationId) return heldAuthorisation(drawId, amountCents, body.authorisationId);
-    let card: AuthorisationCard;
+  /** An address or session (and card, when known) with too many recent declines waits: 429 + Retry-After. */
+  async function assertDeclineBudget(who: DrawShopper, cardKey: string | null): Promise<void> {
+    const wait = await deps.declines.waitSeconds({ ...who, cardKey });
+    if (wait > 0) {
+      throw new HttpError(429, ENTER_DRAW_MESSAGES.tooManyDeclines(wait), {
+        'retry-after': String(wait),
+        'cache-control': 'no-store',
+      });
+    }
+  }
+
+  /** The card a body names (Stripe: Stripe.js's PaymentMethod; offline: a test card), or 400. */
+  function cardOf(body: { paymentMethodId?: string; card?: EnterDrawBody['card'] }): AuthorisationCard {
     if (gateway.provider === 'stripe') {
       if (!body.paymentMethodId) throw badRequest(ENTER_DRAW_MESSAGES.cardRequired);
-      card = { kind: 'stripe', paymentMethodId: body.paymentMethodId };
-    } else {
-      if (!body.card) throw badRequest(ENTER_DRAW_MESSAGES.cardRequired);
-      card = { kind: 'offline', ...body.card };
+      return { kind: 'stripe', paymentMethodId: body.paymentMethodId };
     }
-    const publicId = draws.newPublicId();
-    const auth = await gateway.authorise({
+    if (!body.card) throw badRequest(ENTER_DRAW_MESSAGES.cardRequired);
+    return { kind: 'offline', ...body.card };
+  }
+
+  /**
+   * Step 5: the card kept for the confirmation. Nothing reaches the bank, so an entry says nothing about the
+   * card: a bad card is found only once the mailbox is confirmed, and then in one message for every reason.
+   */
+  async function prepareCard(
+    drawId: string,
+    publicId: string,
+    amountCents: number,
+    card: AuthorisationCard,
+    attempt: string,
+  ): Promise<{ authorisationId: string; cardKey: string | null }> {
+    const prepared = await gateway.prepareAuthorisation({
       amountCents,
       // Nothing personal in the provider's metadata: the draw and the entry's public id.
       metadata: { drawId, drawEntry: publicId },
-      idempotencyKey: `draw-entry-${publicId}`,
+      idempotencyKey: `draw-entry-${publicId}${attempt}`,
       card,
     });
-    if (auth.ok === false) throw new HttpError(402, auth.message);
-    if (auth.ok === 'requires_action') {
-      const answer: EnterDrawResult = {
-        status: 'requires_action',
-        clientSecret: auth.clientSecret,
-        authorisationId: auth.authorisationId,
-        message: ENTER_DRAW_MESSAGES.requiresAction,
-      };
-      return { kind: 'requires_action', answer };
-    }
-    return {
-      kind: 'held',
-      publicId,
-      authorisationId: auth.authorisationId,
-      cardFingerprint: auth.cardFingerprint,
-    };
-  }
-
-  /**
-   * The second send after 3-D Secure: the authorisation counts only if it is held now, was made for this draw
-   * and this very total, and no entry holds it yet; the entry keeps the public id it was made for. Refusals
-   * are 402 (the bank's step failed or is not done) or 409; an unused hold is then released by `enter`.
-   */
-  async function heldAuthorisation(
-    drawId: string,
-    amountCents: number,
-    authorisationId: string,
-  ): Promise<EntryHold> {
-    const auth = await gateway.retrieveAuthorisation(authorisationId);
-    const publicId = auth?.metadata.drawEntry ?? '';
-    if (!auth || auth.metadata.drawId !== drawId || !PUBLIC_ID.test(publicId)) {
-      throw new HttpError(409, ENTER_DRAW_MESSAGES.authorisationUnusable);
-    }
-    if (await draws.authorisationInUse(auth.id))
-      throw new HttpError(409, ENTER_DRAW_MESSAGES.authorisationUnusable);
-    if (auth.state === 'failed') throw new HttpError(402, ENTER_DRAW_MESSAGES.authenticationFailed);
-    if (auth.state === 'requires_action') throw new HttpError(402, ENTER_DRAW_MESSAGES.notConfirmedYet);
-    if (auth.state !== 'authorised') throw new HttpError(409, ENTER_DRAW_MESSAGES.authorisationUnusable);
-    if (auth.amount !== amountCents) throw new HttpError(409, ENTER_DRAW_MESSAGES.amountChanged);
-    return { kind: 'held', publicId, authorisationId: auth.id, cardFingerprint: auth.cardFingerprint };
-  }
-
-  /**
-   * A re-sent entry refused at any step leaves its hold unused: released, unless it is another draw's or an
-   * entry holds it (a twin send that got in first). Best effort: Stripe drops an uncaptured hold after 7 days.
-   */
-  async function releaseUnused(drawId: string, authorisationId: string): Promise<void> {
-    try {
-      const auth = await gateway.retrieveAuthorisation(authorisationId);
-      if (!auth || auth.metadata.drawId !== drawId) return;
-      if (auth.state !== 'authorised' && auth.state !== 'requires_action') return;
-      if (await draws.authorisationInUse(authorisationId)) return;
-      await gateway.voidAuthorisation(authorisationId);
-    } catch (err) {
-      log.warn({ err }, 'draw: releasing an unused authorisation failed');
-    }
+    if (prepared.ok === false) throw badRequest(prepared.message);
+    return { authorisationId: prepared.authorisationId, cardKey: draws.cardKey(prepared.cardFingerprint) };
   }
 
   /** Entering, step by step (the list at the top of this file). */
-  async function enterSteps(drawId: string, body: EnterDrawBody): Promise<EnterDrawResult> {
+  async function enterSteps(drawId: string, body: EnterDrawBody, who: DrawShopper): Promise<EnterDrawResult> {
+    // Entries never authorise now: an authorisation from an older page's 3-D Secure step fits none.
+    if (body.authorisationId && !body.card && !body.paymentMethodId) {
+      throw new HttpError(409, ENTER_DRAW_MESSAGES.authorisationUnusable);
+    }
+    await assertDeclineBudget(who, null);
     const keys = draws.identityKeys(body);
     // The draw and the one-per-person check side by side (both need only the draw's id); the draw answers first.
     const [draw, entered] = await Promise.all([
@@ -256,9 +238,9 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
       taxRate: settings.taxRate,
     });
 
-    const auth = await authoriseEntry(draw.id, totals.total, body);
-    if (auth.kind === 'requires_action') return auth.answer;
-    const { publicId } = auth;
+    const card = cardOf(body);
+    const publicId = draws.newPublicId();
+    const prepared = await prepareCard(draw.id, publicId, totals.total, card, '');
 
     let recorded;
     try {
@@ -266,7 +248,7 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
         drawId: draw.id,
         publicId,
         ...keys,
-        cardKey: draws.cardKey(auth.cardFingerprint),
+        cardKey: prepared.cardKey,
         email: body.email,
         firstName: body.firstName,
         lastName: body.lastName,
@@ -282,11 +264,10 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
         subtotalCents: totals.subtotal,
         shippingCents: totals.shipping,
         taxCents: totals.tax,
-        authorisationId: auth.authorisationId,
+        authorisationId: prepared.authorisationId,
       });
     } catch (err) {
-      // A re-sent entry's hold is released by `enter` (unless a twin send's entry holds it).
-      if (!body.authorisationId) await release(auth.authorisationId, null);
+      await release(prepared.authorisationId, null);
       throw err;
     }
 
@@ -294,24 +275,79 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
     return { publicId, status: 'pending', message: ENTER_DRAW_MESSAGES.entered };
   }
 
-  return {
-    /** Entering (enterSteps); a re-sent entry (3-D Secure) that is refused releases its unused hold. */
-    async enter(drawId: string, body: EnterDrawBody): Promise<EnterDrawResult> {
-      if (!body.authorisationId) return enterSteps(drawId, body);
-      try {
-        return await enterSteps(drawId, body);
-      } catch (err) {
-        await releaseUnused(drawId, body.authorisationId);
-        throw err;
+  /**
+   * The mailed link: the card is authorised now, once the mailbox is proven (docs/draw.md). A decline of any
+   * kind is 402 with one message, counted against the address, the session and the card; past the budget,
+   * 429 before the bank is asked. 3-D Secure: the entry stays pending and the answer carries `cardAction`.
+   */
+  async function confirmSteps(token: string, who: DrawShopper, body: ConfirmDrawEntryBody): Promise<DrawEntryView> {
+    let { entry, draw } = await draws.entryByToken(token);
+    if (entry.status === 'confirmed') return draws.viewOf(entry, draw);
+    if (entry.status !== 'pending' || !draws.windowOpen(draw)) throw new HttpError(409, draws.messages.notChangeable);
+
+    const another = body?.card || body?.paymentMethodId ? cardOf(body) : null;
+    if (another) {
+      await assertDeclineBudget(who, null);
+      const previous = entry.authorisationId;
+      const prepared = await prepareCard(draw.id, entry.publicId, entry.amountCents, another, `-${newAttempt()}`);
+      const replaced = await draws.replaceCard(entry.id, prepared);
+      if (!replaced) {
+        await release(prepared.authorisationId, null);
+        throw new HttpError(409, draws.messages.notChangeable);
       }
-    },
+      entry = replaced;
+      await release(previous, null);
+    } else if (entry.authorisationState === 'failed') {
+      // The bank said no already: asked again it would say the same, and count as another try.
+      throw new HttpError(402, ENTER_DRAW_MESSAGES.cardNotAuthorised);
+    }
+
+    await assertDeclineBudget(who, entry.cardKey);
+    const auth = await gateway.confirmAuthorisation(entry.authorisationId);
+    if (auth.ok === 'requires_action') {
+      const view = await draws.viewOf(entry, draw);
+      return {
+        ...view,
+        cardAction: {
+          clientSecret: auth.clientSecret,
+          authorisationId: auth.authorisationId,
+          message: ENTER_DRAW_MESSAGES.requiresAction,
+        },
+      };
+    }
+    if (auth.ok === false) {
+      await draws.markCardFailed(entry.id, entry.authorisationId);
+      await deps.declines.spend({ ...who, cardKey: entry.cardKey });
+      // The reason stays in the log's code only (no personal data): the shopper gets one message for all.
+      log.info({ code: auth.code, entry: entry.publicId }, 'draw: a card was not authorised at confirmation');
+      throw new HttpError(402, ENTER_DRAW_MESSAGES.cardNotAuthorised);
+    }
+    const confirmed = await draws.confirmHeld(entry, draw, {
+      authorisationId: auth.authorisationId,
+      cardKey: entry.cardKey ?? draws.cardKey(auth.cardFingerprint),
+    });
+    if (!confirmed) {
+      // Withdrawn, lapsed or given another card meanwhile: this hold serves nothing.
+      await release(auth.authorisationId, null);
+      ({ entry, draw } = await draws.entryByToken(token));
+      if (entry.status === 'confirmed') return draws.viewOf(entry, draw);
+      throw new HttpError(409, draws.messages.notChangeable);
+    }
+    return confirmed;
+  }
+
+  return {
+    /** Entering (enterSteps): the card is only prepared; it is authorised at confirmation. */
+    enter: (drawId: string, body: EnterDrawBody, who: DrawShopper): Promise<EnterDrawResult> =>
+      enterSteps(drawId, body, who),
 
     async view(token: string): Promise<DrawEntryView> {
       const { entry, draw } = await draws.entryByToken(token);
       return draws.viewOf(entry, draw);
     },
 
-    confirm: (token: string) => draws.confirm(token),
+    confirm: (token: string, who: DrawShopper, body?: ConfirmDrawEntryBody): Promise<DrawEntryView> =>
+      confirmSteps(token, who, body),
 
     /** New sizes, checked against the piece's sizes as they are now. */
     async changeSizes(
@@ -331,11 +367,16 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
     /** Withdraws and releases the card at once (a failed release is retried by the settle flow). */
     async withdraw(token: string): Promise<DrawEntryView> {
       const { entry, draw } = await draws.withdraw(token);
-      if (entry.authorisationState === 'authorised') await release(entry.authorisationId, entry.id);
+      if (entry.authorisationState === 'authorised' || entry.authorisationState === 'prepared') {
+        await release(entry.authorisationId, entry.id);
+      }
       const { entry: fresh } = await draws.entryByToken(token);
       return draws.viewOf(fresh, draw);
     },
   };
 }
+
+/** A short random suffix: another card for the same entry is another intent (its own idempotency key). */
+const newAttempt = (): string => randomBytes(6).toString('hex');
 
 export type EnterDrawFlow = ReturnType<typeof createEnterDrawFlow>;

@@ -171,6 +171,8 @@ export function createSettleDrawFlow(deps: SettleDrawDeps) {
         [sold ?? { numbers: [], editionSize: product?.editionSize ?? EDITION_SIZE }],
         {
           isTest: gateway.provider === 'offline',
+          // A drawn piece is a limited drop: its ship-by date allows the drop's extra day.
+          limitedDrop: true,
         },
       );
       await draws.markWon(tx, e.id, order.orderNumber);

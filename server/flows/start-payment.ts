@@ -5,14 +5,15 @@ import type { CheckoutService, PaymentIntentBody } from '../modules/checkout/che
 import { badRequest } from '../plugins/http-error';
 import { CHECKOUT_MESSAGES } from '../modules/checkout/totals.service';
 import type { Shopper } from '../plugins/shopper';
-import { assertMayBuy, buyingShopper, type MayBuyDeps, type WantedPiece } from './assert-may-buy';
+import { assertMayBuy, buyingShopper, tellInCheckouts, type MayBuyDeps, type WantedPiece } from './assert-may-buy';
 
 /**
  * POST /api/create-payment-intent (docs/architecture.md, Flows):
  *   1. readCart      — the session's lines at today's prices (400 when empty)
  *   2. assertMayBuy  — admission pass, release, reservation, per-shopper limit, for every product held
  *   3. holdAndOpen   — checkout: one transaction holds the stock, the code and the limit claims, then
- *                      the gateway intent for exactly that amount (checkout.createPaymentIntent)
+ *                      the gateway intent for exactly that amount (checkout.createPaymentIntent); a live
+ *                      drop's pieces all in checkouts: "stay", never "sold out"
  */
 export function createStartPaymentFlow(deps: { cart: CartService; checkout: CheckoutService; mayBuy: MayBuyDeps }) {
   const { cart, checkout } = deps;
@@ -30,6 +31,7 @@ export function createStartPaymentFlow(deps: { cart: CartService; checkout: Chec
       inCart: inCart.get(l.productId)!,
     }));
     await assertMayBuy(deps.mayBuy, who, pieces);
-    return checkout.createPaymentIntent(who.sessionId, body, lines);
+    const products = lines.map((l) => ({ id: l.productId, name: l.name }));
+    return tellInCheckouts(deps.mayBuy, products, () => checkout.createPaymentIntent(who.sessionId!, body, lines));
   };
 }

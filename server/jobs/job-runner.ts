@@ -19,8 +19,9 @@ export function createJobRunner(log: FastifyBaseLogger) {
   function schedule(job: Job) {
     job.timer = setInterval(() => {
       if (job.running) return;
-      job.running = job
-        .run()
+      // A job that throws before its first await is a failed run too, never an uncaught exception.
+      job.running = Promise.resolve()
+        .then(job.run)
         .catch((err: unknown) => log.error({ err, job: job.name }, 'job failed'))
         .finally(() => (job.running = undefined));
     }, job.everyMs);

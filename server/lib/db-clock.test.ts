@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { expect, test } from 'vitest';
+import { afterAll, expect, onTestFinished, test, vi } from 'vitest';
 import { describeEachDb } from '../../tests/support/build-test-app';
+import { createProduct, productState, readyShopper } from '../../tests/support/shop-fixtures';
 import { createDbClock, createManualClock, createSteeredClock, shiftFromFile, type Clock } from './db-clock';
 
 // The clock a test drives (docs/decisions/010-fair-waiting-room.md "One clock"): the app's `now()` and the
@@ -110,4 +111,40 @@ describeEachDb(
     });
   },
   { seed: false },
+);
+
+// The host's clock stepped back 90 s (NTP, a resumed VM, `date -s`) between two syncs of the database clock:
+// a hold taken then still lasts its full HOLD_MINUTES by the database's clock. The shop's clock is steered
+// (TEST_CLOCK_FILE) to a moment shortly before the hold's end, and the release job runs there.
+const clockFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fifty-clock-step-')), 'shift');
+describeEachDb(
+  'a backward step of the host clock',
+  (t) => {
+    afterAll(() => fs.rmSync(path.dirname(clockFile), { recursive: true, force: true }));
+    test('a hold taken 90 s after the host clock stepped back lasts its full time: not released 30 s before its end, released after it', async () => {
+      const productId = await createProduct(t().database.db, { stock: 3 });
+      const shopper = await readyShopper(t(), productId);
+      // The app synced its database clock at start; now the host's clock jumps back 90 s.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 90_000 });
+      onTestFinished(() => void vi.useRealTimers());
+      expect((await shopper.post('/api/create-payment-intent', {})).statusCode).toBe(200);
+      const { rows } = await t().database.pool.query<{ left: number }>(
+        `select extract(epoch from hold_expires_at - now())::float8 as left from checkouts where status = 'open'`,
+      );
+      const holdMs = t().config.HOLD_MINUTES * 60_000;
+      // By the database's clock the hold ends HOLD_MINUTES from now (a round trip's error aside), not 90 s sooner.
+      expect(rows.length).toBe(1);
+      expect(Math.abs(rows[0]!.left * 1000 - holdMs)).toBeLessThan(5_000);
+      const held = async () => (await productState(t().database.db, productId)).stock;
+      expect(await held()).toBe(2);
+
+      fs.writeFileSync(clockFile, String(holdMs - 30_000));
+      await t().services.checkout.releaseExpiredHolds();
+      expect(await held()).toBe(2);
+      fs.writeFileSync(clockFile, String(holdMs + 5_000));
+      await t().services.checkout.releaseExpiredHolds();
+      expect(await held()).toBe(3);
+    });
+  },
+  { env: { TEST_CLOCK_FILE: clockFile } },
 );

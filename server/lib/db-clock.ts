@@ -27,16 +27,25 @@ export interface DbClock extends Clock {
 
 /**
  * The database clock of one app instance. `localNow` is this instance's own clock (Date.now; tests and
- * the clock-skew bench give a skewed one); `now()` corrects it by the offset measured at `sync()`.
+ * the clock-skew bench give a skewed one), read only to report `offsetMs`. `now()` is the database's time
+ * read at `sync()`, carried forward by the monotonic clock (`elapsedNow`, performance.now): a step of the
+ * host's clock (NTP, a VM resumed, an operator's `date -s`) between two syncs moves nothing, so a hold
+ * taken after the host's clock jumped back 90 s still lasts its full time.
  */
-export function createDbClock(db: DbOrTx, opts: { localNow?: () => number; samples?: number } = {}): DbClock {
+export function createDbClock(
+  db: DbOrTx,
+  opts: { localNow?: () => number; elapsedNow?: () => number; samples?: number } = {},
+): DbClock {
   const localNow = opts.localNow ?? Date.now;
+  const elapsedNow = opts.elapsedNow ?? (() => performance.now());
   const samples = opts.samples ?? 3;
   let offsetMs = 0;
   let roundTripMs = Number.POSITIVE_INFINITY;
+  // The database's time (before the first sync: this instance's own) at a reading of the monotonic clock.
+  let anchor = { at: localNow(), elapsed: elapsedNow() };
 
   return {
-    now: () => localNow() + offsetMs,
+    now: () => anchor.at + (elapsedNow() - anchor.elapsed),
     sqlNow: () => sql`now()`,
     get offsetMs() {
       return offsetMs;
@@ -45,20 +54,22 @@ export function createDbClock(db: DbOrTx, opts: { localNow?: () => number; sampl
       return roundTripMs;
     },
     async sync() {
-      let best: { offset: number; rtt: number } | null = null;
+      let best: { offset: number; rtt: number; db: number; elapsed: number } | null = null;
       for (let i = 0; i < samples; i++) {
-        const sent = localNow();
+        const sentLocal = localNow();
+        const sent = elapsedNow();
         const { rows } = await db.execute<{ ms: number | string }>(
           sql`select extract(epoch from clock_timestamp())::float8 * 1000 as ms`,
         );
-        const received = localNow();
-        const rtt = received - sent;
+        const rtt = elapsedNow() - sent;
         // The database read its clock about half-way through the round trip.
-        const offset = Number(rows[0]!.ms) - (sent + rtt / 2);
-        if (!best || rtt < best.rtt) best = { offset, rtt };
+        const dbMs = Number(rows[0]!.ms);
+        const offset = dbMs - (sentLocal + rtt / 2);
+        if (!best || rtt < best.rtt) best = { offset, rtt, db: dbMs, elapsed: sent + rtt / 2 };
       }
       offsetMs = best!.offset;
       roundTripMs = best!.rtt;
+      anchor = { at: best!.db, elapsed: best!.elapsed };
     },
   };
 }

@@ -11,7 +11,8 @@ import { DEFAULT_IPV6_PREFIX, networkKey } from './network-address';
  * A slot is taken synchronously, before the route awaits anything, and given back by the response's
  * `close` event, which is attached in the same synchronous step: a client that leaves at any moment
  * (before the first byte, during the first read, after years) frees its slot. A client already gone
- * when the slot is asked for gets none.
+ * when the slot is asked for gets none. Taking a slot tells the response's watcher (`watchStreamSlot`):
+ * the rate limits count the open then, once, and give its place in flight back.
  *
  * Cheap per stream, for 10,000 on one instance (bench/attack/ten-thousand-waiting.scenario.ts):
  * - the body is not chunked (`Connection: close`, the body ends with the connection, as SSE allows):
@@ -23,6 +24,18 @@ import { DEFAULT_IPV6_PREFIX, networkKey } from './network-address';
  */
 
 export const HEARTBEAT_MS = 15_000;
+
+const slotWatchers = new WeakMap<ServerResponse, () => void>();
+
+/**
+ * Lets code that runs before any stream route (the rate limits) hear when this response takes a stream
+ * slot: from then on the hub's caps hold the stream, however long it lives, and the route may hijack the
+ * reply (so no onSend or onResponse hook will see it). One watcher per response.
+ */
+export function watchStreamSlot(res: ServerResponse, watcher: () => void): void {
+  slotWatchers.set(res, watcher);
+}
+
 /** A stream whose client reads nothing: past this many unsent bytes it is ended (memory stays bounded). */
 const MAX_BUFFERED_BYTES = 64 * 1024;
 
@@ -233,6 +246,7 @@ export function createEventStreamHub<M = undefined>(opts: EventStreamHubOptions)
       if (used === 0) stopHeartbeat();
     };
     res.once('close', release);
+    slotWatchers.get(res)?.();
     return {
       refused: false,
       release,

@@ -16,14 +16,18 @@ export interface MailMessage {
 
 export interface Mailer {
   /**
-   * Hands a message over. A message that cannot go out now (SMTP down, disk full) is kept and retried,
-   * so this only rejects for a message that can never be sent.
+   * Hands a message over: resolves once it is kept on disk (spooled, or with no SMTP its .eml written), so
+   * a caller that awaits it may promise the mail (docs/operations.md "Mail"). A message that cannot go out
+   * now (SMTP down or hanging, disk full) is kept and retried, so this only rejects for a message that can
+   * never be sent.
    */
   send(message: MailMessage): Promise<void>;
-  /** Messages kept for a retry (tests, /healthz-style checks). */
+  /** Messages kept until sent (tests, /healthz-style checks). */
   pending?(): number;
+  /** Messages refused for good, in the dead-letter folder (DATA_DIR/mail-queue/dead). */
+  deadLetters?(): number;
   /** Tries every kept message once now. */
   retryNow?(): Promise<void>;
-  /** Stops the retry timer (kept messages on disk are retried at the next start). */
+  /** Stops sending within a bound (kept messages on disk are sent after the next start). */
   close?(): Promise<void>;
 }

@@ -73,7 +73,10 @@ interface SafeError {
   cause?: SafeError;
 }
 
-/** Secrets that ride in URLs: every query string (?token=, ?claim=) and the token of a claim or draw-entry path. */
+/**
+ * Secrets that ride in URLs: every query string (?token=, ?claim=, an order page's ?key=) and the token of a
+ * claim or draw-entry path.
+ */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);

@@ -8,6 +8,8 @@ export interface CachedPage {
   /** Permanent redirect target instead of a body. */
   redirect?: string;
   body: PrecompressedBody | null;
+  /** Anyone can mint such a page (seo's PageHead.openEnded): kept in the smaller cache of its own. */
+  openEnded: boolean;
 }
 
 /** Least-recently-used map with a cap on entries and on (approximate) bytes. */
@@ -66,8 +68,9 @@ export interface PageCacheOptions {
   maxEntries?: number;
   maxBytes?: number;
   /**
-   * Pages anyone can mint without end (search queries, unknown paths, redirects) live in their own
-   * smaller cache, so a crawler or attacker walking them never evicts the catalogue's pages.
+   * Pages anyone can mint without end (search queries, made-up draw ids, unknown paths, other spellings of
+   * a page, redirects) live in their own smaller cache, so a crawler or attacker walking them never evicts
+   * the catalogue's pages.
    */
   openEndedEntries?: number;
   openEndedBytes?: number;
@@ -105,14 +108,14 @@ export function createPageCache(opts: PageCacheOptions = {}) {
     },
 
     /** Renders the page once for all concurrent askers and keeps it while `version` is current. */
-    render(key: string, version: number, build: () => Promise<CachedPage>, openEndedKey: boolean): Promise<CachedPage> {
+    render(key: string, version: number, build: () => Promise<CachedPage>): Promise<CachedPage> {
       const id = `${version} ${key}`;
       let pending = rendering.get(id);
       if (!pending) {
         pending = build()
           .then((page) => {
             if (observe(page.version) && page.version === version) {
-              const into = openEndedKey || page.status !== 200 ? openEnded : pages;
+              const into = page.openEnded || page.status !== 200 ? openEnded : pages;
               into.set(key, page, approxBytes(page));
             }
             return page;

@@ -5,8 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 
 type RenderFn = (pathname: string, search: string, bootstrap: Record<string, unknown>) => Promise<string>;
 
-/** Screens whose first render depends on the shopper's session, the admin's or a private link (a draw entry): the browser draws them. */
-const CLIENT_ONLY = /^\/(?:checkout|order-success|admin|draw-entry)(?:\/|$)/;
+/** Screens whose first render depends on the shopper's session, the admin's or a private link (a draw entry, an order): the browser draws them. */
+const CLIENT_ONLY = /^\/(?:checkout|order-success|admin|draw-entry|orders|certificate)(?:\/|$)/;
 
 /** Where scripts/build-client.mjs writes the server-rendering bundle for a client folder. */
 export function ssrDirFor(clientDir: string): string {

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { requestUrl } from '../modules/seo/request-url';
 import { jsonForScript, type SeoService } from '../modules/seo/seo.service';
 import { createPageCache, type CachedPage, type PageCache, type PageCacheOptions } from './page-cache';
 import { loadClientAssets } from './client-assets';
@@ -21,6 +20,8 @@ export interface StaticClientOptions {
   clientDir: string;
   uploadsDir: string;
   seo: SeoService;
+  /** The shop's own origin (PUBLIC_URL's, else http://localhost:PORT): pages are keyed and rendered for it. */
+  origin: string;
   pageCache?: PageCacheOptions;
 }
 
@@ -83,10 +84,10 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
     index: false,
     // The caching header is ours (setHeaders), not send's default `max-age=0`.
     cacheControl: false,
-    setHeaders(res) {
+    setHeaders(reply) {
       // Upload keys are content-unique and never rewritten.
-      res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-      res.setHeader('x-content-type-options', 'nosniff');
+      reply.header('cache-control', 'public, max-age=31536000, immutable');
+      reply.header('x-content-type-options', 'nosniff');
     },
   });
 
@@ -116,7 +117,7 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
   /** One page as it is sent, rendered for `url` (already reduced to what the page reads). */
   async function renderPage(url: URL, version: number): Promise<CachedPage> {
     const page = await opts.seo.renderPage(url);
-    if (page.redirect) return { version, status: 301, redirect: page.redirect, body: null };
+    if (page.redirect) return { version, status: 301, redirect: page.redirect, body: null, openEnded: true };
     const markup = await renderer.render(url, page.bootstrap);
     const scripts = assets.scriptsFor(url.pathname);
     const image = lcpImagePreload(url.pathname, page.bootstrap);
@@ -133,7 +134,7 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
       .replace('<!--app-head-->', () => head)
       .replace(ROOT_DIV, () => `${root}\n${data}`);
     // Pages are re-made on every stock change during a drop: a fast brotli setting (q11 costs ~20x the CPU for ~5 % less).
-    return { version, status: page.status, body: new PrecompressedBody(html, { brotliQuality: 6 }) };
+    return { version, status: page.status, body: new PrecompressedBody(html, { brotliQuality: 6 }), openEnded: page.openEnded };
   }
 
   function sendPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage) {
@@ -151,8 +152,22 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
   const pages = createPageCache(opts.pageCache);
   app.decorate('pageCache', pages);
 
+  /**
+   * The page a request asks for, on the shop's own origin: the Host header plays no part, so any number of
+   * made-up hosts is one cached page (and a Host can never leak into a page others are sent).
+   */
+  function pageRequestUrl(rawUrl: string): URL {
+    try {
+      // Parsed against the origin so that `//evil.example/x` stays a path.
+      const url = new URL(`${opts.origin}${rawUrl.startsWith('/') ? '' : '/'}${rawUrl}`);
+      return url.origin === opts.origin ? url : new URL(`${opts.origin}/`);
+    } catch {
+      return new URL(`${opts.origin}/`);
+    }
+  }
+
   app.get('/*', { compress: false }, (request, reply) => {
-    const url = requestUrl(request);
+    const url = pageRequestUrl(request.url);
     // The raw path too: `/api/../x` is still a call to the API, not a page.
     if (isApiPath(url.pathname) || isApiPath(request.url.split('?')[0])) {
       return reply.status(404).send({ message: `Not found: GET ${url.pathname}` });
@@ -167,12 +182,10 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
     const fresh = opts.seo.freshCatalogVersion();
     const hit = fresh === null || typeof variant !== 'string' ? null : pages.get(keyOf(variant), fresh);
     if (hit) return sendPage(request, reply, hit);
-    // Searches, unknown paths and redirects can be minted without end: a small cache of their own.
-    const openEnded = target.pathname.toLowerCase().startsWith('/search');
     return (async () => {
       const key = keyOf(await variant);
       const version = fresh ?? (await opts.seo.catalogVersion());
-      const page = pages.get(key, version) ?? (await pages.render(key, version, () => renderPage(target, version), openEnded));
+      const page = pages.get(key, version) ?? (await pages.render(key, version, () => renderPage(target, version)));
       return sendPage(request, reply, page);
     })();
   });

@@ -1,9 +1,25 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { test, expect } from '@playwright/test';
-import { loginOwner, markNewsletterSeen, teeData, type OwnerApi } from '../support/e2e';
+import { loginOwner, markNewsletterSeen, seriousViolations, teeData, type OwnerApi } from '../support/e2e';
 
-// 3-D Secure at entry (docs/draw.md): on a phone, a shopper enters a draw with the offline gateway's 3-D Secure
-// test card; the bank's dialog appears. Failing it leaves nothing held and the form as it was (no dead end);
-// entering again and completing it records the entry ("Check your e-mail").
+// 3-D Secure at confirmation (docs/draw.md): on a phone, a shopper enters a draw with the offline gateway's
+// 3-D Secure test card; entering asks nothing of the bank. The mailed link's confirmation does: the bank's
+// dialog appears. Failing it reads the shop's one message and offers another card (no dead end); another card
+// with the check completed confirms the entry.
+
+/** The link token of the confirmation mail to `email` in the e2e shop's outbox ('' until it is there). */
+function entryTokenInOutbox(email: string): string {
+  const outbox = path.join(process.env.FIFTY_E2E_DATA_DIR ?? '', 'outbox');
+  if (!fs.existsSync(outbox)) return '';
+  for (const f of fs.readdirSync(outbox).filter((n) => n.endsWith('.eml'))) {
+    const mail = fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, '');
+    if (!mail.includes(email) || !mail.includes('Confirm your entry')) continue;
+    const m = /\/draw-entry\/([A-Za-z0-9_-]{43})/.exec(mail);
+    if (m) return m[1]!;
+  }
+  return '';
+}
 
 test.describe.configure({ mode: 'serial' });
 
@@ -21,7 +37,7 @@ test.afterAll(async () => {
   await owner?.request.dispose();
 });
 
-test('entering with a 3-D Secure card at 375 px: the bank dialog, a failed check, then a completed one', async ({
+test('a 3-D Secure card at 375 px: entered without the bank, then at the confirmation the bank dialog, a failed check, another card completed', async ({
   browser,
   baseURL,
 }) => {
@@ -62,28 +78,42 @@ test('entering with a 3-D Secure card at 375 px: the bank dialog, a failed check
   await panel.getByLabel('Expiry (MM/YY)').fill('12/34');
   await panel.getByLabel('CVC').fill('123');
 
-  const bank = page.getByRole('dialog', { name: 'Confirm with your bank' });
-  await test.step('a failed check: the bank says so, nothing is entered, the form stays', async () => {
+  await test.step('entering asks nothing of the bank: the entry waits for its mailed link', async () => {
     await panel.getByRole('button', { name: 'Enter the draw' }).click();
-    await expect(bank).toBeVisible({ timeout: 20_000 });
-    await bank.getByRole('button', { name: 'Fail authentication' }).click();
-    await expect(bank).toBeHidden();
-    await expect(panel.getByRole('alert')).toHaveText(
-      'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
-    );
-    await expect(panel.getByRole('button', { name: 'Enter the draw' })).toBeEnabled();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Check your e-mail to confirm your entry.' }),
+    ).toBeVisible({ timeout: 30_000 });
   });
 
-  await test.step('entering again and completing the check: the entry is recorded', async () => {
-    await panel.getByRole('button', { name: 'Enter the draw' }).click();
+  const email = `draw-3ds-${stamp}@example.com`;
+  let token = '';
+  await expect
+    .poll(() => (token = entryTokenInOutbox(email)), { timeout: 15_000, message: `the confirmation mail to ${email}` })
+    .not.toBe('');
+
+  const bank = page.getByRole('dialog', { name: 'Confirm with your bank' });
+  await test.step('the link confirms: the bank dialog; a failed check reads the one message and offers another card', async () => {
+    await page.goto(`/draw-entry/${token}`);
     await expect(bank).toBeVisible({ timeout: 20_000 });
     // The dialog fits the phone's width.
     const box = await bank.boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+    await bank.getByRole('button', { name: 'Fail authentication' }).click();
+    await expect(bank).toBeHidden();
+    await expect(page.getByRole('alert').first()).toHaveText('Your card could not be authorised. Try another card.');
+    await expect(page.getByTestId('entry-outcome')).toContainText('Your card could not be authorised.');
+  });
+
+  await test.step('another card (3-D Secure again), the check completed: the entry is confirmed', async () => {
+    const another = page.getByRole('form', { name: 'Try another card' });
+    await another.getByLabel('Card number').fill('4000 0027 6000 3184');
+    await another.getByLabel('Expiry (MM/YY)').fill('11/34');
+    await another.getByLabel('CVC').fill('123');
+    await another.getByRole('button', { name: 'Confirm with this card' }).click();
+    await expect(bank).toBeVisible({ timeout: 20_000 });
     await bank.getByRole('button', { name: 'Complete authentication' }).click();
-    await expect(
-      page.getByRole('status').filter({ hasText: 'Check your e-mail to confirm your entry.' }),
-    ).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('entry-outcome')).toContainText('Your entry is confirmed.', { timeout: 30_000 });
+    expect(await seriousViolations(page)).toEqual([]);
   });
   await shopper.close();
 });

@@ -157,7 +157,7 @@ test('a draw from entry to result: enter at 375 px, confirm by mail, the owner r
     await panel.getByLabel('Expiry (MM/YY)').fill('12/34');
     await panel.getByLabel('CVC').fill('123');
     await expect(
-      panel.getByText('Your card is authorised for $53.99 (the piece $45.00, shipping $8.99), not charged.'),
+      panel.getByText('Your card is authorised for $53.99 (the piece $45.00, shipping $8.99) when you confirm your entry by e-mail, not charged.'),
     ).toBeVisible();
     await shootAtBothWidths(page, testInfo, 'draw-product-open', { fullPage: true });
     await atPhoneWidth(page);

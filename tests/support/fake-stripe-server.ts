@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A tiny local stand-in for api.stripe.com, driven through the official SDK (host/port/protocol):
- * POST /v1/payment_intents, GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel, POST /v1/refunds.
+ * POST /v1/payment_intents, GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel, POST /v1/refunds
+ * (whole or `amount`, with `metadata`), GET /v1/refunds?payment_intent=.
  * Idempotency-Key replays the first answer, like Stripe. Tests flip intents to succeeded with `succeed()`.
  * Manual capture (draw entries): a create with `confirm=true`, `capture_method=manual` and a `payment_method`
  * is authorised at once (`requires_capture`), or declined with a 402 for DECLINED_AT_AUTHORISATION;
@@ -12,6 +13,9 @@ import type { AddressInfo } from 'node:net';
  * 3-D Secure: a payment method in REQUIRES_AUTHENTICATION leaves the intent in `requires_action` (nothing
  * held, no charge yet); `authenticate()` plays the shopper's step in Stripe.js (held, or back to
  * `requires_payment_method` when it fails).
+ * Prepared (a draw entry's card before its confirmation): a create with a `payment_method` and no `confirm`
+ * waits in `requires_confirmation` (no charge, nothing held); POST /v1/payment_intents/:id/confirm then
+ * answers as a create with `confirm=true` would.
  */
 
 export interface FakeIntent {
@@ -46,6 +50,7 @@ export interface FakeRefund {
   amount: number;
   payment_intent: string;
   status: 'succeeded';
+  metadata?: Record<string, string>;
 }
 
 export interface RecordedRequest {
@@ -194,6 +199,60 @@ export class FakeStripeServer {
     });
   }
 
+  /** A refund made by hand in the Stripe dashboard (no metadata of the shop's). */
+  dashboardRefund(intentId: string, amount: number): FakeRefund {
+    const refund: FakeRefund = { id: `re_${crypto.randomBytes(12).toString('hex')}`, object: 'refund', amount, payment_intent: intentId, status: 'succeeded', metadata: {} };
+    this.refunds.push(refund);
+    return refund;
+  }
+
+  /** A `charge.refunded` event of an intent's charge (as recent API versions send it: no refunds list on the charge). */
+  chargeRefundedEvent(intentId: string, eventId = `evt_${crypto.randomBytes(8).toString('hex')}`): string {
+    const intent = this.intents.get(intentId);
+    const refunded = this.refunds.filter((r) => r.payment_intent === intentId).reduce((a, r) => a + r.amount, 0);
+    return this.wrap(eventId, 'charge.refunded', {
+      id: intent?.latest_charge ?? `ch_${crypto.randomBytes(8).toString('hex')}`,
+      object: 'charge',
+      amount: intent?.amount ?? 0,
+      amount_refunded: refunded,
+      refunded: refunded >= (intent?.amount ?? 0),
+      payment_intent: intentId,
+    });
+  }
+
+  /** A `charge.dispute.*` event: `created` opens it (needs_response), `closed` with `won` or `lost`. */
+  disputeEvent(
+    intentId: string,
+    type: 'charge.dispute.created' | 'charge.dispute.closed' | 'charge.dispute.updated',
+    dispute: { id: string; status?: string; amount?: number; reason?: string },
+    eventId = `evt_${crypto.randomBytes(8).toString('hex')}`,
+  ): string {
+    const intent = this.intents.get(intentId);
+    return this.wrap(eventId, type, {
+      id: dispute.id,
+      object: 'dispute',
+      amount: dispute.amount ?? intent?.amount ?? 0,
+      charge: intent?.latest_charge ?? null,
+      payment_intent: intentId,
+      reason: dispute.reason ?? 'fraudulent',
+      status: dispute.status ?? 'needs_response',
+    });
+  }
+
+  private wrap(eventId: string, type: string, object: unknown): string {
+    return JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type,
+      api_version: '2026-10-28.endive',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: { object },
+    });
+  }
+
   private handle(req: http.IncomingMessage, body: string): { status: number; payload: unknown } {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const params = parseForm(body);
@@ -290,6 +349,67 @@ export class FakeStripeServer {
       this.intents.set(id, intent);
       return { status: 200, payload: this.expanded(intent, new URLSearchParams(params)) };
     }
+    if (method === 'POST' && path === '/v1/payment_intents' && params.payment_method && params.confirm !== 'true') {
+      const id = `pi_${crypto.randomBytes(12).toString('hex')}`;
+      const pm = params.payment_method;
+      const intent: FakeIntent = {
+        id,
+        object: 'payment_intent',
+        amount: Number(params.amount),
+        amount_received: 0,
+        currency: params.currency ?? 'usd',
+        status: 'requires_confirmation',
+        client_secret: `${id}_secret_${crypto.randomBytes(12).toString('hex')}`,
+        metadata: nested(params, 'metadata'),
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        latest_charge: null,
+        capture_method: params.capture_method ?? 'automatic',
+        payment_method: pm,
+      };
+      this.intents.set(id, intent);
+      const wantsMethod = Object.entries(params).some(([k, v]) => k.startsWith('expand') && v === 'payment_method');
+      return {
+        status: 200,
+        payload: wantsMethod
+          ? { ...intent, payment_method: { id: pm, object: 'payment_method', card: { fingerprint: `fp_${pm}` } } }
+          : intent,
+      };
+    }
+    m = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path);
+    if (m && method === 'POST') {
+      const intent = this.intents.get(m[1]!);
+      if (!intent) return missing(m[1]!);
+      if (intent.status !== 'requires_confirmation') {
+        return {
+          status: 400,
+          payload: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'payment_intent_unexpected_state',
+              message: `This PaymentIntent's status is ${intent.status}.`,
+            },
+          },
+        };
+      }
+      const pm = intent.payment_method ?? '';
+      if (DECLINED_AT_AUTHORISATION.has(pm)) {
+        intent.status = 'requires_payment_method';
+        intent.last_payment_error = { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' };
+        return cardError('Your card was declined.');
+      }
+      if (REQUIRES_AUTHENTICATION.has(pm)) {
+        intent.status = 'requires_action';
+        intent.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
+        return { status: 200, payload: intent };
+      }
+      const chargeId = `ch_${crypto.randomBytes(12).toString('hex')}`;
+      this.chargeCards.set(chargeId, `fp_${pm}`);
+      intent.latest_charge = chargeId;
+      intent.status = intent.capture_method === 'manual' ? 'requires_capture' : 'succeeded';
+      if (intent.status === 'succeeded') intent.amount_received = intent.amount;
+      return { status: 200, payload: this.expanded(intent, new URLSearchParams(params)) };
+    }
     m = /^\/v1\/payment_intents\/([^/]+)\/capture$/.exec(path);
     if (m && method === 'POST') {
       const intent = this.intents.get(m[1]!);
@@ -353,15 +473,29 @@ export class FakeStripeServer {
       intent.status = 'canceled';
       return { status: 200, payload: intent };
     }
+    if (method === 'GET' && path === '/v1/refunds') {
+      const data = this.refunds.filter((r) => r.payment_intent === query.get('payment_intent'));
+      return { status: 200, payload: { object: 'list', data, has_more: false, url: '/v1/refunds' } };
+    }
     if (method === 'POST' && path === '/v1/refunds') {
       const intent = this.intents.get(params.payment_intent ?? '');
       if (!intent) return missing(params.payment_intent ?? '');
+      // A partial refund names its amount; never beyond what is left of the charge (Stripe's 400).
+      const left = intent.amount - this.refunds.filter((r) => r.payment_intent === intent.id).reduce((a, r) => a + r.amount, 0);
+      const amount = params.amount ? Number(params.amount) : left;
+      if (amount > left || amount <= 0) {
+        return {
+          status: 400,
+          payload: { error: { type: 'invalid_request_error', code: 'amount_too_large', message: `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})` } },
+        };
+      }
       const refund: FakeRefund = {
         id: `re_${crypto.randomBytes(12).toString('hex')}`,
         object: 'refund',
-        amount: intent.amount,
+        amount,
         payment_intent: intent.id,
         status: 'succeeded',
+        metadata: nested(params, 'metadata'),
       };
       this.refunds.push(refund);
       return { status: 200, payload: refund };

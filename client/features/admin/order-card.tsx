@@ -4,6 +4,7 @@ import { CARRIER_LABELS, CARRIERS, type AdminOrder, type Carrier } from '../../.
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { ORDER_STATUSES } from '../../../common/domain/order-status';
+import { formatShopDate } from '../../../common/domain/ship-by';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
@@ -12,6 +13,7 @@ import { cn } from '../../lib/cn';
 import { formatOrderDate, formatShipping, orderStatusBadgeClass, orderStatusLabel } from './order-display';
 import { useUpdateOrderStatus, type OrderStatusChange } from './use-admin-data';
 import { formatLineOptions } from '../../../common/domain/variant';
+import { AfterSaleActions, AfterSaleRecords, DisputeBadge } from './order-after-sale';
 
 const usd = (amount: string) => `$${amount}`;
 
@@ -109,6 +111,15 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
           <p className="text-sm text-muted">
             <time dateTime={order.createdAt}>{formatOrderDate(order.createdAt)}</time>
           </p>
+          {order.shipBy && (
+            // The ship-by date kept on the order (common/domain/ship-by.ts); past it and unshipped: Late.
+            <p className={cn('text-sm', order.shipLate ? 'font-bold text-red-800' : 'text-muted')}>
+              Ship by <time dateTime={order.shipBy}>{formatShopDate(order.shipBy)}</time>
+              {order.shipLate && (
+                <span className="ml-2 border border-red-700 bg-red-100 px-1.5 py-0.5 text-xs font-bold uppercase text-red-900">Late</span>
+              )}
+            </p>
+          )}
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-2">
@@ -126,6 +137,7 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
             <span className="sr-only">Payment: </span>
             Paid
           </span>
+          <DisputeBadge order={order} />
           <span className="text-xs font-bold uppercase tracking-wide text-muted" aria-hidden="true">
             Fulfilment
           </span>
@@ -205,7 +217,10 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
                   className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2"
                 >
                   <div className="min-w-0">
-                    <p className="font-semibold">{item.productName}</p>
+                    <p className="font-semibold">
+                      {item.cancelled ? <s>{item.productName}</s> : item.productName}
+                      {item.cancelled && <span className="ml-2 text-xs font-bold uppercase text-red-800">Cancelled</span>}
+                    </p>
                     <p className="text-muted">
                       {formatLineOptions(item, { quantity: true })}
                     </p>
@@ -220,6 +235,9 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
             })}
           </ul>
         </section>
+
+        <AfterSaleRecords order={order} />
+        <AfterSaleActions order={order} />
 
         {order.status !== 'cancelled' && (
           <ShipmentForm

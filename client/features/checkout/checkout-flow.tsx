@@ -2,7 +2,9 @@ import { lazy, Suspense, useEffect, useId, useRef, useState, type ComponentType,
 import { ArrowLeft, ChevronDown } from 'lucide-react';
 import { displayPrice } from '../../../common/domain/money';
 import { availableShippingMethods } from '../../../common/domain/shipping';
+import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
+import { useNow } from '../../lib/release-clock';
 import type { CartItem } from '../../../common/contracts/cart';
 import type { DiscountResult } from '../../../common/contracts/checkout';
 import type { ShippingMethod } from '../../../common/contracts/settings';
@@ -28,6 +30,12 @@ import { ShippingMethodPicker } from './shipping-method-picker';
 import { useCompleteOrder, useStripeRedirectReturn } from './use-complete-order';
 
 const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
+
+/**
+ * A payment refused for want of a turn (403: a drop's pass is missing or has run out): asking again cannot
+ * help, so no toast and no Try again; the way on is the waiting room's "Rejoin the line".
+ */
+const refusedForTurn = (err: unknown) => err instanceof ApiError && err.status === 403;
 
 /** The two-step checkout of docs/product.md §2 for a non-empty cart. */
 type DropLines = ReadonlyArray<{ productId: string; product: { name: string } }>;
@@ -79,7 +87,7 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
       });
   }, [totals.isError, totals.errorUpdatedAt]);
   useEffect(() => {
-    if (intent.isError)
+    if (intent.isError && !refusedForTurn(intent.error))
       toast({
         title: 'Error',
         description: shopperMessage(intent.error, 'Failed to initialize payment. Please try again.'),
@@ -118,15 +126,20 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
       <div className="mt-6 mb-8">
         <CheckoutProgress step={step} />
       </div>
-      {/* A drop's pass on both steps; once the payment step holds the pieces, the hold covers them. */}
+      {/* A drop's pass on both steps, in view while the shopper types: it sticks below the site header
+          (118 px tall once stuck at every width: phones keep its search row, wider screens its promo line)
+          and on wide screens spans the form's column only, beside the summary that sticks on its own. Once
+          the payment step holds the pieces, the hold covers them. */}
       <drops.PassNotice
         lines={items}
         holdEndsAt={step === 'payment' && intent.data && !intent.isError ? intent.data.holdEndsAt : null}
-        className="mb-6"
+        className="sticky top-[118px] z-30 mb-6 lg:mr-[468px]"
       />
+      {/* Each step's controls keep clear of the header and the notice above when focus scrolls to them
+          (tabbing back up the form), so the field being typed in is never under them. */}
       {step === 'info' ? (
         // On phones the summary comes first, folded to one line with the total.
-        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-12">
+        <div className="grid gap-6 **:scroll-mt-60 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-12">
           <div className="lg:col-start-2 lg:row-start-1">{summary}</div>
           <div className="border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-1">
             <CustomerInfoForm
@@ -138,7 +151,7 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
         </div>
       ) : (
         // On phones the folded summary comes first, then the choices, then the card form.
-        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-x-12 lg:gap-y-6">
+        <div className="grid gap-6 **:scroll-mt-60 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-x-12 lg:gap-y-6">
           <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">{summary}</div>
           <div className="space-y-8 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-1">
             <div className="space-y-2">
@@ -248,22 +261,27 @@ function PaymentSection({
   onRetry: () => void;
   onPaid: () => Promise<void>;
 }) {
-  // A lapsed hold on a drop piece whose pass has also run out cannot be reserved again: the way on is
-  // the waiting room's "Rejoin the line" (a live pass still reserves again).
+  // A drop piece whose pass has run out, not held (or its hold lapsed too), cannot be reserved or paid for:
+  // the pass notice above (in view, sticky) says so once, with "Rejoin the line"; nothing here may be
+  // pressed in vain. A live pass still reserves again.
   const { useLapsedPassHref, Refusal } = drops;
+  const now = useNow(true);
   const rejoinHref = useLapsedPassHref(items);
+  const held = intent !== undefined && !failed && intent.holdEndsAt > now;
+  const turnOver = (rejoinHref !== null && !held) || (failed && refusedForTurn(error));
   return (
     <div className="space-y-4">
       <h2 className="font-display text-2xl uppercase tracking-wide">Card Details</h2>
-      {intent && !failed && !free && (
-        <HoldCountdown
-          endsAt={intent.holdEndsAt}
-          onRenew={onRetry}
-          rejoinHref={rejoinHref}
-        />
-      )}
+      {intent && !failed && !free && !turnOver && <HoldCountdown endsAt={intent.holdEndsAt} onRenew={onRetry} />}
       {free ? (
         <p className="text-sm text-muted">Nothing to pay.</p>
+      ) : turnOver ? (
+        rejoinHref !== null ? (
+          <p className="text-sm text-muted">The card form opens again on your next turn.</p>
+        ) : (
+          // The server's word before this page's clock has it (the clocks differ): said here, with the link.
+          <Refusal error={error} lines={items} fallback="We couldn't set up your payment." />
+        )
       ) : failed ? (
         <div className="space-y-3">
           {/* The reason in place, with the way forward (Rejoin the line; the current stock). */}

@@ -1,23 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Clock } from 'lucide-react';
-import { Link } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { formatCountdown } from './countdown';
 
 /**
- * Live countdown of the stock hold made with the payment intent. When it lapses: "Reserve again", or for a
- * drop piece whose turn has also ended (`rejoinHref`), "Rejoin the line" in its waiting room, since a new
- * hold would be refused without a pass.
+ * Live countdown of the stock hold made with the payment intent. When it lapses: "Reserve again". (A drop
+ * piece whose turn has also ended is not offered it: a new hold needs a pass, and the checkout's pass
+ * notice offers "Rejoin the line" instead.)
  */
-export function HoldCountdown({
-  endsAt,
-  onRenew,
-  rejoinHref = null,
-}: {
-  endsAt: number;
-  onRenew: () => void;
-  rejoinHref?: string | null;
-}) {
+export function HoldCountdown({ endsAt, onRenew }: { endsAt: number; onRenew: () => void }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     setNow(Date.now());
@@ -33,15 +24,9 @@ export function HoldCountdown({
           <Clock className="h-4 w-4" aria-hidden="true" />
           Your reservation has expired.
         </p>
-        {rejoinHref ? (
-          <Button asChild variant="outline" size="sm">
-            <Link href={rejoinHref}>Rejoin the line</Link>
-          </Button>
-        ) : (
-          <Button type="button" variant="outline" size="sm" onClick={onRenew}>
-            Reserve again
-          </Button>
-        )}
+        <Button type="button" variant="outline" size="sm" onClick={onRenew}>
+          Reserve again
+        </Button>
       </div>
     );
   }

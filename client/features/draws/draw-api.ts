@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ChangeDrawEntryBody,
+  ConfirmDrawEntryBody,
   DrawEntryView,
   EnterDrawBody,
   EnterDrawResult,
@@ -62,7 +63,7 @@ export function usePublicDraw(id: string, enabled: boolean) {
   });
 }
 
-/** Entered, or `requires_action`: the card's bank asks for 3-D Secure first (then send again with its id). */
+/** Entered (pending): the card is kept, and authorised once the mailed link confirms the entry (docs/draw.md). */
 export function useEnterDraw(drawId: string) {
   return useMutation<EnterDrawResult, Error, EnterDrawBody>({
     mutationFn: (body) =>
@@ -105,16 +106,22 @@ export function useDrawEntry(token: string, enabled: boolean) {
   });
 }
 
-type EntryAction = { kind: 'confirm' } | { kind: 'change'; body: ChangeDrawEntryBody } | { kind: 'withdraw' };
+type EntryAction =
+  | { kind: 'confirm'; body?: ConfirmDrawEntryBody }
+  | { kind: 'change'; body: ChangeDrawEntryBody }
+  | { kind: 'withdraw' };
 
-/** Confirm, change the sizes or withdraw: each answers the entry as it now stands. */
+/**
+ * Confirm (the card is authorised then; `body` may name another card), change the sizes or withdraw: each
+ * answers the entry as it now stands.
+ */
 export function useEntryAction(token: string) {
   const queryClient = useQueryClient();
   const url = `/api/draw-entries/${encodeURIComponent(token)}`;
   return useMutation<DrawEntryView, Error, EntryAction>({
     mutationFn: (action) =>
       action.kind === 'confirm'
-        ? apiJson('POST', `${url}/confirm`, {}, entryContract)
+        ? apiJson('POST', `${url}/confirm`, action.body ?? {}, entryContract)
         : action.kind === 'change'
           ? apiJson('PATCH', url, action.body, entryContract)
           : apiJson('DELETE', url, undefined, entryContract),

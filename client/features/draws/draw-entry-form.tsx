@@ -4,19 +4,12 @@ import type { EnterDrawBody, PublicDraw } from '../../../common/contracts/draws'
 import { parseMoney } from '../../../common/domain/money';
 import { ReleaseTime } from '../../components/drop-countdown';
 import { Button } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '../../components/ui/dialog';
 import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
 import { HumanCheckStatus } from '../../lib/proof-of-work/human-check-status';
 import { proveHuman } from '../../lib/proof-of-work/prove-human';
 import { useShopSettings } from '../../lib/use-shop-settings';
-import { authenticateOffline, problemText, useEnterDraw } from './draw-api';
+import { problemText, useEnterDraw } from './draw-api';
 import { authorisedNotChargedText, entryAmount } from './draw-view';
 import { DrawSizeFields } from './draw-size-fields';
 import type { StripeCardHandle } from './stripe-card-fields';
@@ -25,11 +18,6 @@ const StripeCardFields = lazy(() => import('./stripe-card-fields'));
 
 /** An entry as sent, less its proof of work (each send solves a fresh one). */
 type EntryBody = Omit<EnterDrawBody, 'altcha'>;
-/** The bank's 3-D Secure step the server asked for. */
-type BankStep = { authorisationId: string; clientSecret: string };
-
-const BANK_NOT_CONFIRMED =
-  'Your bank did not confirm this card. Please enter the draw again, or try another card.';
 
 /**
  * What the entry form borrows from the checkout (the page hands it over: features do not import each
@@ -119,9 +107,6 @@ export function DrawEntryForm({
   const [checking, setChecking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState(false);
-  /** The offline bank's dialog is open for this authorisation. */
-  const [bankStep, setBankStep] = useState<(BankStep & { body: EntryBody }) | null>(null);
-  const [authenticating, setAuthenticating] = useState(false);
 
   const set = (f: Field, v: string) => setValues((old) => ({ ...old, [f]: v }));
   const control = (f: Field) => ({
@@ -191,7 +176,10 @@ export function DrawEntryForm({
     });
   };
 
-  /** Sends the entry with a fresh proof of work (every send needs one); a bank's 3-D Secure step comes first. */
+  /**
+   * Sends the entry with a fresh proof of work. The card is only kept: the bank is asked once the mailed
+   * link is followed (docs/draw.md), where a 3-D Secure step or another card is handled (draw-entry.tsx).
+   */
   const send = async (body: EntryBody) => {
     let altcha: string;
     setChecking(true);
@@ -206,56 +194,13 @@ export function DrawEntryForm({
     enter.mutate(
       { ...body, altcha },
       {
-        onSuccess: (result) => {
-          if (result.status === 'requires_action') void confirmWithBank(body, result);
-          else setDone(true);
-        },
+        onSuccess: () => setDone(true),
         onError: (err) => {
           const text = problemText(err, 'Your entry could not be sent. Please try again.');
           setProblem(text);
         },
       },
     );
-  };
-
-  /** After the bank confirmed: the same entry again, with the authorisation instead of the card. */
-  const resend = (body: EntryBody, authorisationId: string) =>
-    send({ ...body, card: undefined, paymentMethodId: undefined, authorisationId });
-
-  /**
-   * The card's bank asks for 3-D Secure (nothing is recorded yet): Stripe.js shows the bank's own page; the
-   * offline test gateway's stand-in is the dialog below. A failed or abandoned step leaves the form as it
-   * was, with the bank's words, to try again or with another card.
-   */
-  const confirmWithBank = async (body: EntryBody, step: BankStep) => {
-    if (!stripeKey) {
-      setBankStep({ ...step, body });
-      return;
-    }
-    setAuthenticating(true);
-    const outcome = await stripeCard.current?.confirmWithBank(step.clientSecret);
-    setAuthenticating(false);
-    if (!outcome || 'error' in outcome) {
-      setProblem(outcome?.error ?? BANK_NOT_CONFIRMED);
-      return;
-    }
-    await resend(body, step.authorisationId);
-  };
-
-  const answerBank = async (outcome: 'complete' | 'fail') => {
-    const step = bankStep;
-    if (!step) return;
-    setAuthenticating(true);
-    try {
-      await authenticateOffline(step.authorisationId, { clientSecret: step.clientSecret, outcome });
-      setBankStep(null);
-      await resend(step.body, step.authorisationId);
-    } catch (err) {
-      setBankStep(null);
-      setProblem(problemText(err, BANK_NOT_CONFIRMED));
-    } finally {
-      setAuthenticating(false);
-    }
   };
 
   if (done) {
@@ -269,14 +214,14 @@ export function DrawEntryForm({
           Check your e-mail to confirm your entry.
         </p>
         <p className="text-sm">
-          We sent a link to {values.email.trim()}. An entry that is not confirmed before the window closes is
-          not in the draw.
+          We sent a link to {values.email.trim()}. Your card is authorised when you confirm; an entry that is not
+          confirmed before the window closes is not in the draw.
         </p>
       </div>
     );
   }
 
-  const busy = checking || enter.isPending || authenticating;
+  const busy = checking || enter.isPending;
   const err = (f: Field) => errors[f];
 
   return (
@@ -409,7 +354,7 @@ export function DrawEntryForm({
             </div>
             <p className="text-xs text-muted">
               Test mode: use 4242 4242 4242 4242, any future date and any CVC (4000 0027 6000 3184 asks you to
-              confirm with your bank).
+              confirm with your bank when you confirm your entry).
             </p>
           </>
         )}
@@ -423,24 +368,9 @@ export function DrawEntryForm({
           {problem}
         </p>
       )}
-      <OfflineBankDialog
-        open={bankStep !== null}
-        busy={authenticating}
-        onAnswer={(outcome) => void answerBank(outcome)}
-        onAbandon={() => {
-          setBankStep(null);
-          setProblem(BANK_NOT_CONFIRMED);
-        }}
-      />
       <div className="grid gap-3">
         <Button type="submit" size="lg" className="w-full" disabled={busy}>
-          {checking
-            ? 'Checking…'
-            : enter.isPending
-              ? 'Entering…'
-              : authenticating
-                ? 'Confirming with your bank…'
-                : 'Enter the draw'}
+          {checking ? 'Checking…' : enter.isPending ? 'Entering…' : 'Enter the draw'}
         </Button>
         <HumanCheckStatus checking={checking} />
         <p className="text-xs text-muted">
@@ -455,44 +385,6 @@ export function DrawEntryForm({
         </p>
       </div>
     </form>
-  );
-}
-
-/**
- * The offline test gateway's stand-in for the bank's 3-D Secure page (Stripe's test page has the same two
- * buttons). Closing it abandons the step: nothing is held.
- */
-function OfflineBankDialog({
-  open,
-  busy,
-  onAnswer,
-  onAbandon,
-}: {
-  open: boolean;
-  busy: boolean;
-  onAnswer: (outcome: 'complete' | 'fail') => void;
-  onAbandon: () => void;
-}) {
-  return (
-    <Dialog open={open} onOpenChange={(next) => !next && !busy && onAbandon()}>
-      <DialogContent closeLabel="Cancel the bank check">
-        <DialogHeader>
-          <DialogTitle>Confirm with your bank</DialogTitle>
-          <DialogDescription>
-            Your bank asks you to confirm this card for the draw (3-D Secure). This test shop plays the bank:
-            choose how it answers. Nothing is charged.
-          </DialogDescription>
-        </DialogHeader>
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Button type="button" size="lg" disabled={busy} onClick={() => onAnswer('complete')}>
-            Complete authentication
-          </Button>
-          <Button type="button" size="lg" variant="outline" disabled={busy} onClick={() => onAnswer('fail')}>
-            Fail authentication
-          </Button>
-        </div>
-      </DialogContent>
-    </Dialog>
   );
 }
 

@@ -146,7 +146,7 @@ describe('the amount an entry authorises', () => {
 
   test('the line says authorised, not charged, with each part', () => {
     expect(authorisedNotChargedText({ subtotal: 4500, shipping: 899, tax: 0, total: 5399 })).toBe(
-      'Your card is authorised for $53.99 (the piece $45.00, shipping $8.99), not charged. It is charged only if your entry wins; otherwise the authorisation is released after the draw.',
+      'Your card is authorised for $53.99 (the piece $45.00, shipping $8.99) when you confirm your entry by e-mail, not charged. It is charged only if your entry wins; otherwise the authorisation is released after the draw.',
     );
     expect(authorisedNotChargedText({ subtotal: 12000, shipping: 0, tax: 600, total: 12600 })).toContain(
       '(the piece $120.00, free shipping, tax $6.00)',

@@ -28,15 +28,26 @@ export interface EntryOutcome {
 }
 
 export const NEVER_CHARGED = 'Your card was never charged.';
+/** The server's one message for every decline at confirmation (server/flows/enter-draw.ts). */
+export const CARD_NOT_AUTHORISED = 'Your card could not be authorised. Try another card.';
 
 export function entryOutcome(
   entry: Pick<
     DrawEntryView,
     'status' | 'drawStatus' | 'orderNumber' | 'allocatedSize' | 'productName' | 'amount' | 'removedReason'
-  >,
+  > &
+    Partial<Pick<DrawEntryView, 'cardFailed'>>,
 ): EntryOutcome {
   switch (entry.status) {
     case 'pending':
+      // The card was declined at confirmation: one message whatever the bank said (docs/security.md).
+      if (entry.cardFailed) {
+        return {
+          tone: 'pending',
+          title: CARD_NOT_AUTHORISED,
+          lines: ['Confirm with another card before the window closes, or your entry will not take part in the draw.'],
+        };
+      }
       return {
         tone: 'pending',
         title: 'Your entry is not confirmed yet.',
@@ -167,5 +178,5 @@ export function authorisedNotChargedText(t: {
     t.shipping > 0 ? `shipping ${formatUsd(t.shipping)}` : 'free shipping',
   ];
   if (t.tax > 0) parts.push(`tax ${formatUsd(t.tax)}`);
-  return `Your card is authorised for ${formatUsd(t.total)} (${parts.join(', ')}), not charged. It is charged only if your entry wins; otherwise the authorisation is released after the draw.`;
+  return `Your card is authorised for ${formatUsd(t.total)} (${parts.join(', ')}) when you confirm your entry by e-mail, not charged. It is charged only if your entry wins; otherwise the authorisation is released after the draw.`;
 }

@@ -12,18 +12,22 @@ import { clockTime, describePassLeft, formatPassLeft, passWarning, REJOIN_LABEL,
 // The admission pass's time left (ADR 010) wherever the shopper is while it runs: the product page's
 // waiting room, the cart drawer and both checkout steps. One timer, one set of warnings, one wording.
 
-/** "Your turn ends in 04:12" (spoken once a minute through its label), or "Your turn has ended". */
-export function PassTimer({ expiresAt, className }: { expiresAt: string; className?: string }) {
+/**
+ * "Your turn ends in 04:12" (spoken once a minute through its label), or "Your turn has ended": at the
+ * pass's end, or before it when `ended` (the server refused the pass: the page's clock may run behind).
+ */
+export function PassTimer({ expiresAt, ended = false, className }: { expiresAt: string; ended?: boolean; className?: string }) {
   const now = useNow(true);
   const left = Date.parse(expiresAt) - now;
+  const running = !ended && left > 0;
   return (
     <p
       role="timer"
-      aria-label={describePassLeft(left)}
-      className={cn('flex items-center gap-1.5 font-semibold tabular-nums', left > 0 ? 'text-sm' : 'font-display text-2xl uppercase', className)}
+      aria-label={running ? describePassLeft(left) : TURN_ENDED_TEXT}
+      className={cn('flex items-center gap-1.5 font-semibold tabular-nums', running ? 'text-sm' : 'font-display text-2xl uppercase', className)}
     >
       <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
-      {left > 0 ? `Your turn ends in ${formatPassLeft(left)}` : TURN_ENDED_TEXT}
+      {running ? `Your turn ends in ${formatPassLeft(left)}` : TURN_ENDED_TEXT}
     </p>
   );
 }

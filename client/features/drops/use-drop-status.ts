@@ -142,22 +142,40 @@ export function useJoinQueue(productId: string, onJoined: (s: DropStatus) => voi
   return { join, checking, pending, error };
 }
 
+interface PassAnswer {
+  turn: string;
+  pass: AdmissionPass | null;
+  error: string | null;
+  /** 403: the server will not give this turn a pass (it has passed, or it is not this session's turn). */
+  refused: boolean;
+}
+
 /**
- * Once admitted: POST pass (the pass cookie the cart needs during the drop window), once per ticket.
- * Returns the pass, or the server's reason when it refused.
+ * Once admitted: POST pass (the pass cookie the cart needs during the drop window), once per turn. A turn
+ * is the ticket and its pass's end: a rejoined ticket keeps its id, so its next turn needs a pass of its
+ * own. `ticketId` null: no turn to ask for (not admitted, or its pass has already run out). Returns the
+ * pass, or the server's reason when it refused (`refused` for a 403: nothing to retry, only to rejoin).
  */
-export function useAdmissionPass(productId: string, ticketId: string | null) {
-  const [pass, setPass] = useState<AdmissionPass | null>(null);
-  const [error, setError] = useState<string | null>(null);
+export function useAdmissionPass(productId: string, ticketId: string | null, turnEndsAt: string | null) {
+  const turn = ticketId ? `${ticketId}@${turnEndsAt ?? ''}` : null;
+  const [answer, setAnswer] = useState<PassAnswer | null>(null);
   const asked = useRef<string | null>(null);
   useEffect(() => {
-    if (!ticketId || asked.current === ticketId) return;
-    asked.current = ticketId;
-    setError(null);
-    apiJson<AdmissionPass>('POST', `/api/drops/${productId}/pass`).then(setPass, (err: unknown) => {
-      asked.current = null;
-      setError(refusalMessage(err, 'Could not let you in. Please reload the page.'));
-    });
-  }, [productId, ticketId]);
-  return { pass: pass && pass.ticketId === ticketId ? pass : null, error };
+    if (!turn || asked.current === turn) return;
+    asked.current = turn;
+    apiJson<AdmissionPass>('POST', `/api/drops/${productId}/pass`).then(
+      (pass) => setAnswer({ turn, pass, error: null, refused: false }),
+      (err: unknown) => {
+        asked.current = null;
+        setAnswer({
+          turn,
+          pass: null,
+          error: refusalMessage(err, 'Could not let you in. Please reload the page.'),
+          refused: err instanceof ApiError && err.status === 403,
+        });
+      },
+    );
+  }, [productId, turn]);
+  const mine = answer && answer.turn === turn ? answer : null;
+  return { pass: mine?.pass ?? null, error: mine?.error ?? null, refused: mine?.refused ?? false };
 }

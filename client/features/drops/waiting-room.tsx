@@ -90,16 +90,21 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
   const rejoin = useJoinQueue(productId, onJoined, 'rejoin');
   const view: RoomView = status ? roomView(status) : { kind: 'none' };
   const admittedTicket = view.kind === 'admitted' ? (status?.ticket?.id ?? null) : null;
-  const admission = useAdmissionPass(productId, admittedTicket);
+  const turnEndsAt = view.kind === 'admitted' ? view.passExpiresAt : null;
+  const now = useNow(view.kind === 'admitted' || view.kind === 'draw' ? true : null);
+  // A turn already over (the page reloaded after the lapse) asks for no pass: the server would only refuse it.
+  const turnLapsed = turnEndsAt !== null && Date.parse(turnEndsAt) <= now;
+  const admission = useAdmissionPass(productId, turnLapsed ? null : admittedTicket, turnEndsAt);
   const said = useThrottledAnnouncement(view);
-  const passExpiresAt = admission.pass?.expiresAt ?? (view.kind === 'admitted' ? view.passExpiresAt : null);
-  // Once the pass has run out the server refuses the add, so Add to Cart goes away too.
-  const now = useNow(passExpiresAt !== null || view.kind === 'draw' ? true : null);
-  const passOver = passExpiresAt !== null && Date.parse(passExpiresAt) <= now;
+  const passExpiresAt = admission.pass?.expiresAt ?? turnEndsAt;
+  // Once the pass has run out the server refuses the add, so Add to Cart goes away too. A pass the server
+  // refuses (403) is over too, whatever this page's clock says: the way on is Rejoin, never a dead end.
+  const passOver = (passExpiresAt !== null && Date.parse(passExpiresAt) <= now) || (view.kind === 'admitted' && admission.refused);
   // Spoken and shown once each at 60 s and 30 s left; once it lapses the live region says so (never "your turn").
-  const warning = passExpiresAt !== null && view.kind === 'admitted' ? passWarning(Date.parse(passExpiresAt) - now) : null;
+  const warning = passExpiresAt !== null && view.kind === 'admitted' && !passOver ? passWarning(Date.parse(passExpiresAt) - now) : null;
   const spoken = view.kind === 'admitted' && passOver ? `${TURN_ENDED_TEXT}. ${PASS_LAPSED_TEXT}` : (warning ?? said);
-  const allHeld = status !== null && status.left === 0 && (status.held ?? 0) > 0;
+  // The server says when 0 left is not final ("SOLD OUT" shows only for the phase sold_out, which is).
+  const allHeld = status !== null && (status.soldOut === 'in_checkouts' || (status.left === 0 && (status.held ?? 0) > 0));
   // Also when the room moves on (in line → your turn) and the element that had focus went with it.
   const ownsFocus = useRef(false);
   useEffect(() => {
@@ -112,6 +117,22 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
     ownsFocus.current = true;
     target.focus();
   }, [view.kind, passOver]);
+  // Sent here to rejoin (the checkout's "Rejoin the line" links to #waiting-room): once the room shows its
+  // Rejoin button, focus goes to it; if the room offers none, nothing moves.
+  const cameToRejoin = useRef(typeof window !== 'undefined' && window.location.hash === '#waiting-room');
+  const rejoinButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!cameToRejoin.current || !status) return;
+    if (rejoinButton.current) {
+      cameToRejoin.current = false;
+      ownsFocus.current = true;
+      rejoinButton.current.focus();
+      return;
+    }
+    // The turn's pass is still being asked for (the server may refuse it): wait for the answer.
+    if (view.kind === 'admitted' && !passOver && !admission.pass && !admission.error) return;
+    cameToRejoin.current = false;
+  });
   // The page tells the server whether it is seen while a place is held ("your turn" e-mail; ticket-actions.tsx).
   useTicketHeartbeat(productId, view.kind === 'draw' || view.kind === 'line' || view.kind === 'admitted');
   const left = status?.ticket?.status === 'left';
@@ -147,7 +168,7 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
             You left the line.
           </p>
           {/* A left place comes back only at the back of the line (POST rejoin, like a lapsed turn). */}
-          <Button variant="outline" size="sm" className="w-full" disabled={rejoin.pending} onClick={() => void rejoin.join()}>
+          <Button ref={rejoinButton} variant="outline" size="sm" className="w-full" disabled={rejoin.pending} onClick={() => void rejoin.join()}>
             {rejoin.pending ? 'Joining…' : REJOIN_LABEL}
           </Button>
           {rejoin.error && (
@@ -253,11 +274,11 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
                 It&apos;s your turn
               </p>
             )}
-            {passExpiresAt && (
+            {(passExpiresAt || passOver) && (
               <div
                 {...(passOver ? { 'data-room-focus': true, tabIndex: -1 } : {})}
               >
-                <PassTimer expiresAt={passExpiresAt} />
+                <PassTimer expiresAt={passExpiresAt ?? ''} ended={passOver} />
               </div>
             )}
           </div>
@@ -266,18 +287,19 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
               {warning}
             </p>
           )}
-          {admission.error ? (
-            <p role="alert" className="text-sm font-semibold text-red-700">
-              {admission.error}
-            </p>
-          ) : passOver ? (
+          {/* Once the turn is over, Rejoin is the way on whatever else the page holds (a refused pass after
+              a reload): one plain message and the button, never the refusal alone. */}
+          {passOver ? (
             <>
-              <p className="text-sm text-muted">{PASS_LAPSED_TEXT}</p>
+              <p id="waiting-room-lapsed" className="text-sm text-muted">
+                {PASS_LAPSED_TEXT}
+              </p>
               <Button
+                ref={rejoinButton}
                 size="lg"
                 className="w-full px-3 text-sm lg:text-base"
                 disabled={rejoin.pending}
-                aria-describedby={rejoin.error ? 'waiting-room-rejoin-error' : undefined}
+                aria-describedby={rejoin.error ? 'waiting-room-lapsed waiting-room-rejoin-error' : 'waiting-room-lapsed'}
                 onClick={() => void rejoin.join()}
               >
                 <Users className="hidden h-4 w-4 sm:block" aria-hidden="true" />
@@ -292,6 +314,10 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
                 </p>
               )}
             </>
+          ) : admission.error ? (
+            <p role="alert" className="text-sm font-semibold text-red-700">
+              {admission.error}
+            </p>
           ) : admission.pass ? (
             <div className="flex gap-3 [&>*]:w-full">{children}</div>
           ) : (

@@ -5,7 +5,7 @@ import { WishlistButton } from '../../components/wishlist-button';
 import type { LiveStock, Product } from '../../../common/contracts/catalog';
 import { displayPrice, formatUsd } from '../../../common/domain/money';
 import { formatCountdown } from '../../../common/domain/release';
-import { sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
+import { IN_CHECKOUTS_TEXT, sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
 import { formatThreshold } from '../../../common/domain/shipping';
 import { isAvailable } from '../../../common/domain/stock';
 import { editionBadgeText, editionNoticeText } from '../../../common/domain/edition-copy';
@@ -115,6 +115,12 @@ function StockLine({ stock }: { stock: LiveStock }) {
     return (
       <p className="mt-3 text-sm font-bold uppercase tracking-wide" data-testid="stock-left">
         {stockLeftText(stock.left, stock.editionSize)}
+      </p>
+    );
+  if (stock.inCheckouts)
+    return (
+      <p className="mt-3 text-sm font-bold" data-testid="stock-left">
+        {IN_CHECKOUTS_TEXT}
       </p>
     );
   return (

@@ -68,22 +68,27 @@ function reserveFor(key: SQL, policy: ThrottlePolicy, when: SQL): SQL {
 /**
  * Reserves a login attempt before the password is checked, in ONE statement, so the limit holds under
  * any concurrency and across app instances (the upsert locks the key's row; a racing reservation sees
- * the winner's next_at). The address is reserved first (skipped for a known device), then the global
- * key only when the address got through, so refused attempts never use up the global allowance.
+ * the winner's next_at). The address is reserved first (skipped for a known device), then its network's
+ * share when it has one (an IPv6 /48 whose addresses count narrower), then the global key, each only when
+ * the one before got through, so refused attempts never use up the wider allowances.
  */
 export async function reserveLoginAttempt(
   db: DbOrTx,
-  opts: { addressKey: string | null; address: ThrottlePolicy; global: ThrottlePolicy },
-): Promise<{ address: boolean; global: boolean }> {
+  opts: { addressKey: string | null; shareKey?: string | null; address: ThrottlePolicy; share: ThrottlePolicy; global: ThrottlePolicy },
+): Promise<{ address: boolean; share: boolean; global: boolean }> {
   const key = opts.addressKey;
+  const share = opts.shareKey ?? null;
+  const addressPassed = sql`(${key}::text is null or exists (select 1 from addr))`;
   const result = await db.execute(sql`with addr as (
       ${reserveFor(sql`${key}::text`, opts.address, sql`${key}::text is not null`)}
+    ), share as (
+      ${reserveFor(sql`${share}::text`, opts.share, sql`${share}::text is not null and ${addressPassed}`)}
     ), glob as (
-      ${reserveFor(sql`${GLOBAL_THROTTLE_KEY}::text`, opts.global, sql`(${key}::text is null or exists (select 1 from addr))`)}
+      ${reserveFor(sql`${GLOBAL_THROTTLE_KEY}::text`, opts.global, sql`${addressPassed} and (${share}::text is null or exists (select 1 from share))`)}
     )
-    select exists (select 1 from addr) as address, exists (select 1 from glob) as global`);
-  const row = result.rows[0] as { address: boolean; global: boolean };
-  return { address: key === null ? true : row.address, global: row.global };
+    select exists (select 1 from addr) as address, exists (select 1 from share) as share, exists (select 1 from glob) as global`);
+  const row = result.rows[0] as { address: boolean; share: boolean; global: boolean };
+  return { address: key === null ? true : row.address, share: share === null ? true : row.share, global: row.global };
 }
 
 /** Reserves one attempt for a single key (a known device's own budget), or nothing: same one-statement rule. */
@@ -102,12 +107,12 @@ export async function waitFor(db: DbOrTx, key: string): Promise<number> {
   return row ? Number(row.wait) : 0;
 }
 
-/** A successful login is no guess: it gives back the global attempt it reserved. */
-export async function refundGlobalAttempt(db: DbOrTx): Promise<void> {
+/** A successful login is no guess: it gives back the attempt it reserved of a shared allowance (global, a network's share). */
+export async function refundAttempt(db: DbOrTx, key: string): Promise<void> {
   await db
     .update(adminLoginThrottle)
     .set({ attempts: sql`greatest(${adminLoginThrottle.attempts} - 1, 0)` })
-    .where(eq(adminLoginThrottle.key, GLOBAL_THROTTLE_KEY));
+    .where(eq(adminLoginThrottle.key, key));
 }
 
 /** A successful login from an address clears its slow-down. */

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ADMIN_IDLE_TIMEOUT_MS, ADMIN_SESSION_MAX_AGE_MS, isUuid } from '../../../common/contracts/admin';
 import type { AdminDevice } from '../../../common/contracts/admin-devices';
 import type { Db, Tx } from '../../db/client';
+import { DEFAULT_IPV6_PREFIX, networkKey as networkOf } from '../../lib/network-address';
 import { HttpError, notFound, unauthorized } from '../../plugins/http-error';
 import {
   clearThrottle,
@@ -17,7 +18,7 @@ import {
   insertSettingIfAbsent,
   listLiveDevices,
   readSetting,
-  refundGlobalAttempt,
+  refundAttempt,
   reserveKeyAttempt,
   reserveLoginAttempt,
   revokeAllDevices,
@@ -55,13 +56,16 @@ async function safeVerify(stored: string, password: string): Promise<boolean> {
 }
 
 /**
- * Login slow-down (ADR 008, ADR 012). Per client address: 5 attempts back to back, then a wait of 1 s that
- * doubles with every further attempt up to 15 minutes (about 100 guesses a day from one address, so one
- * address alone never reaches the global threshold below); the right password is never refused for good.
+ * Login slow-down (ADR 008, ADR 012). Per client network (IPv4 as is, IPv6 by IPV6_PREFIX, /48, as every
+ * other budget of the shop): 5 attempts back to back, then a wait of 1 s that doubles with every further
+ * attempt up to 15 minutes (about 100 guesses a day from one network, so one network alone never reaches the
+ * global threshold below); the right password is never refused for good.
  * Globally, for every address without a known device: after 30 failed attempts without a 15-minute
  * pause, one attempt per second for the whole shop, which bounds a botnet (a successful login gives
- * its global attempt back). A known device (a server-side record made by a successful login, ADR 012)
- * skips both and has a budget of its own with the per-address numbers, so nobody without that
+ * its global attempt back). When IPV6_PREFIX counts narrower than /48, the addresses of one /48 together
+ * take at most a third of those 30 (NETWORK_SHARE), so one /48 alone cannot put the shop into its
+ * slow-down either. A known device (a server-side record made by a successful login, ADR 012)
+ * skips all of them and has a budget of its own with the per-address numbers, so nobody without that
  * device's token can slow its owner down, and a stolen device token is itself slowed.
  */
 export const ADDRESS_THROTTLE: ThrottlePolicy = {
@@ -78,27 +82,31 @@ export const GLOBAL_THROTTLE: ThrottlePolicy = {
   fixed: true,
   quietResetMs: 15 * 60 * 1000,
 };
+/** One /48's share of the global attempts: 10 back to back, then the address's doubling wait (about 20 in the first quarter hour). */
+export const NETWORK_SHARE: ThrottlePolicy = { ...ADDRESS_THROTTLE, freeAttempts: 10 };
+
+/** The prefix one subscriber is normally given at most (docs/security.md, "Why /48"): the unit of NETWORK_SHARE. */
+const SHARE_PREFIX = 48;
+
+const bareAddress = (ip: string) => ip.trim().split('%')[0]!;
 
 /**
- * The client address an attempt is counted against: IPv4 as is, IPv6 by its /64 (one subscriber
- * usually holds a whole /64, so counting single addresses would give an attacker 2^64 of them).
+ * The client network an attempt is counted against (server/lib/network-address.ts): IPv4 as is, IPv6 by
+ * `ipv6Prefix` (IPV6_PREFIX, default /48: one subscriber is delegated a whole /48–/56, so counting /64s
+ * would give an attacker thousands of networks).
  */
-export function loginAddressKey(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1]!;
-  if (net.isIPv6(ip)) {
-    const [head = '', tail = ''] = ip.split('%')[0]!.toLowerCase().split('::');
-    const left = head ? head.split(':') : [];
-    const right = ip.includes('::') && tail ? tail.split(':') : [];
-    // An embedded IPv4 tail (::a.b.c.d) lies beyond the first 64 bits, so it can be dropped.
-    const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-    return `${groups
-      .slice(0, 4)
-      .map((g) => g.replace(/^0+(?=.)/, ''))
-      .join(':')}::/64`;
-  }
-  // Not an address (only a misconfigured proxy trust lets a client pick this): never '*' or a device key.
-  return net.isIPv4(ip) ? ip : `other:${ip.slice(0, 100)}`;
+export function loginAddressKey(ip: string, ipv6Prefix = DEFAULT_IPV6_PREFIX): string {
+  // Not an address (only a misconfigured proxy trust lets a client pick this): never '*', a share or a device key.
+  if (!net.isIP(bareAddress(ip))) return `other:${ip.slice(0, 100)}`;
+  return networkOf(ip, ipv6Prefix);
+}
+
+/** The /48 whose share an attempt also takes, when its address counts narrower (IPV6_PREFIX above 48); else null. */
+export function loginShareKey(ip: string, ipv6Prefix = DEFAULT_IPV6_PREFIX): string | null {
+  if (ipv6Prefix <= SHARE_PREFIX || !net.isIPv6(bareAddress(ip))) return null;
+  const network = networkOf(ip, SHARE_PREFIX);
+  // An IPv4-mapped address is counted as its IPv4: no /48.
+  return network.includes('/') ? `share:${network}` : null;
 }
 
 /** The throttle key of a known device's own budget. */
@@ -116,7 +124,7 @@ export function describeAgent(userAgent: string | undefined): string {
   return os.name ? `${name} on ${os.name}` : name;
 }
 
-function retryMessage(ms: number, scope: 'address' | 'global'): { message: string; retryAfter: number } {
+function retryMessage(ms: number, scope: 'address' | 'network' | 'global'): { message: string; retryAfter: number } {
   const retryAfter = Math.max(1, Math.ceil(ms / 1000));
   const when =
     retryAfter < 60
@@ -125,7 +133,7 @@ function retryMessage(ms: number, scope: 'address' | 'global'): { message: strin
   return {
     retryAfter,
     message:
-      scope === 'address'
+      scope !== 'global'
         ? `Too many failed login attempts. Try again in ${when}.`
         : `Too many login attempts on this shop right now. Try again in ${when}.`,
   };
@@ -161,8 +169,16 @@ export function needsActivityRefresh(data: AdminSessionData, now = Date.now()): 
   return now - (data.admin?.at ?? 0) >= ACTIVITY_REFRESH_MS;
 }
 
-export function createAdminAuthService(deps: { db: Db; adminPassword?: string; log: FastifyBaseLogger; sessions: AdminSessions }) {
+export function createAdminAuthService(deps: {
+  db: Db;
+  adminPassword?: string;
+  /** IPv6 addresses count by this prefix (IPV6_PREFIX, default 48). */
+  ipv6Prefix?: number;
+  log: FastifyBaseLogger;
+  sessions: AdminSessions;
+}) {
   const { db, log } = deps;
+  const ipv6Prefix = deps.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
 
   async function setPassword(password: string): Promise<void> {
     await writeSetting(db, ADMIN_PASSWORD_HASH_KEY, await hashPassword(password));
@@ -195,7 +211,7 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
     return { generated: inserted ? password : null };
   }
 
-  function slowedDown(wait: number, scope: 'address' | 'global', knownDevice: boolean): HttpError {
+  function slowedDown(wait: number, scope: 'address' | 'network' | 'global', knownDevice: boolean): HttpError {
     const { message, retryAfter } = retryMessage(wait, scope);
     // No address in the log: logs are kept and shipped, addresses are personal data.
     log.warn({ scope: knownDevice ? 'device' : scope, knownDevice, retryAfter }, 'admin login slowed down');
@@ -204,22 +220,24 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
 
   /**
    * Reserves the attempt or refuses with 429 and Retry-After: a known device from its own budget only;
-   * anyone else from the address's, then (only if that let it through) the global one.
+   * anyone else from the address's, then its /48's share (if it has one), then the global one, each only if
+   * the one before let it through.
    */
-  async function reserveAttempt(addressKey: string, deviceId: string | null): Promise<void> {
+  async function reserveAttempt(addressKey: string, shareKey: string | null, deviceId: string | null): Promise<void> {
     if (deviceId) {
       const key = deviceThrottleKey(deviceId);
       if (await reserveKeyAttempt(db, key, DEVICE_THROTTLE)) return;
       throw slowedDown(await waitFor(db, key), 'address', true);
     }
-    const got = await reserveLoginAttempt(db, { addressKey, address: ADDRESS_THROTTLE, global: GLOBAL_THROTTLE });
-    if (got.address && got.global) return;
-    const scope = got.address ? 'global' : 'address';
-    throw slowedDown(await waitFor(db, scope === 'global' ? GLOBAL_THROTTLE_KEY : addressKey), scope, false);
+    const got = await reserveLoginAttempt(db, { addressKey, shareKey, address: ADDRESS_THROTTLE, share: NETWORK_SHARE, global: GLOBAL_THROTTLE });
+    if (got.address && got.share && got.global) return;
+    if (!got.address) throw slowedDown(await waitFor(db, addressKey), 'address', false);
+    if (!got.share) throw slowedDown(await waitFor(db, shareKey!), 'network', false);
+    throw slowedDown(await waitFor(db, GLOBAL_THROTTLE_KEY), 'global', false);
   }
 
   let networkKey: Buffer | null = null;
-  /** 6 hex characters of a keyed hash of the address (IPv6 by /64): about 1 in 16 million, naming no one. */
+  /** 6 hex characters of a keyed hash of the network (IPv6 by IPV6_PREFIX): about 1 in 16 million, naming no one. */
   async function networkLabel(addressKey: string): Promise<string> {
     if (!networkKey) {
       await insertSettingIfAbsent(db, DEVICE_NETWORK_KEY, crypto.randomBytes(32).toString('base64url'));
@@ -243,7 +261,8 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
       password: string,
       opts: { deviceToken?: string | null; userAgent?: string } = {},
     ): Promise<{ deviceToken: string }> {
-      const addressKey = loginAddressKey(ip);
+      const addressKey = loginAddressKey(ip, ipv6Prefix);
+      const shareKey = loginShareKey(ip, ipv6Prefix);
       const readHash = async () => {
         const found = await readSetting(db, ADMIN_PASSWORD_HASH_KEY);
         // Apps built without main.ts's boot hook (tests, scripts) set the password on first use.
@@ -255,7 +274,7 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
       let stored = opts.deviceToken ? await readHash() : null;
       const device = opts.deviceToken ? await findLiveDevice(db, sha256(opts.deviceToken), passwordTagOf(stored)) : null;
       const knownDevice = device !== null;
-      await reserveAttempt(addressKey, device?.id ?? null);
+      await reserveAttempt(addressKey, shareKey, device?.id ?? null);
       if (!opts.deviceToken) stored = await readHash();
       const tag = passwordTagOf(stored);
       const ok = stored !== null && (await safeVerify(stored, password));
@@ -267,7 +286,8 @@ export function createAdminAuthService(deps: { db: Db; adminPassword?: string; l
         await touchDevice(db, device.id, seen);
         return { deviceToken: opts.deviceToken! };
       }
-      await refundGlobalAttempt(db);
+      await refundAttempt(db, GLOBAL_THROTTLE_KEY);
+      if (shareKey) await refundAttempt(db, shareKey);
       await clearThrottle(db, addressKey);
       // 256 random bits; only their hash is stored, so the table alone lets nobody forge the cookie.
       const token = crypto.randomBytes(32).toString('base64url');

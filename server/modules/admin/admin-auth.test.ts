@@ -8,7 +8,7 @@ import { loginAsAdmin, TEST_ADMIN_PASSWORD } from '../../../tests/support/admin-
 import { SESSION_COOKIE } from '../../plugins/session';
 import { revokeAdminLogins } from '../session/session.service';
 import { sessions } from '../session/session.tables';
-import { ADMIN_PASSWORD_HASH_KEY, createAdminAuthService, loginAddressKey } from './admin-auth.service';
+import { ADMIN_PASSWORD_HASH_KEY, createAdminAuthService, GLOBAL_THROTTLE, loginAddressKey, loginShareKey, NETWORK_SHARE } from './admin-auth.service';
 import { KNOWN_DEVICE_COOKIE } from './admin.routes';
 import { adminLoginThrottle, appSettings } from './admin.tables';
 
@@ -283,6 +283,9 @@ describeEachDb('admin login slow-down', (t) => {
 
     // An attacker behind the same proxy address uses up its attempts.
     await Promise.all(Array.from({ length: 10 }, () => attempt('guess', proxy)));
+    // The attacker keeps guessing (as if its next guess had just been reserved): on a loaded box the five
+    // password checks above can outlast the first 1 s wait.
+    await db().update(adminLoginThrottle).set({ nextAt: sql`now() + interval '1 minute'` }).where(eq(adminLoginThrottle.key, proxy));
     expect((await attempt(TEST_ADMIN_PASSWORD, proxy)).statusCode).toBe(429);
     // The owner's browser still logs in from there; a forged or copied-without-signature cookie does not help.
     expect((await attempt(TEST_ADMIN_PASSWORD, proxy, owner)).statusCode).toBe(200);
@@ -323,12 +326,39 @@ describeEachDb('admin login slow-down', (t) => {
     expect(global!.attempts).toBe(0);
   });
 
-  test('IPv6 addresses count by their /64: rotating the last 64 bits does not reset the count', async () => {
+  test('IPv6 addresses count by their /48 (IPV6_PREFIX, as every other budget): rotating /64s does not reset the count', async () => {
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => attempt('guess', `2001:db8:aa:bb:${(i + 1).toString(16)}::${i + 7}`)),
+      Array.from({ length: 12 }, (_, i) => attempt('guess', `2001:db8:aa:${(i + 1).toString(16)}::${i + 7}`)),
     );
     expect(statuses(results)).toEqual({ 401: 5, 429: 7 });
-    expect((await attempt(TEST_ADMIN_PASSWORD, '2001:db8:aa:bc::1')).statusCode).toBe(200);
+    expect((await attempt(TEST_ADMIN_PASSWORD, '2001:db8:ab::1')).statusCode).toBe(200);
+  });
+
+  test("40 guesses from 40 /64s of one /48: 5 are checked and the shop's allowance is untouched, so the owner's new browser on another network gets in 10 times of 10; inside the flooding /48 the owner waits, then gets in", async () => {
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(`guess-${i}`, `2001:db8:48:${(i + 1).toString(16)}::1`)));
+    // 5 free (a sixth only if the burst outlasts the first 1 s wait on a loaded box).
+    const checked = results.filter((r) => r.statusCode === 401).length;
+    expect(checked).toBeGreaterThanOrEqual(5);
+    expect(checked).toBeLessThanOrEqual(6);
+    expect(results.filter((r) => r.statusCode === 429)).toHaveLength(40 - checked);
+    expect(json(results.find((r) => r.statusCode === 429)!).message).toMatch(/^Too many failed login attempts\. Try again in \d+ seconds?\.$/);
+    const [global] = await db().select().from(adminLoginThrottle).where(eq(adminLoginThrottle.key, '*'));
+    expect(global!.attempts).toBeLessThan(GLOBAL_THROTTLE.freeAttempts);
+    // The owner, on a new browser each time, from another network, while the /48 keeps guessing.
+    const owner: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const [mine] = await Promise.all([attempt(TEST_ADMIN_PASSWORD, '2001:db8:99::1'), attempt(`more-${i}`, `2001:db8:48:${(100 + i).toString(16)}::1`)]);
+      owner.push(mine.statusCode);
+    }
+    expect(owner).toEqual(Array(10).fill(200));
+    // From a new /64 of the flooding /48 the owner is slowed with it (the /48 still guessing: its next guess
+    // just reserved): told to wait, never locked out.
+    await db().update(adminLoginThrottle).set({ nextAt: sql`now() + interval '1 minute'` }).where(eq(adminLoginThrottle.key, '2001:db8:48::/48'));
+    const slowed = await attempt(TEST_ADMIN_PASSWORD, '2001:db8:48:ffff::1');
+    expect(slowed.statusCode).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    await endWait('2001:db8:48::/48');
+    expect((await attempt(TEST_ADMIN_PASSWORD, '2001:db8:48:ffff::1')).statusCode).toBe(200);
   });
 
   test('the limit holds across app instances sharing the database', async () => {
@@ -342,19 +372,69 @@ describeEachDb('admin login slow-down', (t) => {
     expect(codes.filter((c) => c === 429)).toHaveLength(15);
   });
 
-  test('loginAddressKey', () => {
+  test('loginAddressKey and loginShareKey', () => {
     expect(loginAddressKey('203.0.113.7')).toBe('203.0.113.7');
     expect(loginAddressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
-    expect(loginAddressKey('2001:db8:aa:bb:1:2:3:4')).toBe('2001:db8:aa:bb::/64');
-    expect(loginAddressKey('2001:0db8:00aa:00bb::9')).toBe('2001:db8:aa:bb::/64');
-    expect(loginAddressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
-    expect(loginAddressKey('::1')).toBe('0:0:0:0::/64');
-    expect(loginAddressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    // Not an address (a proxy trusted too far): never the global or a device key.
+    expect(loginAddressKey('2001:db8:aa:bb:1:2:3:4')).toBe('2001:db8:aa::/48');
+    expect(loginAddressKey('2001:0db8:00aa:00bb::9')).toBe('2001:db8:aa::/48');
+    expect(loginAddressKey('2001:db8:aa:bb:1:2:3:4', 64)).toBe('2001:db8:aa:bb::/64');
+    expect(loginAddressKey('2001:db8::1')).toBe('2001:db8::/48');
+    expect(loginAddressKey('::1')).toBe('::/48');
+    expect(loginAddressKey('fe80::1%eth0')).toBe('fe80::/48');
+    // Not an address (a proxy trusted too far): never the global, a share or a device key.
     expect(loginAddressKey('*')).toBe('other:*');
     expect(loginAddressKey('device:abc')).toBe('other:device:abc');
+    expect(loginAddressKey('share:2001:db8::/48')).toBe('other:share:2001:db8::/48');
+    // A /48's share only when its addresses count narrower than the /48.
+    expect(loginShareKey('2001:db8:aa:bb::1', 64)).toBe('share:2001:db8:aa::/48');
+    expect(loginShareKey('2001:db8:aa:bb::1', 56)).toBe('share:2001:db8:aa::/48');
+    expect(loginShareKey('2001:db8:aa:bb::1')).toBeNull();
+    expect(loginShareKey('2001:db8:aa:bb::1', 32)).toBeNull();
+    expect(loginShareKey('203.0.113.7', 64)).toBeNull();
+    expect(loginShareKey('::ffff:203.0.113.7', 64)).toBeNull();
+    expect(loginShareKey('*', 64)).toBeNull();
   });
 });
+
+describeEachDb(
+  'admin login slow-down with IPV6_PREFIX=64',
+  (t) => {
+    const db = () => t().services.db;
+    const attempt = (password: string, from: string) =>
+      t().client().request({
+        method: 'POST',
+        url: '/api/admin/login',
+        payload: { password },
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
+      });
+    const endWait = (key: string) => db().update(adminLoginThrottle).set({ nextAt: sql`now()` }).where(eq(adminLoginThrottle.key, key));
+
+    test("40 guesses from 40 /64s of one /48 take the /48's share (10), never the shop's 30: the owner's new browser on another network gets in 10 times of 10; inside the /48 the owner waits, then gets in", async () => {
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => attempt(`guess-${i}`, `2001:db8:64:${(i + 1).toString(16)}::1`)));
+      // The share's 10 (an eleventh only if the burst outlasts its first 1 s wait on a loaded box).
+      const checked = results.filter((r) => r.statusCode === 401).length;
+      expect(checked).toBeGreaterThanOrEqual(NETWORK_SHARE.freeAttempts);
+      expect(checked).toBeLessThanOrEqual(NETWORK_SHARE.freeAttempts + 1);
+      expect(results.filter((r) => r.statusCode === 429)).toHaveLength(40 - checked);
+      const [global] = await db().select().from(adminLoginThrottle).where(eq(adminLoginThrottle.key, '*'));
+      expect(global!.attempts).toBe(checked);
+      const owner: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const [mine] = await Promise.all([attempt(TEST_ADMIN_PASSWORD, '2001:db8:99::1'), attempt(`more-${i}`, `2001:db8:64:${(100 + i).toString(16)}::1`)]);
+        owner.push(mine.statusCode);
+      }
+      expect(owner).toEqual(Array(10).fill(200));
+      // A /64 of the flooding /48 that never guessed still waits with its /48 (still guessing): slowed, not locked.
+      await db().update(adminLoginThrottle).set({ nextAt: sql`now() + interval '1 minute'` }).where(eq(adminLoginThrottle.key, 'share:2001:db8:64::/48'));
+      const slowed = await attempt(TEST_ADMIN_PASSWORD, '2001:db8:64:ffff::1');
+      expect(slowed.statusCode).toBe(429);
+      expect(json(slowed).message).toMatch(/^Too many failed login attempts\. Try again in \d+ (second|minute)s?\.$/);
+      await endWait('share:2001:db8:64::/48');
+      expect((await attempt(TEST_ADMIN_PASSWORD, '2001:db8:64:ffff::1')).statusCode).toBe(200);
+    });
+  },
+  { env: { IPV6_PREFIX: '64' } },
+);
 
 describe('admin password at start-up', () => {
   test('without ADMIN_PASSWORD one is generated once; ADMIN_PASSWORD then replaces it and logs admins out', async () => {

@@ -29,6 +29,7 @@ import {
   productPayloadSchema,
 } from '../../../common/contracts/admin';
 import { errorResponses } from '../../../common/contracts/api-error';
+import { cancelOrderBody, refundOrderBody } from '../../../common/contracts/after-sale';
 import { adminDeviceIdParams, adminDeviceListSchema } from '../../../common/contracts/admin-devices';
 import { unauthorized } from '../../plugins/http-error';
 import { adminSessionState, DEVICE_COOKIE_MAX_AGE_MS, needsActivityRefresh } from './admin-auth.service';
@@ -202,6 +203,19 @@ export async function adminRoutes(
       const { status, ...tracking } = request.body;
       return admin.updateOrderStatus(request.params.orderId, status, tracking);
     },
+  );
+
+  // After the sale (docs/product.md "After the sale: cancel and refund"): the flows answer the order as it is after.
+  r.post(
+    '/api/admin/orders/:orderId/cancel',
+    { schema: { params: adminOrderIdParams, body: cancelOrderBody, response: { 200: adminOrderSchema, ...errorResponses } } },
+    async (request) => admin.cancelOrder(request.params.orderId, request.body),
+  );
+
+  r.post(
+    '/api/admin/orders/:orderId/refund',
+    { schema: { params: adminOrderIdParams, body: refundOrderBody, response: { 200: adminOrderSchema, ...errorResponses } } },
+    async (request) => admin.refundOrder(request.params.orderId, request.body),
   );
 
   // --- Newsletter -----------------------------------------------------------------------------

@@ -28,6 +28,12 @@ export interface OrdersForAdmin {
   updateStatusMany(orderIds: readonly string[], status: OrderStatus): Promise<{ updated: number }>;
 }
 
+/** Cancel and refund (the cancel-order and refund-order flows, ADR 021): the order as it is after. */
+export interface OrderRefundsForAdmin {
+  cancel(orderId: string, body: { itemIds?: readonly string[]; requestKey?: string }): Promise<AdminOrder>;
+  refund(orderId: string, body: { amount?: number; itemIds?: readonly string[]; requestKey?: string }): Promise<AdminOrder>;
+}
+
 /**
  * The owner's product writes: the catalogue writes a product's details and inventory its stock and edition
  * size, in one transaction (the admin-products flow, wired in server/services.ts).
@@ -67,6 +73,8 @@ export function createAdminService(deps: {
   db: Db;
   log: FastifyBaseLogger;
   adminPassword?: string;
+  /** The login slow-down counts IPv6 addresses by this prefix (IPV6_PREFIX), as every other budget. */
+  ipv6Prefix?: number;
   /** Logs every admin out when the password changes (the session module's revokeAdminLogins). */
   sessions: AdminSessions;
   products: AdminProducts;
@@ -75,9 +83,16 @@ export function createAdminService(deps: {
   discounts: DiscountsForAdmin;
   newsletter: NewsletterForAdmin;
   orders: OrdersForAdmin;
+  afterSale: OrderRefundsForAdmin;
   notifyDemand: NotifyDemandForAdmin;
 }) {
-  const auth = createAdminAuthService({ db: deps.db, adminPassword: deps.adminPassword, log: deps.log, sessions: deps.sessions });
+  const auth = createAdminAuthService({
+    db: deps.db,
+    adminPassword: deps.adminPassword,
+    ipv6Prefix: deps.ipv6Prefix,
+    log: deps.log,
+    sessions: deps.sessions,
+  });
   const { products } = deps;
 
   async function listSignups(): Promise<NewsletterSignup[]> {
@@ -110,6 +125,16 @@ export function createAdminService(deps: {
       return order;
     },
     updateOrdersStatus: (orderIds: readonly string[], status: OrderStatus) => deps.orders.updateStatusMany(orderIds, status),
+    /** The owner cancels an unshipped order, whole or by line: money back to the card, pieces back to stock. */
+    async cancelOrder(orderId: string, body: { itemIds?: readonly string[]; requestKey?: string }): Promise<AdminOrder> {
+      if (!isUuid(orderId)) throw notFound('Order not found');
+      return deps.afterSale.cancel(orderId, body);
+    },
+    /** A goodwill refund of an amount or of some lines (the pieces stay with the buyer). */
+    async refundOrder(orderId: string, body: { amount?: number; itemIds?: readonly string[]; requestKey?: string }): Promise<AdminOrder> {
+      if (!isUuid(orderId)) throw notFound('Order not found');
+      return deps.afterSale.refund(orderId, body);
+    },
     /** The same filters as the list: the export is what the owner sees (every page of it). */
     async ordersCsv(filter: OrderFilter): Promise<string> {
       return ordersCsv(await deps.orders.listOrders(filter));

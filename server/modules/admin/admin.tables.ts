@@ -8,8 +8,9 @@ export const appSettings = pgTable('app_settings', {
 });
 
 /**
- * Admin login slow-down, one row per client address (IPv6 by /64) plus one global row: every attempt
- * is reserved here, in one statement, before the password is checked (admin-auth.repository).
+ * Admin login slow-down, one row per client network (IPv6 by IPV6_PREFIX), per /48 share when that prefix is
+ * narrower, per known device, plus one global row: every attempt is reserved here, in one statement, before
+ * the password is checked (admin-auth.repository).
  */
 export const adminLoginThrottle = pgTable('admin_login_throttle', {
   key: text('key').primaryKey(),
@@ -36,7 +37,7 @@ export const adminDevices = pgTable('admin_devices', {
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
   /** Browser family and OS from the user agent at the last login ("Firefox on macOS"). */
   lastAgent: text('last_agent').notNull(),
-  /** 6 hex characters of a keyed hash of the last login's address (IPv6 by /64): tells networks apart, names none. */
+  /** 6 hex characters of a keyed hash of the last login's network (IPv6 by IPV6_PREFIX): tells networks apart, names none. */
   lastNetwork: text('last_network').notNull(),
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
 });

@@ -134,7 +134,10 @@ export function pickListCsv(orders: readonly AdminOrder[], sizeOrder: (productNa
   const rows = new Map<string, { product: string; size: string; colour: string; pieces: number; orders: string[] }>();
   for (const order of orders) {
     if (!(PICK_STATUSES as readonly string[]).includes(order.status)) continue;
+    // A card dispute holds an unshipped order until it closes; a cancelled line's pieces are back on the shelf (ADR 021).
+    if (order.disputes?.some((d) => d.status === 'open')) continue;
     for (const item of order.items) {
+      if (item.cancelled) continue;
       const size = item.selectedSize ?? '';
       const colour = item.selectedColor ?? '';
       const key = `${item.productName}\u0000${size.toLowerCase()}\u0000${colour.toLowerCase()}`;

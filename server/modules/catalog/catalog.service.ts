@@ -1,6 +1,6 @@
 import { isDatabaseUnavailable } from '../../db/db-errors';
 import type { Db, DbOrTx } from '../../db/client';
-import type { Category, Product } from '../../../common/contracts/catalog';
+import type { Category, Product, SizeStock } from '../../../common/contracts/catalog';
 import { formatMoney, formatMoneyOrNull } from '../../../common/domain/money';
 import { rankBySearch } from '../../../common/domain/search';
 import { sellOutSeconds } from '../../../common/domain/sell-out';
@@ -75,7 +75,23 @@ export const FALLBACK_MAX_AGE_MS = 1_000;
  * commits: the snapshot is dropped at once here and the other instances are told through
  * PostgreSQL NOTIFY (`changes`). Stock is always enforced by the database, never by this copy.
  */
-export function createCatalogService(db: Db, opts: { changes?: CatalogChangeFeed; fallbackMaxAgeMs?: number } = {}) {
+/**
+ * What the catalogue needs of inventory (filled in services.ts): the pieces left per size of these products,
+ * so the catalogue JSON carries `sizeStock` for a product split into sizes (ADR 015) and every card greys a
+ * sold-out size (docs/product.md).
+ */
+export type CatalogSizeStock = (productIds: readonly string[]) => Promise<Map<string, ReadonlyArray<SizeStock>>>;
+
+/** A product split into sizes says what is left of each; one pool (only the one-run row, size null) says nothing more. */
+function withSizeStock(product: Product, run: ReadonlyArray<SizeStock> | undefined): Product {
+  if (!run || !run.some((v) => v.size !== null)) return product;
+  return { ...product, sizeStock: run.map((v) => ({ size: v.size, colour: v.colour, left: v.left })) };
+}
+
+export function createCatalogService(
+  db: Db,
+  opts: { changes?: CatalogChangeFeed; fallbackMaxAgeMs?: number; sizeStock?: CatalogSizeStock } = {},
+) {
   const { changes } = opts;
   const fallbackMaxAgeMs = opts.fallbackMaxAgeMs ?? FALLBACK_MAX_AGE_MS;
   let snapshot: Snapshot | null = null;
@@ -89,7 +105,8 @@ export function createCatalogService(db: Db, opts: { changes?: CatalogChangeFeed
   async function load(): Promise<Snapshot> {
     const gen = generation;
     const [productRows, categoryRows] = await Promise.all([listProductRows(db), listCategoryRows(db)]);
-    const products = productRows.map(toProduct);
+    const runs = opts.sizeStock ? await opts.sizeStock(productRows.map((r) => r.id)) : new Map<string, SizeStock[]>();
+    const products = productRows.map((row) => withSizeStock(toProduct(row), runs.get(row.id)));
     const categories = categoryRows.map(toCategory);
     const productsJson = JSON.stringify(products);
     const categoriesJson = JSON.stringify(categories);

@@ -218,8 +218,10 @@ export async function setPaymentCheck(db: DbOrTx, id: string, at: Date | null): 
 }
 
 /**
- * The sessions among `sessionIds` that hold (an open checkout) or bought (a fulfilled one) the product:
- * the drops module counts them out of its live promises (ADR 010, admission that matches what can be bought).
+ * The sessions among `sessionIds` that hold (an open checkout) or bought (a fulfilled one) the product, or
+ * whose payment for it was refunded (over the per-shopper limit, or paid after its hold was lost): the drops
+ * module counts them out of its live promises (ADR 010, admission that matches what can be bought). A refunded
+ * session has had its turn: counting it as a promise kept the piece its refund gave back from the next in line.
  */
 export async function findSessionsHoldingOrBought(db: DbOrTx, productId: string, sessionIds: readonly string[]): Promise<string[]> {
   if (sessionIds.length === 0) return [];
@@ -229,7 +231,7 @@ export async function findSessionsHoldingOrBought(db: DbOrTx, productId: string,
     .where(
       and(
         inArray(checkouts.sessionId, [...sessionIds]),
-        inArray(checkouts.status, ['open', 'fulfilled']),
+        inArray(checkouts.status, ['open', 'fulfilled', 'refunded']),
         sql`${checkouts.lines} @> ${JSON.stringify([{ productId }])}::jsonb`,
       ),
     );

@@ -479,7 +479,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
       return total;
     },
 
-    /** Of these sessions, the ones that hold or bought the product (the waiting room's admission cap). */
+    /** Of these sessions, the ones that hold, bought or had a payment for the product refunded (the waiting room's admission cap). */
     async sessionsHoldingOrBought(productId: string, sessionIds: readonly string[]): Promise<Set<string>> {
       return new Set(await findSessionsHoldingOrBought(db, productId, sessionIds));
     },

@@ -40,7 +40,7 @@ export function renderEntryConfirmation(input: {
   const lines = [
     `Hi ${input.firstName},`,
     `You entered the draw for ${input.productName}. Confirm your entry with the link below: an entry that is not confirmed before the window closes (${shopTime(input.closesAt, input.timeZone).long}) is not in the draw.`,
-    `We authorised ${formatUsd(input.amountCents)} on your card. Nothing is charged unless you win; otherwise the authorisation is released after the draw.`,
+    `When you confirm, we authorise ${formatUsd(input.amountCents)} on your card. Nothing is charged unless you win; otherwise the authorisation is released after the draw.`,
     'The same link lets you see your entry, change your sizes or withdraw until the window closes.',
   ];
   return {

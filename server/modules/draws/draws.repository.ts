@@ -104,7 +104,8 @@ export async function setAuthorisationState(
   await db
     .update(drawEntries)
     .set({ authorisationState: state, updatedAt: new Date() })
-    .where(and(eq(drawEntries.id, id), eq(drawEntries.authorisationState, 'authorised')));
+    // A prepared card (never sent to the bank) is released like a held one.
+    .where(and(eq(drawEntries.id, id), inArray(drawEntries.authorisationState, ['authorised', 'prepared'])));
 }
 
 /** Marks the results of these entries mailed, once: only rows not yet marked come back (they get the mail). */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../common/contracts/api-error';
 import {
@@ -8,6 +8,7 @@ import {
   adminDrawSchema,
   adminDrawUpdate,
   changeDrawEntryBody,
+  confirmDrawEntryBody,
   drawEntryTokenParams,
   drawEntryViewSchema,
   drawIdParams,
@@ -17,17 +18,24 @@ import {
   publicDrawSchema,
   type AdminDraw,
   type ChangeDrawEntryBody,
+  type ConfirmDrawEntryBody,
   type DrawEntryView,
   type EnterDrawBody,
   type EnterDrawResult,
 } from '../../../common/contracts/draws';
 import type { DrawsService } from './draws.service';
 
+/** Who asks (the decline budget counts against it: docs/security.md, "Card testing"). */
+export interface DrawRequester {
+  address: string;
+  sessionId: string | null;
+}
+
 /** The shopper's flows (server/flows/enter-draw.ts): they fit as they are. */
 export interface DrawEntryFlows {
-  enter(drawId: string, body: EnterDrawBody): Promise<EnterDrawResult>;
+  enter(drawId: string, body: EnterDrawBody, who: DrawRequester): Promise<EnterDrawResult>;
   view(token: string): Promise<DrawEntryView>;
-  confirm(token: string): Promise<DrawEntryView>;
+  confirm(token: string, who: DrawRequester, body?: ConfirmDrawEntryBody): Promise<DrawEntryView>;
   changeSizes(token: string, change: ChangeDrawEntryBody): Promise<DrawEntryView>;
   withdraw(token: string): Promise<DrawEntryView>;
 }
@@ -44,6 +52,10 @@ const noStore = { 'cache-control': 'no-store' };
 export async function drawsRoutes(app: FastifyInstance, opts: { draws: DrawsService; entries: DrawEntryFlows }): Promise<void> {
   const { draws, entries } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const requester = async (request: FastifyRequest): Promise<DrawRequester> => ({
+    address: request.shopper.address,
+    sessionId: await request.shopper.sessionId(),
+  });
 
   r.get('/api/draws/:id', { schema: { params: drawIdParams, response: { 200: publicDrawSchema, ...errorResponses } } }, async (request, reply) => {
     reply.headers(noStore);
@@ -66,7 +78,7 @@ export async function drawsRoutes(app: FastifyInstance, opts: { draws: DrawsServ
       config: { botChecked: true, rateLimited: 'drop-join' },
     },
     async (request, reply) => {
-      const result = await entries.enter(request.params.id, request.body);
+      const result = await entries.enter(request.params.id, request.body, await requester(request));
       // The shop's own time for the entry (standard Server-Timing; bench:draw reads it beside the time its
       // client saw, so queueing outside the shop's handler is told apart).
       return reply
@@ -81,10 +93,15 @@ export async function drawsRoutes(app: FastifyInstance, opts: { draws: DrawsServ
     reply.headers(noStore);
     return entries.view(request.params.token);
   });
-  r.post('/api/draw-entries/:token/confirm', { schema: { params: drawEntryTokenParams, ...entryResponse } }, async (request, reply) => {
-    reply.headers(noStore);
-    return entries.confirm(request.params.token);
-  });
+  // Confirming authorises the card (docs/draw.md): the decline budget of the flow applies, 429 past it.
+  r.post(
+    '/api/draw-entries/:token/confirm',
+    { schema: { params: drawEntryTokenParams, body: confirmDrawEntryBody, ...entryResponse } },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return entries.confirm(request.params.token, await requester(request), request.body);
+    },
+  );
   r.patch(
     '/api/draw-entries/:token',
     { schema: { params: drawEntryTokenParams, body: changeDrawEntryBody, ...entryResponse } },

@@ -185,7 +185,7 @@ export function createDrawsService(deps: DrawsDeps) {
     'drawId', 'publicId', 'manageTokenHash', 'status', 'mailboxKey', 'deliveryKey', 'cardKey', 'email',
     'firstName', 'lastName', 'phone', 'shippingAddress', 'shippingCity', 'shippingState', 'shippingZip',
     'shippingCountry', 'shippingMethod', 'size', 'secondSize', 'amountCents', 'subtotalCents', 'shippingCents',
-    'taxCents', 'authorisationId',
+    'taxCents', 'authorisationId', 'authorisationState',
   ] as const satisfies ReadonlyArray<keyof NewDrawEntry>;
   const insertEntry = db
     .insert(drawEntries)
@@ -425,6 +425,7 @@ export function createDrawsService(deps: DrawsDeps) {
       allocatedSize: entry.status === 'won' ? entry.allocatedSize : null,
       orderNumber: entry.orderNumber,
       removedReason: entry.removedReason,
+      cardFailed: entry.status === 'pending' && entry.authorisationState === 'failed',
     };
   }
 
@@ -747,13 +748,24 @@ export function createDrawsService(deps: DrawsDeps) {
       return Boolean(row);
     },
 
-    /** Records an authorised entry (pending until its e-mail link is used); returns it and its link token. */
+    /**
+     * Records an entry, pending until its e-mail link is used, with its card prepared (not yet sent to the
+     * bank: docs/draw.md); returns it and its link token.
+     */
     async recordEntry(
-      values: Omit<Pick<Required<NewDrawEntry>, (typeof ENTRY_COLUMNS)[number]>, 'manageTokenHash' | 'status'>,
+      values: Omit<
+        Pick<Required<NewDrawEntry>, (typeof ENTRY_COLUMNS)[number]>,
+        'manageTokenHash' | 'status' | 'authorisationState'
+      >,
     ): Promise<{ entry: DrawEntryRow; token: string }> {
       const token = linkTokenOf(deps.secret, values.publicId);
       try {
-        const [entry] = await insertEntry.execute({ ...values, manageTokenHash: hashToken(token), status: 'pending' });
+        const [entry] = await insertEntry.execute({
+          ...values,
+          manageTokenHash: hashToken(token),
+          status: 'pending',
+          authorisationState: 'prepared',
+        });
         return { entry: entry!, token };
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict(DRAW_MESSAGES.alreadyEntered);
@@ -761,15 +773,67 @@ export function createDrawsService(deps: DrawsDeps) {
       }
     },
 
-    /** The mailed link: pending → confirmed, while the window is open; again: the same answer. */
-    async confirm(token: string): Promise<DrawEntryView> {
-      const { entry, draw } = await entryByToken(token);
-      if (entry.status === 'confirmed') return viewOf(entry, draw);
-      if (entry.status !== 'pending' || !windowOpen(draw)) throw conflict(DRAW_MESSAGES.notChangeable);
-      const [moved] = await moveEntries(db, { ids: [entry.id] }, 'confirmed', {
-        confirmedAt: new Date(clock.now()),
-      });
-      return viewOf(moved ?? entry, draw);
+    /**
+     * The mailed link, once the card is held (the flow asked the bank): pending → confirmed while the window is
+     * open. Null when the entry moved meanwhile (withdrawn, lapsed): the flow releases the card.
+     */
+    async confirmHeld(
+      entry: DrawEntryRow,
+      draw: DrawRow,
+      held: { authorisationId: string; cardKey: string | null },
+    ): Promise<DrawEntryView | null> {
+      if (!windowOpen(draw)) return null;
+      const [moved] = await db
+        .update(drawEntries)
+        .set({
+          status: 'confirmed',
+          confirmedAt: new Date(clock.now()),
+          authorisationState: 'authorised',
+          // The fingerprint the bank's answer names, when the entry did not know its card yet.
+          ...(held.cardKey ? { cardKey: held.cardKey } : {}),
+          updatedAt: new Date(),
+        })
+        .where(
+          and(
+            eq(drawEntries.id, entry.id),
+            eq(drawEntries.status, 'pending'),
+            eq(drawEntries.authorisationId, held.authorisationId),
+          ),
+        )
+        .returning();
+      return moved ? viewOf(moved, draw) : null;
+    },
+
+    /** The card was declined at confirmation: the entry stays pending, its card marked failed (try another). */
+    async markCardFailed(entryId: string, authorisationId: string): Promise<void> {
+      await db
+        .update(drawEntries)
+        .set({ authorisationState: 'failed', updatedAt: new Date() })
+        .where(
+          and(
+            eq(drawEntries.id, entryId),
+            eq(drawEntries.status, 'pending'),
+            eq(drawEntries.authorisationId, authorisationId),
+          ),
+        );
+    },
+
+    /** Another card for a pending entry (its previous one failed or was never asked): prepared, like at entry. */
+    async replaceCard(
+      entryId: string,
+      card: { authorisationId: string; cardKey: string | null },
+    ): Promise<DrawEntryRow | null> {
+      const [row] = await db
+        .update(drawEntries)
+        .set({
+          authorisationId: card.authorisationId,
+          cardKey: card.cardKey,
+          authorisationState: 'prepared',
+          updatedAt: new Date(),
+        })
+        .where(and(eq(drawEntries.id, entryId), eq(drawEntries.status, 'pending')))
+        .returning();
+      return row ?? null;
     },
 
     async changeSizes(
@@ -955,7 +1019,7 @@ export function createDrawsService(deps: DrawsDeps) {
           and(
             eq(drawEntries.drawId, drawId),
             inArray(drawEntries.status, [...RELEASED_STATUSES]),
-            eq(drawEntries.authorisationState, 'authorised'),
+            inArray(drawEntries.authorisationState, ['authorised', 'prepared']),
           ),
         );
     },
@@ -975,7 +1039,7 @@ export function createDrawsService(deps: DrawsDeps) {
               or (${drawEntries.status} in (${sql.join(
                 RELEASED_STATUSES.map((s) => sql`${s}`),
                 sql`, `,
-              )}) and ${drawEntries.authorisationState} = 'authorised')
+              )}) and ${drawEntries.authorisationState} in ('authorised', 'prepared'))
               or (${drawEntries.status} in (${sql.join(
                 MAILED_RESULTS.map((s) => sql`${s}`),
                 sql`, `,

@@ -186,13 +186,23 @@ describeEachDb(
         message: 'Your second choice must be a different size.',
       });
       expect((await enter(c, draw.id, { ...ada, card: undefined })).statusCode).toBe(400);
-      // Declined at authorisation: 402, nothing kept.
+      // A card the bank would decline: the entry says nothing of it (the bank is asked only at confirmation,
+      // docs/security.md "Card testing"); the confirmation answers one message for every decline.
       const declined = await enter(c, draw.id, { ...ada, card: DECLINED });
-      expect(declined.statusCode).toBe(402);
-      expect(declined.json()).toEqual({ message: 'Your card was declined.' });
-      expect(
-        await t().database.db.select().from(drawEntries).where(eq(drawEntries.drawId, draw.id)),
-      ).toHaveLength(0);
+      expect(declined.statusCode, declined.body).toBe(202);
+      const [unasked] = await t().database.db.select().from(drawEntries).where(eq(drawEntries.drawId, draw.id));
+      expect(unasked).toMatchObject({ status: 'pending', authorisationState: 'prepared' });
+      expect(await intentStatus(t(), unasked!.authorisationId)).toBe('requires_confirmation');
+      const declinedToken = tokenOf('Ada.Lovelace@gmail.com');
+      const refused = await c.post(`/api/draw-entries/${declinedToken}/confirm`);
+      expect(refused.statusCode).toBe(402);
+      expect(refused.json()).toEqual({ message: 'Your card could not be authorised. Try another card.' });
+      expect((await c.get(`/api/draw-entries/${declinedToken}`)).json()).toMatchObject({
+        status: 'pending',
+        cardFailed: true,
+      });
+      // Withdrawn, the mailbox may enter again.
+      expect((await c.delete(`/api/draw-entries/${declinedToken}`)).json()).toMatchObject({ status: 'withdrawn' });
 
       const ok = await enter(c, draw.id, { ...ada, secondSize: 'l' });
       expect(ok.statusCode, ok.body).toBe(202);
@@ -200,17 +210,21 @@ describeEachDb(
         status: 'pending',
         message: expect.stringMatching(/Check your e-mail/),
       });
-      const [entry] = await t().database.db.select().from(drawEntries).where(eq(drawEntries.drawId, draw.id));
-      // $45 + $8.99 standard shipping (below the $60 threshold), authorised, not charged; the size as the run names it.
+      const [entry] = await t()
+        .database.db.select()
+        .from(drawEntries)
+        .where(and(eq(drawEntries.drawId, draw.id), eq(drawEntries.status, 'pending')));
+      // $45 + $8.99 standard shipping (below the $60 threshold), prepared (authorised at confirmation), not
+      // charged; the size as the run names it.
       expect(entry).toMatchObject({
         amountCents: 5399,
         size: 'M',
         secondSize: 'L',
         status: 'pending',
-        authorisationState: 'authorised',
+        authorisationState: 'prepared',
       });
       expect(entry!.publicId).toMatch(/^[0-9a-f]{32}$/);
-      expect(await intentStatus(t(), entry!.authorisationId)).toBe('requires_capture');
+      expect(await intentStatus(t(), entry!.authorisationId)).toBe('requires_confirmation');
       const token = tokenOf('Ada.Lovelace@gmail.com');
       // Only the token's hash is stored.
       expect(JSON.stringify(entry)).not.toContain(token);
@@ -245,6 +259,8 @@ describeEachDb(
       expect((await c.post(`/api/draw-entries/${token}/confirm`)).json()).toMatchObject({
         status: 'confirmed',
       });
+      // Authorised (held, not charged) at the confirmation.
+      expect(await intentStatus(t(), entry!.authorisationId)).toBe('requires_capture');
       expect((await c.post(`/api/draw-entries/${token}/confirm`)).json()).toMatchObject({
         status: 'confirmed',
       });

@@ -3,7 +3,7 @@ import type { Product } from '../../../common/contracts/catalog';
 import { dropPhase, roomOpensAtMs, type DropClock } from '../../../common/domain/drop';
 import type { AdmissionOutlook } from './admission-outlook';
 import type { DropContext } from './drop-context';
-import { advanceAdmissions, findDropRows, listLiveAdmissions, markSoldOut } from './drops.repository';
+import { advanceAdmissions, findDropRows, listLiveAdmissions, markSoldOut, reopenSoldOut } from './drops.repository';
 import type { DropInventory, EngagedSessions } from './drops.ports';
 import type { RoomState } from './room-state';
 import type { RoomStreams } from './room-streams';
@@ -68,7 +68,10 @@ export function createAdmissionTicker(
       const dropClock = ctx.clockOf(product);
       if (!dropClock) continue;
       const inWindow = now >= roomOpensAtMs(dropClock) && now < dropClock.releaseAtMs + dropClock.windowMs + WINDOW_GRACE_MS;
-      if (inWindow || streams.has(product.id)) live.push({ product, clock: dropClock });
+      // Pieces still in checkouts when the window closed: watched until they are sold (then the sell-out is
+      // final and stamped) or come back (then it never is).
+      const heldLate = now >= dropClock.releaseAtMs && outlook.held(product.id) > 0;
+      if (inWindow || heldLate || streams.has(product.id)) live.push({ product, clock: dropClock });
     }
     return live;
   }
@@ -85,18 +88,29 @@ export function createAdmissionTicker(
       const drop = rows.get(product.id);
       if (!drop) continue;
       let stock = product.stock;
-      if (now >= dropClock.releaseAtMs && drop.soldOutAt === null) {
+      const windowOver = now >= dropClock.releaseAtMs + dropClock.windowMs;
+      // A piece back on the shelf after the stamp, inside the window: whoever was told "sold out" is in line again.
+      let reopened = false;
+      if (now >= dropClock.releaseAtMs && drop.soldOutAt !== null && !windowOver) {
+        stock = (await inventory.editionRoom(product.id))?.stock ?? 0;
+        if (stock > 0 && (await reopenSoldOut(db, product.id, clock.sqlNow()))) {
+          reopened = true;
+          log.info({ productId: product.id }, 'drop re-opened: a piece came back after the sell-out');
+        }
+      }
+      if (now >= dropClock.releaseAtMs && (drop.soldOutAt === null || reopened)) {
         const edition = await inventory.editionRoom(product.id);
         stock = edition?.stock ?? 0;
         const held = edition?.held ?? 0;
         outlook.setHeld(product.id, held);
-        const windowOver = now >= dropClock.releaseAtMs + dropClock.windowMs;
-        if (stock === 0 && (held === 0 || windowOver)) {
-          // Every piece sold (or, at the end of the window, none left to let anyone in for): all waiting are told at once.
+        if (stock === 0 && held === 0) {
+          // "Sold out" is final only here: every piece sold, none in a checkout, so none can come back through a
+          // lapsed hold or a refunded payment (docs/product.md §9, Drops). Everyone waiting is told at once.
           if (await markSoldOut(db, product.id, clock.sqlNow())) log.info({ productId: product.id }, 'drop sold out');
         } else if (!windowOver && stock > 0 && !drop.paused) {
           await admit(product.id, dropClock, stock);
         } else {
+          // Paused, the window over, or every piece left in checkouts: the line stays, told "all pieces are in checkouts".
           outlook.forget(product.id);
         }
       } else if (now >= dropClock.releaseAtMs && streams.has(product.id)) {

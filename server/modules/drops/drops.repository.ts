@@ -173,6 +173,43 @@ export async function markSoldOut(db: Db, productId: string, now: SQL): Promise<
   });
 }
 
+/**
+ * A piece came back after the sell-out was stamped (an owner's cancellation inside the window, or any path the
+ * stamp did not foresee): the drop is open again and everyone who was told "sold out" is back in line at their
+ * old place (ranks count every place that did not leave, so nobody moves). Only when someone was told: a drop
+ * that sold out with nobody waiting stays sold out (its returned piece goes to Notify me). False: nothing done.
+ */
+export async function reopenSoldOut(db: Db, productId: string, now: SQL): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(drops)
+      .set({ soldOutAt: null, updatedAt: now })
+      .where(
+        and(
+          eq(drops.productId, productId),
+          sql`${drops.soldOutAt} is not null`,
+          sql`exists (select 1 from drop_queue t where t.product_id = ${productId} and t.status = 'sold_out')`,
+        ),
+      )
+      .returning({ productId: drops.productId });
+    if (!row) return false;
+    await tx
+      .update(dropQueue)
+      .set({ status: 'waiting' })
+      .where(and(eq(dropQueue.productId, productId), eq(dropQueue.status, 'sold_out')));
+    return true;
+  });
+}
+
+/** Places of a drop that were told "sold out" (they get a returned piece first: reopenSoldOut). */
+export async function countToldSoldOut(db: DbOrTx, productId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(dropQueue)
+    .where(and(eq(dropQueue.productId, productId), eq(dropQueue.status, 'sold_out')));
+  return row?.n ?? 0;
+}
+
 export interface PolledTicket {
   id: string;
   sessionId: string;
@@ -261,6 +298,11 @@ export async function updateDropSettings(
       ...(change.message === undefined ? {} : { message: change.message }),
       // Resuming restarts the pacing clock: a pause banks no admissions.
       ...(change.paused === false ? { admittedAt: sql`case when ${drops.paused} then ${now} else ${drops.admittedAt} end` } : {}),
+      // Resuming clears the word said for the pause ("Back in 5 minutes" would stay up over a moving line),
+      // unless the same change says something new.
+      ...(change.paused === false && change.message === undefined
+        ? { message: sql`case when ${drops.paused} then null else ${drops.message} end` }
+        : {}),
       updatedAt: now,
     })
     .where(eq(drops.productId, productId))

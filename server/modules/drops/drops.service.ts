@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { systemClock, type Clock } from '../../lib/db-clock';
 import type { EventStreamHub, StreamSlot } from '../../lib/event-stream-hub';
 import type { DropStatus } from '../../../common/contracts/drops';
+import { passRequired } from '../../../common/domain/drop';
 import { createAdmissionOutlook } from './admission-outlook';
 import { createAdmissionTicker } from './admission-ticker';
 import { createAdminView } from './admin-view';
@@ -10,6 +11,7 @@ import { createDropContext } from './drop-context';
 import { createDropPasses } from './drop-passes';
 import type { DropBotCheck, DropCatalog, DropInventory, DropSettings, EngagedSessions } from './drops.ports';
 import { createRoomState } from './room-state';
+import { countToldSoldOut, findDropRows } from './drops.repository';
 import { createRoomStreams } from './room-streams';
 import type { StatusStreamMeta } from './status-push';
 
@@ -65,6 +67,29 @@ export function createDropsService(deps: {
     passCookieName: passes.passCookieName,
     adminList: admin.adminList,
     adminUpdate: admin.adminUpdate,
+
+    /**
+     * The drop is live and every piece left is in a checkout (0 free, some held, not finally sold out): a cart
+     * add or a hold refused for stock is told to stay, not "sold out" (server/flows/assert-may-buy.ts).
+     */
+    async allPiecesInCheckouts(productId: string): Promise<boolean> {
+      const product = await deps.catalog.getProduct(productId);
+      const dropClock = product ? ctx.clockOf(product) : null;
+      if (!dropClock || !passRequired(dropClock, ctx.clock.now(), false)) return false;
+      const [drop] = await findDropRows(deps.db, [productId]);
+      if (drop?.soldOutAt) return false;
+      const edition = await deps.inventory.editionRoom(productId);
+      return (edition?.stock ?? 0) === 0 && (edition?.held ?? 0) > 0;
+    },
+
+    /**
+     * Whether a piece returned inside the drop window goes to the Notify-me list: only when the drop sold out
+     * with nobody in line. Anyone who was told "sold out" gets it first: the tick re-opens the drop for them.
+     */
+    async soldOutWithNobodyInLine(productId: string): Promise<boolean> {
+      const [drop] = await findDropRows(deps.db, [productId]);
+      return Boolean(drop?.soldOutAt) && (await countToldSoldOut(deps.db, productId)) === 0;
+    },
 
     /**
      * The waiting room's event streams: `streams.reserve(req, res, ip)` before the route awaits anything

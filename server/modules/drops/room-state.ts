@@ -127,6 +127,8 @@ export function createRoomState(
       queueLength: poll.waiting,
       left: stock,
       ...(phase === 'open' ? { held: outlook.held(product.id) } : {}),
+      // Final only once stamped (nothing can come back); 0 left in a live drop is "all pieces are in checkouts".
+      ...(phase === 'sold_out' ? { soldOut: 'final' as const } : phase === 'open' && stock === 0 ? { soldOut: 'in_checkouts' as const } : {}),
       editionSize: product.editionSize,
       ...(sizes.length > 0 ? { sizes: sizesLeft(sizes) } : {}),
       ...(sizes.length > 0 && phase === 'sold_out' ? { firstSoldOut: firstSoldOutOf(sizes, dropClock.releaseAtMs) } : {}),

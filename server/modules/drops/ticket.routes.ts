@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../common/contracts/api-error';
-import { ticketEmailBody, ticketHeartbeatBody, ticketMessage } from '../../../common/contracts/drop-ticket';
+import { ticketEmailBody, ticketHeartbeatBody, ticketMessage, turnLinkQuery } from '../../../common/contracts/drop-ticket';
 import { dropProductParams } from '../../../common/contracts/drops';
 import type { TurnMail } from './turn-mail';
 
@@ -33,6 +33,16 @@ export async function dropTicketRoutes(app: FastifyInstance, opts: { turnMail: T
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return turnMail.heartbeat(request.params.productId, await sid(request), request.body.visible);
+    },
+  );
+
+  // The "your turn" mail's link: its extra time is given here, then the browser goes on to the waiting room.
+  r.get(
+    '/api/drops/:productId/turn',
+    { schema: { params: dropProductParams, querystring: turnLinkQuery, response: { ...errorResponses } }, config: { rateLimited: 'drop-status' } },
+    async (request, reply) => {
+      await turnMail.followLink(request.params.productId, await sid(request), request.query.token);
+      return reply.header('cache-control', 'no-store').redirect(`/product/${request.params.productId}#waiting-room`, 303);
     },
   );
 

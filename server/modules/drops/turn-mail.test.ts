@@ -51,7 +51,7 @@ describeEachDb("Waiting-room ticket: \"E-mail me when it's my turn\", the page's
     expect(row!.email).toBe('ada@example.com');
   });
 
-  test("admitted with the page hidden: one your-turn mail in the outbox and a pass long enough to act on it; a seen page gets none", async () => {
+  test("admitted with the page hidden: one your-turn mail in the outbox; a seen page gets none; the hidden report alone never lengthens the pass, the mailed link does", async () => {
     const id = await createDrop(t(), -1_000, { name: 'Turn Tee', stock: 5 });
     const hidden = t().client();
     const seen = t().client();
@@ -86,11 +86,32 @@ describeEachDb("Waiting-room ticket: \"E-mail me when it's my turn\", the page's
     const mail = mails[0]!;
     expect(mail).toMatch(/^To: hidden@example\.com$/m);
     expect(mail).toMatch(/^Subject: It's your turn: Turn Tee$/m);
-    expect(mail).toContain(`/product/${id}#waiting-room`);
+    expect(mail).toContain('open the link below before then and you get 10 more minutes to buy');
     expect(mail).not.toContain('seen@example.com');
+    const link = new URL(new RegExp(`https?://\\S+/api/drops/${id}/turn\\?token=[\\w.-]+`).exec(mail)![0]);
 
-    // The pass now ends DROP_PASS_MINUTES + 10 minutes after the mail, and the page says so.
-    // (the status is answered from the room's last read: the next tick reads the new pass clock)
+    // The page reported itself hidden and was mailed: its pass is still DROP_PASS_MINUTES from the admission.
+    await t().services.drops.tick();
+    expect(Date.parse((await dropStatus(hidden, id)).ticket!.passExpiresAt!)).toBe(before);
+    const unchanged = await hidden.post(`/api/drops/${id}/pass`);
+    expect(unchanged.statusCode, unchanged.body).toBe(200);
+    expect(Date.parse((unchanged.json() as { expiresAt: string }).expiresAt)).toBe(before);
+
+    // The link opened elsewhere (another browser, a mail scanner's fetch) goes to the room but gives nothing.
+    const elsewhere = await seen.get(link.pathname + link.search);
+    expect(elsewhere.statusCode).toBe(303);
+    await t().services.drops.tick();
+    expect(Date.parse((await dropStatus(hidden, id)).ticket!.passExpiresAt!)).toBe(before);
+    // A token that is not ours is refused.
+    const forged = await hidden.get(`${link.pathname}?token=${link.searchParams.get('token')!.slice(0, -2)}xx`);
+    expect(forged.statusCode).toBe(404);
+    expect(forged.json()).toEqual({ message: 'This link is not valid (any more).' });
+
+    // Followed by the shopper who holds the place: on to the waiting room, and the pass now ends
+    // DROP_PASS_MINUTES + 10 minutes after the mail (the status is answered from the room's last read).
+    const followed = await hidden.get(link.pathname + link.search);
+    expect(followed.statusCode).toBe(303);
+    expect(followed.headers.location).toBe(`/product/${id}#waiting-room`);
     await expect
       .poll(async () => {
         await t().services.drops.tick();
@@ -102,6 +123,10 @@ describeEachDb("Waiting-room ticket: \"E-mail me when it's my turn\", the page's
     const pass = await hidden.post(`/api/drops/${id}/pass`);
     expect(pass.statusCode, pass.body).toBe(200);
     expect(Date.parse((pass.json() as { expiresAt: string }).expiresAt)).toBe(after);
+    // Following it again gives nothing more.
+    expect((await hidden.get(link.pathname + link.search)).statusCode).toBe(303);
+    await t().services.drops.tick();
+    expect(Date.parse((await dropStatus(hidden, id)).ticket!.passExpiresAt!)).toBe(after);
   });
 
   test('Leave the line: the ticket is left, the line is one shorter, a second leave or a stranger is 404', async () => {

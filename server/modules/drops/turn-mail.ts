@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -12,7 +13,11 @@ import { shopTime } from '../../lib/shop-time';
 
 /** A page that has not been seen visible for this long when its holder is admitted gets the mail. */
 export const DEFAULT_HIDDEN_MS = 20_000;
-/** A mailed shopper's pass is extended by this, counted from the mail (they have to read it first). */
+/**
+ * Following the mailed link extends the pass by this, counted from the mail (they had to read it first). Only
+ * the link does: a page that reports itself hidden gets the mail, never the time (a bot farm's idle places,
+ * each with a throwaway address, would otherwise hold the line twice as long).
+ */
 export const DEFAULT_TURN_GRACE_MS = 10 * 60_000;
 const BATCH = 100;
 
@@ -43,14 +48,28 @@ export interface TurnMailDeps {
   onLeft?: (productId: string, sessionId: string) => void;
   /** The clock of drop-day decisions (server/lib/db-clock.ts): who is hidden, when a pass ends. */
   clock?: Clock;
+  /** The session secret: the mailed link's token is an HMAC under a key derived from it (one per shop, not per instance). */
+  secret?: string;
 }
 
-function buildTurnMail(input: { to: string; productName: string; shopName: string; url: string; passEndsAt: Date; timeZone?: string }): TurnMailMessage {
+export const turnLinkMessages = {
+  invalid: 'This link is not valid (any more).',
+} as const;
+
+function buildTurnMail(input: {
+  to: string;
+  productName: string;
+  shopName: string;
+  url: string;
+  passEndsAt: Date;
+  graceMinutes: number;
+  timeZone?: string;
+}): TurnMailMessage {
   const until = shopTime(input.passEndsAt, input.timeZone).short;
   const subject = `It's your turn: ${input.productName}`;
   const lines = [
     `It's your turn to buy ${input.productName}.`,
-    `Your place is kept until ${until}: open the link below to buy before then. After that it goes to the next person in line.`,
+    `Your place is kept until ${until}: open the link below before then and you get ${input.graceMinutes} more minutes to buy. After that it goes to the next person in line.`,
   ];
   const text = [...lines, '', `Buy it now: ${input.url}`, '', `— ${input.shopName}`, '', 'You asked us to e-mail you when it was your turn.'].join('\n');
   const html = `<!doctype html>
@@ -68,8 +87,9 @@ ${lines.map((l) => `<p style="font-size:16px;line-height:1.5">${escapeHtml(l)}</
  * "E-mail me when it's my turn" (ADR 011, "Alerts people can act on"): the shopper's own ticket carries the
  * e-mail they gave, the page reports whether it is seen (a heartbeat), and a job mails each admitted
  * shopper whose page has not been seen visible for `hiddenMs`, once per ticket (turn_mailed_at, claimed
- * with SKIP LOCKED, so several instances never mail twice). The mailed shopper's pass is extended: it
- * ends `passMs + graceMs` after the mail (admitted_at, the pass clock, moves forward in the same UPDATE).
+ * with SKIP LOCKED, so several instances never mail twice). The mail does not extend the pass; following
+ * its link does (`followLink`, while the pass is live, in the browser that holds the place): the pass then
+ * ends `passMs + graceMs` after the mail (admitted_at, the pass clock, moves forward).
  */
 export function createTurnMail(deps: TurnMailDeps) {
   const { db, catalog, mailer, log, shopName, passMs } = deps;
@@ -78,6 +98,18 @@ export function createTurnMail(deps: TurnMailDeps) {
   const base = deps.baseUrl.replace(/\/+$/, '');
   const clock = deps.clock ?? systemClock;
   const ms = (n: number) => sql`${`${Math.round(n)} milliseconds`}::interval`;
+  const linkKey = crypto.createHmac('sha256', deps.secret ?? crypto.randomBytes(32)).update('fifty:turn-mail-link').digest();
+  const linkMac = (ticketId: string) => crypto.createHmac('sha256', linkKey).update(ticketId).digest('base64url').slice(0, 32);
+  /** The mailed link's token: the ticket and its HMAC (nothing stored; a guessed ticket id is not enough). */
+  const linkToken = (ticketId: string) => `${ticketId}.${linkMac(ticketId)}`;
+  const ticketOfToken = (token: string): string | null => {
+    const dot = token.lastIndexOf('.');
+    if (dot <= 0) return null;
+    const ticketId = token.slice(0, dot);
+    const mac = Buffer.from(token.slice(dot + 1));
+    const want = Buffer.from(linkMac(ticketId));
+    return mac.length === want.length && crypto.timingSafeEqual(mac, want) ? ticketId : null;
+  };
   const ownTicket = (productId: string, sessionId: string) =>
     and(eq(dropQueue.productId, productId), eq(dropQueue.sessionId, sessionId), inArray(dropQueue.status, ['waiting', 'admitted']));
 
@@ -114,6 +146,38 @@ export function createTurnMail(deps: TurnMailDeps) {
       return { message: ticketMessages.left };
     },
 
+    /**
+     * The mailed link was followed (GET /api/drops/:productId/turn?token=): the only way to the mail's extra time.
+     * The pass is extended when the token is this drop's, the request comes from the session that holds the place
+     * (a mail scanner's fetch has no session), the place was mailed and its pass is still live; else nothing
+     * changes and the page shows the place as it is. 404 for a token that is not one of ours.
+     */
+    async followLink(productId: string, sessionId: string | null, token: string): Promise<{ extended: boolean }> {
+      const ticketId = ticketOfToken(token);
+      if (!ticketId) throw notFound(turnLinkMessages.invalid);
+      const [ticket] = await db
+        .select({ id: dropQueue.id })
+        .from(dropQueue)
+        .where(and(eq(dropQueue.id, ticketId), eq(dropQueue.productId, productId)));
+      if (!ticket) throw notFound(turnLinkMessages.invalid);
+      if (!sessionId) return { extended: false };
+      const now = clock.sqlNow();
+      const rows = await db
+        .update(dropQueue)
+        .set({ admittedAt: sql`greatest(${dropQueue.admittedAt}, ${dropQueue.turnMailedAt} + ${ms(graceMs)})` })
+        .where(
+          and(
+            eq(dropQueue.id, ticketId),
+            eq(dropQueue.sessionId, sessionId),
+            eq(dropQueue.status, 'admitted'),
+            sql`${dropQueue.turnMailedAt} is not null`,
+            sql`${dropQueue.admittedAt} > ${now} - ${ms(passMs)}`,
+          ),
+        )
+        .returning({ id: dropQueue.id });
+      return { extended: rows.length > 0 };
+    },
+
     /** Job: mails admitted shoppers whose page is hidden or gone; returns how many were mailed. */
     async sendTurnMails(): Promise<number> {
       let total = 0;
@@ -121,8 +185,7 @@ export function createTurnMail(deps: TurnMailDeps) {
         const now = clock.sqlNow();
         const res = await db.execute<{ id: string; product_id: string; email: string; admitted_at: Date | string }>(sql`
           update drop_queue q
-             set turn_mailed_at = ${now},
-                 admitted_at = greatest(q.admitted_at, ${now} + ${ms(graceMs)})
+             set turn_mailed_at = ${now}
            where q.id in (
              select id from drop_queue
               where status = 'admitted' and email is not null and turn_mailed_at is null
@@ -144,8 +207,9 @@ export function createTurnMail(deps: TurnMailDeps) {
                   to: row.email,
                   productName: products.get(row.product_id)?.name ?? 'your piece',
                   shopName,
-                  url: `${base}/product/${row.product_id}#waiting-room`,
+                  url: `${base}/api/drops/${row.product_id}/turn?token=${linkToken(row.id)}`,
                   passEndsAt: new Date(new Date(row.admitted_at).getTime() + passMs),
+                  graceMinutes: Math.max(1, Math.round(graceMs / 60_000)),
                   timeZone: deps.timeZone,
                 }),
               );

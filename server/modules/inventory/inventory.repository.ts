@@ -226,6 +226,7 @@ export async function findLiveStock(
     stock: number;
     inStock: boolean;
     editionSize: number;
+    heldCount: number;
     soldOutAt: Date | null;
     releaseAt: Date | null;
     createdAt: Date;
@@ -238,6 +239,7 @@ export async function findLiveStock(
       stock: products.stock,
       inStock: products.inStock,
       editionSize: products.editionSize,
+      heldCount: products.heldCount,
       soldOutAt: products.soldOutAt,
       releaseAt: products.releaseAt,
       createdAt: products.createdAt,

@@ -303,6 +303,7 @@ export function createInventoryService(deps: { db: Db }) {
           inStock: isAvailable(row),
           soldOutAt: row.soldOutAt ? row.soldOutAt.toISOString() : null,
           sellOutSeconds: sellOutSeconds(row),
+          inCheckouts: row.stock === 0 && row.heldCount > 0,
           ...(split ? { sizeStock: run.map((v) => ({ size: v.size, colour: v.colour, left: v.left })) } : {}),
         };
       });

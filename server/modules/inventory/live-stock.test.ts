@@ -96,6 +96,25 @@ describeEachDb('live stock (ADR 011)', (t) => {
     base = `http://127.0.0.1:${(t().app.server.address() as AddressInfo).port}`;
   });
 
+  test('the last piece held in a checkout reads "in checkouts", never sold out, until it sells', async () => {
+    const db = t().database.db;
+    const id = await createProduct(db, { stock: 1 });
+    await db.update(products).set({ editionSize: 1 }).where(eq(products.id, id));
+    const shopper = t().client();
+    expect((await shopper.post('/api/cart', { productId: id, quantity: 1, selectedSize: 'M' })).statusCode).toBe(200);
+    const info = await shopper.post('/api/customer-info', customer({ email: 'held@example.com', shippingAddress: '9 Held St' }));
+    expect(info.statusCode, info.body).toBe(200);
+    const intent = await startPayment(shopper);
+    const held = (await t().app.inject({ method: 'GET', url: `/api/products/${id}/stock` })).json() as LiveStock;
+    expect(held).toMatchObject({ left: 0, inStock: false, soldOutAt: null, inCheckouts: true });
+
+    expect((await confirmOffline(shopper, intent.clientSecret)).statusCode).toBe(200);
+    expect((await shopper.post('/api/payment-success', { paymentIntentId: intent.paymentIntentId })).statusCode).toBe(200);
+    const sold = (await t().app.inject({ method: 'GET', url: `/api/products/${id}/stock` })).json() as LiveStock;
+    expect(sold).toMatchObject({ left: 0, inStock: false, inCheckouts: false });
+    expect(sold.soldOutAt).not.toBeNull();
+  });
+
   test('the last sale of the edition stamps sold_out_at; a returned piece clears it', async () => {
     const db = t().database.db;
     const id = await createProduct(db, { stock: 2 });

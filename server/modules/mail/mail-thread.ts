@@ -6,8 +6,8 @@ import { createMailer, type Mailer, type MailerOptions, type MailMessage } from 
 
 /**
  * The mailer on a worker thread (MAIL_THREAD=on; docs/operations.md "Mail"). The worker runs createMailer
- * unchanged; this side posts each message and settles `send` when the worker says it was handed over (sent,
- * written to the outbox, or kept for a retry), so the shop's thread no longer renders messages (nodemailer)
+ * unchanged; this side posts each message and settles `send` when the worker says it is kept on disk (in the
+ * spool, or written to the outbox), so the shop's thread no longer renders messages (nodemailer)
  * nor writes outbox files (bench/README.md, bench:draw: about 0.75 ms of a draw entry's 4.6 ms).
  *
  * Delivery is AT LEAST ONCE: every message stays here until the worker acknowledges it. If the worker dies
@@ -22,7 +22,7 @@ export type MailWorkerOptions = Omit<MailerOptions, 'log'>;
 /** What mail-worker.ts receives as workerData. */
 export interface MailWorkerData {
   options: MailWorkerOptions;
-  /** One Int32: the worker's pending() count, so pending() stays synchronous here. */
+  /** Two Int32s: the worker's pending() and deadLetters() counts, so both stay synchronous here. */
   pendingCount: SharedArrayBuffer;
 }
 export type ToMailWorker =
@@ -47,6 +47,7 @@ export interface ThreadedMailerOptions extends MailerOptions {
 
 export interface ThreadedMailer extends Mailer {
   pending(): number;
+  deadLetters(): number;
   retryNow(): Promise<void>;
   close(): Promise<void>;
   /** 'thread' while a worker sends the mail; 'in-thread' once fallen back to createMailer on this thread. */
@@ -97,7 +98,7 @@ interface InFlight {
 export function createThreadedMailer(opts: ThreadedMailerOptions): ThreadedMailer {
   const { workerFile = defaultMailWorkerFile(), log, startAtOnce = false, ...options } = opts;
   const mailerOptions: MailWorkerOptions = options;
-  const pendingCount = new Int32Array(new SharedArrayBuffer(4));
+  const pendingCount = new Int32Array(new SharedArrayBuffer(8));
   const inFlight = new Map<number, InFlight>();
   let nextId = 1;
   let worker: Worker | null = null;
@@ -236,13 +237,15 @@ export function createThreadedMailer(opts: ThreadedMailerOptions): ThreadedMaile
       return once.send(message).finally(() => once.close?.());
     },
     pending: () => (fallback ? (fallback.pending?.() ?? 0) : Atomics.load(pendingCount, 0)),
+    deadLetters: () => (fallback ? (fallback.deadLetters?.() ?? 0) : Atomics.load(pendingCount, 1)),
     // After close() the worker is gone: kept mail waits for the next start, as createMailer's does.
     retryNow: () => (closed ? Promise.resolve() : ask((id) => ({ type: 'retryNow', id }))),
     close() {
       closed = true;
       closing ??= (async () => {
-        // The messages in flight finish first (through a new worker if this one dies meanwhile).
-        await Promise.all([...inFlight.values()].map((entry) => entry.settled));
+        // The messages in flight are spooled first (through a new worker if this one dies meanwhile); a retry
+        // under way is not waited for: the worker's close cuts it off within its bound.
+        await Promise.all([...inFlight.values()].filter((entry) => entry.request.type === 'send').map((entry) => entry.settled));
         if (!started && !fallback) return; // never started: nothing to close
         await ask((id) => ({ type: 'close', id }));
         const last = worker;

@@ -20,9 +20,12 @@ const mailer = createMailer({
   },
 });
 
-/** pending() is synchronous on the main thread: it reads this count from shared memory. */
-const publishPending = () => Atomics.store(pendingCount, 0, mailer.pending?.() ?? 0);
-// Kept mail also changes on createMailer's own retry timer and its start-up scan of the queue folder.
+/** pending() and deadLetters() are synchronous on the main thread: they read these counts from shared memory. */
+const publishPending = () => {
+  Atomics.store(pendingCount, 0, mailer.pending?.() ?? 0);
+  Atomics.store(pendingCount, 1, mailer.deadLetters?.() ?? 0);
+};
+// Kept mail also changes on createMailer's own sending, retry timer and start-up scan of the spool.
 setInterval(publishPending, 200).unref();
 
 port.on('message', (request: ToMailWorker) => {

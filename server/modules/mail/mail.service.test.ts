@@ -29,6 +29,27 @@ const message = (n: number): MailMessage => ({
 
 
 
+function recordingLog() {
+  const lines: Array<{ level: string; obj: object; msg: string }> = [];
+  return {
+    lines,
+    warn: (obj: object, msg: string) => void lines.push({ level: 'warn', obj, msg }),
+    info: (obj: object, msg: string) => void lines.push({ level: 'info', obj, msg }),
+  };
+}
+
+const spooled = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : []);
+
+/** How many received messages carry each subject. */
+function subjectCounts(received: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const m of received) {
+    const subject = /^Subject: (.*)$/m.exec(m)?.[1] ?? '?';
+    counts.set(subject, (counts.get(subject) ?? 0) + 1);
+  }
+  return counts;
+}
+
 describe('SMTP', () => {
   test('SMTP down: the message is kept on disk, survives a restart of the mailer, and goes out when SMTP is back', async () => {
     const dataDir = tempDir();
@@ -36,13 +57,13 @@ describe('SMTP', () => {
     const opts = { smtpUrl: `smtp://127.0.0.1:${port}`, from: 'shop@example.com', outboxDir: path.join(dataDir, 'outbox'), retryMs: 60_000 };
     const first = createMailer(opts);
     cleanups.push(() => first.close?.());
-    // Nothing listens on the port: sendMail fails, send() still resolves (the mail is kept, not lost).
+    // Nothing listens on the port: send() still resolves (the mail is in the spool, not lost).
     await first.send(message(1));
     await first.send(message(2));
     expect(first.pending?.()).toBe(2);
-    const queued = fs.readdirSync(path.join(dataDir, 'mail-queue')).filter((f) => f.endsWith('.json'));
+    const queued = spooled(path.join(dataDir, 'mail-queue'));
     expect(queued).toHaveLength(2);
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', queued[0]!), 'utf8'))).toMatchObject({ subject: expect.stringMatching(/FIFTY-[12]/) });
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', queued[0]!), 'utf8'))).toMatchObject({ message: { subject: 'Order FIFTY-1 confirmed' } });
     await first.close?.();
 
     // A new process (the shop restarted) finds them and sends them once SMTP answers.
@@ -50,13 +71,138 @@ describe('SMTP', () => {
     cleanups.push(() => smtp.close());
     const second = createMailer(opts);
     cleanups.push(() => second.close?.());
-    await expect.poll(() => second.pending?.()).toBe(2);
-    await second.retryNow?.();
-    expect(second.pending?.()).toBe(0);
-    expect(smtp.received).toHaveLength(2);
+    await expect.poll(() => smtp.received.length).toBe(2);
+    await expect.poll(() => second.pending?.()).toBe(0);
     expect(smtp.received.join('\n')).toContain('Order FIFTY-1 confirmed');
     expect(smtp.received.join('\n')).toContain('Order FIFTY-2 confirmed');
-    expect(fs.readdirSync(path.join(dataDir, 'mail-queue')).filter((f) => f.endsWith('.json'))).toEqual([]);
+    expect(spooled(path.join(dataDir, 'mail-queue'))).toEqual([]);
+  });
+
+  test('a relay that accepts the connection and never answers: the 18 messages stay in the spool, close() ends within its bound, and after a restart with a working relay all 18 go out exactly once', async () => {
+    const dataDir = tempDir();
+    const queue = path.join(dataDir, 'mail-queue');
+    const port = await freePort();
+    const hung = await smtpServer(port, { hang: true });
+    cleanups.push(() => hung.close());
+    const log = recordingLog();
+    // Timeouts longer than the test: only close() can end the deliveries under way.
+    const opts = {
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'shop@example.com',
+      outboxDir: path.join(dataDir, 'outbox'),
+      smtpTimeouts: { connectionMs: 600_000, greetingMs: 600_000, socketMs: 600_000 },
+      log,
+    };
+    const first = createMailer(opts);
+    cleanups.push(() => first.close?.());
+    // Each send resolves once its message is on disk, not when the relay answers (it never does) nor when
+    // the mailer gives up on it: no connection to the relay has been closed yet.
+    await Promise.all(Array.from({ length: 18 }, (_, n) => first.send(message(n))));
+    expect(hung.closedByClient()).toBe(0);
+    expect(spooled(queue)).toHaveLength(18);
+    expect(first.pending?.()).toBe(18);
+    await first.close?.();
+    expect(spooled(queue)).toHaveLength(18);
+    await hung.close();
+
+    const smtp = await smtpServer(port);
+    cleanups.push(() => smtp.close());
+    const second = createMailer({ ...opts, log });
+    cleanups.push(() => second.close?.());
+    await expect.poll(() => second.pending?.()).toBe(0);
+    await second.retryNow?.(); // nothing left to send twice
+    const counts = subjectCounts(smtp.received);
+    expect(counts.size).toBe(18);
+    for (let n = 0; n < 18; n++) expect(counts.get(`Order FIFTY-${n} confirmed`), `message ${n}`).toBe(1);
+    expect(spooled(queue)).toEqual([]);
+    expect(JSON.stringify(log.lines)).not.toContain('@example.com');
+  });
+
+  test('a hanging relay is given up on after the greeting timeout: the message stays kept and the log says so', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const hung = await smtpServer(port, { hang: true });
+    cleanups.push(() => hung.close());
+    const log = recordingLog();
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'shop@example.com',
+      outboxDir: path.join(dataDir, 'outbox'),
+      retryMs: 60_000,
+      smtpTimeouts: { greetingMs: 100 },
+      log,
+    });
+    cleanups.push(() => mailer.close?.());
+    await mailer.send(message(1));
+    await expect.poll(() => log.lines.map((l) => l.msg)).toContain('mail not sent now: kept for a retry');
+    expect(log.lines.find((l) => l.msg === 'mail not sent now: kept for a retry')?.obj).toMatchObject({ code: 'ETIMEDOUT', pending: 1 });
+    expect(mailer.pending?.()).toBe(1);
+    expect(spooled(path.join(dataDir, 'mail-queue'))).toHaveLength(1);
+  });
+
+  test('one recipient refused for good (550): it goes to the dead letters and the 9 messages queued behind it go out', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const log = recordingLog();
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'shop@example.com', outboxDir: path.join(dataDir, 'outbox'), retryMs: 60_000, log });
+    cleanups.push(() => mailer.close?.());
+    // Queued while the relay is down, the refused one first in line.
+    await mailer.send({ ...message(0), to: 'refused@example.com' });
+    for (let n = 1; n <= 9; n++) await mailer.send(message(n));
+    expect(mailer.pending?.()).toBe(10);
+    const smtp = await smtpServer(port, { refuse: (to) => (to === 'refused@example.com' ? '550 5.1.1 <refused@example.com>: no such user' : null) });
+    cleanups.push(() => smtp.close());
+    await mailer.retryNow?.();
+    expect(smtp.received).toHaveLength(9);
+    expect(mailer.pending?.()).toBe(0);
+    expect(mailer.deadLetters?.()).toBe(1);
+    const dead = spooled(path.join(dataDir, 'mail-queue', 'dead'));
+    expect(dead).toHaveLength(1);
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', 'dead', dead[0]!), 'utf8'))).toMatchObject({
+      responseCode: 550,
+      message: { to: 'refused@example.com', subject: 'Order FIFTY-0 confirmed' },
+    });
+    expect(spooled(path.join(dataDir, 'mail-queue'))).toEqual([]);
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({ level: 'warn', msg: 'mail refused for good: moved to the dead letters (docs/operations.md "Mail")', obj: expect.objectContaining({ responseCode: 550, deadLetters: 1 }) }),
+    );
+    expect(JSON.stringify(log.lines)).not.toContain('@example.com');
+
+    // The count is there again after a restart, in the log the operator reads.
+    await mailer.close?.();
+    const again = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'shop@example.com', outboxDir: path.join(dataDir, 'outbox'), log });
+    cleanups.push(() => again.close?.());
+    await expect.poll(() => again.deadLetters?.()).toBe(1);
+    expect(log.lines.at(-1)).toMatchObject({ obj: { deadLetters: 1 }, msg: 'mail in the dead letters: refused for good (docs/operations.md "Mail")' });
+  });
+
+  test('a recipient refused for now (450): tried again on its own back-off, and a dead letter after maxAttempts; the others go out meanwhile', async () => {
+    const dataDir = tempDir();
+    const port = await freePort();
+    const smtp = await smtpServer(port, { refuse: (to) => (to === 'busy@example.com' ? '450 4.2.1 mailbox busy' : null) });
+    cleanups.push(() => smtp.close());
+    const log = recordingLog();
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'shop@example.com',
+      outboxDir: path.join(dataDir, 'outbox'),
+      retryMs: 60_000,
+      maxAttempts: 2,
+      log,
+    });
+    cleanups.push(() => mailer.close?.());
+    await mailer.send({ ...message(0), to: 'busy@example.com' });
+    await mailer.send(message(1));
+    await expect.poll(() => smtp.received.length).toBe(1);
+    await expect.poll(() => log.lines.map((l) => l.msg)).toContain('mail refused for now: tried again later');
+    expect(mailer.pending?.()).toBe(1);
+    expect(mailer.deadLetters?.()).toBe(0);
+    const [kept] = spooled(path.join(dataDir, 'mail-queue'));
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', kept!), 'utf8'))).toMatchObject({ attempts: 1 });
+    await mailer.retryNow?.();
+    expect(mailer.pending?.()).toBe(0);
+    expect(mailer.deadLetters?.()).toBe(1);
+    expect(JSON.stringify(log.lines)).not.toContain('@example.com');
   });
 });
 

@@ -42,3 +42,33 @@ ${shopUrl ? `<p style="margin:0"><a href="${escapeHtml(shopUrl)}" style="color:#
 </td></tr></table></td></tr></table></body></html>`;
   return { to, subject, text, html };
 }
+
+/**
+ * To a mailbox already on the list when someone signs it up again (any spelling): the signup's answer is the
+ * same as a new one's, so only the mailbox learns it. No second code.
+ */
+export function buildAlreadySubscribedMail(opts: { to: string; shopName: string; shopUrl?: string }): MailMessage {
+  const { to, shopName, shopUrl } = opts;
+  const subject = `You're already on the ${shopName} list`;
+  const lines = [
+    `You're already on the ${shopName} list.`,
+    '',
+    'Someone (probably you) just signed this address up again. Nothing changes: you stay subscribed once, and',
+    'your welcome code is the one we sent when you first joined.',
+    '',
+    "If it wasn't you, you can ignore this e-mail.",
+    ...(shopUrl ? ['', `Shop the latest drops: ${shopUrl}`] : []),
+    '',
+    `— ${shopName}`,
+  ];
+  const text = lines.join('\n');
+  const html = `<!doctype html>
+<html lang="en"><body style="margin:0;background:#f5f5f0;font-family:Arial,Helvetica,sans-serif;color:#0a0a0a">
+<div style="max-width:560px;margin:32px auto;background:#ffffff;padding:32px">
+<h1 style="margin:0 0 16px;font-size:24px;text-transform:uppercase">You're already on the ${escapeHtml(shopName)} list</h1>
+<p style="margin:0 0 16px;font-size:16px;line-height:1.5">Someone (probably you) just signed this address up again. Nothing changes: you stay subscribed once, and your welcome code is the one we sent when you first joined.</p>
+<p style="margin:0 0 16px;font-size:14px;line-height:1.5;color:#5c5c57">If it wasn't you, you can ignore this e-mail.</p>
+${shopUrl ? `<p style="margin:0"><a href="${escapeHtml(shopUrl)}" style="color:#0a0a0a;font-weight:bold">Shop the latest drops</a></p>` : ''}
+</div></body></html>`;
+  return { to, subject, text, html };
+}

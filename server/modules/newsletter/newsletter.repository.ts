@@ -23,6 +23,16 @@ export async function insertSubscription(
   return row ?? null;
 }
 
+/** The row holding this folded mailbox's key (the address its mail goes to), if any. */
+export async function findByMailboxKey(db: DbOrTx, mailboxKey: string): Promise<SubscriptionRow | null> {
+  const [row] = await db
+    .select()
+    .from(newsletterSubscriptions)
+    .where(eq(newsletterSubscriptions.mailboxKey, mailboxKey))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Rows from before folding (no mailbox key yet), oldest first. */
 export async function listUnkeyedSubscriptions(db: DbOrTx, limit: number): Promise<Array<{ id: string; email: string }>> {
   return db

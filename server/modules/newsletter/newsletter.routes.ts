@@ -14,9 +14,10 @@ export async function newsletterRoutes(
     '/api/newsletter',
     { schema: { body: newsletterBody, response: { 201: newsletterResponse, ...errorResponses } }, config: { rateLimited: 'newsletter', botChecked: true } },
     async (request, reply): Promise<NewsletterResponse> => {
-      const subscription = await opts.newsletter.subscribe(request.body.email);
+      // New or already on the list: the same answer (docs/security.md, "Who is on the list"); the mailbox is told by mail.
+      await opts.newsletter.subscribe(request.body.email);
       reply.status(201);
-      return { ...subscription, message: 'Successfully subscribed!' };
+      return { email: request.body.email, message: 'Successfully subscribed!' };
     },
   );
 }

@@ -4,10 +4,10 @@ import type { Db, Tx } from '../../db/client';
 import type { NewsletterSubscription } from '../../../common/contracts/newsletter';
 import { mailboxKey } from '../../../common/domain/identity';
 import { WELCOME_PERCENT } from '../../../common/domain/welcome-code';
-import { conflict } from '../../plugins/http-error';
 import type { Mailer } from '../../lib/mailer';
-import { buildWelcomeMail } from './newsletter.mail';
+import { buildAlreadySubscribedMail, buildWelcomeMail } from './newsletter.mail';
 import {
+  findByMailboxKey,
   insertSubscription,
   listSubscriptionRows,
   listUnkeyedSubscriptions,
@@ -15,7 +15,8 @@ import {
   type SubscriptionRow,
 } from './newsletter.repository';
 
-export const ALREADY_SUBSCRIBED = 'This email is already subscribed to our newsletter.';
+/** Thrown inside the signup's transaction to roll its new code back when the mailbox is on the list already. */
+class AlreadySubscribed extends Error {}
 
 function toSubscription(row: SubscriptionRow): NewsletterSubscription {
   return { id: row.id, email: row.email, subscribedAt: row.subscribedAt.toISOString() };
@@ -62,25 +63,46 @@ export function createNewsletterService(deps: {
   }
   let oldRowsKeyed: Promise<void> | null = null;
 
+  /** The mailbox on the list is told, at the address it signed up with (never a second code). */
+  async function tellAlreadySubscribed(email: string, key: string): Promise<void> {
+    const held = await findByMailboxKey(db, key);
+    try {
+      await mailer.send(buildAlreadySubscribedMail({ to: held?.email ?? email, shopName: deps.shopName, shopUrl: deps.publicUrl }));
+    } catch (err) {
+      log.error({ err }, 'newsletter already-subscribed e-mail failed');
+    }
+  }
+
   return {
     /**
      * Stores a (trimmed, lower-cased) address once per mailbox (its folded key: `+tag`, Gmail dots,
      * look-alike letters are one inbox) and gives it its own single-use code, in one transaction; a repeat
-     * in any spelling is a 409 and creates nothing. The e-mail goes out after the commit.
+     * in any spelling creates nothing and gets a short "already on the list" mail at the stored address
+     * instead of a code. The caller answers both alike (docs/security.md, "Who is on the list"); the e-mail
+     * goes out after the commit.
      */
-    async subscribe(email: string): Promise<NewsletterSubscription> {
+    async subscribe(email: string): Promise<{ created: boolean }> {
       oldRowsKeyed ??= keyOldRows().catch((err: unknown) => {
         oldRowsKeyed = null;
         throw err;
       });
       await oldRowsKeyed;
-      const { row, code } = await db.transaction(async (tx) => {
-        const code = await discounts.createWelcomeCode(tx);
-        const row = await insertSubscription(tx, email, keyOf(email), code);
-        // Throwing rolls the code back: a repeat never gets a second one.
-        if (!row) throw conflict(ALREADY_SUBSCRIBED);
-        return { row, code };
-      });
+      const key = keyOf(email);
+      let made: { row: SubscriptionRow; code: string };
+      try {
+        made = await db.transaction(async (tx) => {
+          const code = await discounts.createWelcomeCode(tx);
+          const row = await insertSubscription(tx, email, key, code);
+          // Throwing rolls the code back: a repeat never gets a second one.
+          if (!row) throw new AlreadySubscribed();
+          return { row, code };
+        });
+      } catch (err) {
+        if (!(err instanceof AlreadySubscribed)) throw err;
+        await tellAlreadySubscribed(email, key);
+        return { created: false };
+      }
+      const { code } = made;
       try {
         await mailer.send(
           buildWelcomeMail({
@@ -95,7 +117,7 @@ export function createNewsletterService(deps: {
         // The signup and code stand; the owner can resend from the admin list.
         log.error({ err }, 'newsletter welcome e-mail failed');
       }
-      return toSubscription(row);
+      return { created: true };
     },
 
     async listSubscriptions(): Promise<NewsletterSubscription[]> {

@@ -1,5 +1,6 @@
 import type { Order } from '../../../common/contracts/checkout';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
+import { formatShopDate } from '../../../common/domain/ship-by';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { formatLineOptions } from '../../../common/domain/variant';
 import { escapeHtml } from '../../lib/html';
@@ -22,8 +23,16 @@ function summaryRows(order: Order): Array<[string, string]> {
 export const TEST_ORDER_NOTE =
   "TEST ORDER: paid with the shop's offline test gateway. No money was taken and nothing will ship.";
 
-/** The order confirmation: every piece with its edition number ("No. 17 of 50"). */
-export function renderOrderConfirmation(order: Order, shopName: string): MailMessage {
+/** The order page's link as every order mail words it (docs/product.md "Order page"). */
+const ORDER_LINK_TEXT = 'View your order';
+const orderLinkHtml = (url: string) =>
+  `<p style="margin:24px 0"><a href="${escapeHtml(url)}" style="display:inline-block;background:#111;color:#fff;padding:12px 20px;text-decoration:none;font-weight:600">${ORDER_LINK_TEXT}</a></p>`;
+
+/**
+ * The order confirmation: every piece with its edition number ("No. 17 of 50"), the ship-by date and the
+ * link to the order page (`orderUrl`, signed for this order alone).
+ */
+export function renderOrderConfirmation(order: Order, shopName: string, orderUrl?: string): MailMessage {
   const subject = `${order.isTest ? '[TEST] ' : ''}${shopName} order ${order.orderNumber} confirmed`;
   const address = [
     `${order.customerFirstName} ${order.customerLastName}`,
@@ -36,6 +45,8 @@ export function renderOrderConfirmation(order: Order, shopName: string): MailMes
     '',
     ...(order.isTest ? [TEST_ORDER_NOTE, ''] : []),
     `Order number: ${order.orderNumber}`,
+    ...(order.shipBy ? [`Ships by: ${formatShopDate(order.shipBy)}`] : []),
+    ...(orderUrl ? [`${ORDER_LINK_TEXT}: ${orderUrl}`] : []),
     '',
     ...order.items.flatMap((item) => [
       `${item.quantity} × ${item.productName}${variant(item) ? ` (${variant(item)})` : ''} — ${formatUsd(parseMoney(item.productPrice) * item.quantity)}`,
@@ -75,7 +86,8 @@ export function renderOrderConfirmation(order: Order, shopName: string): MailMes
 <h1 style="font-size:24px;text-transform:uppercase;letter-spacing:1px">${escapeHtml(shopName)}</h1>
 <p>Thank you for your order, ${escapeHtml(order.customerFirstName)}!</p>
 ${order.isTest ? `<p style="border:2px solid #b45309;padding:8px;font-weight:600">${escapeHtml(TEST_ORDER_NOTE)}</p>` : ''}
-<p>Order number: <strong>${escapeHtml(order.orderNumber)}</strong></p>
+<p>Order number: <strong>${escapeHtml(order.orderNumber)}</strong>${order.shipBy ? `<br>Ships by: <strong>${escapeHtml(formatShopDate(order.shipBy))}</strong>` : ''}</p>
+${orderUrl ? orderLinkHtml(orderUrl) : ''}
 <table style="width:100%;border-collapse:collapse">
 <thead><tr><th style="text-align:left">Item</th><th>Qty</th><th style="text-align:right">Price</th></tr></thead>
 <tbody>
@@ -119,8 +131,11 @@ export function renderRefundNotice(opts: {
   return { to: opts.to, subject, text, html };
 }
 
-/** Sent when the owner marks an order shipped: the tracking link when the carrier is known, else the number. */
-export function renderShippedNotice(order: Order, shopName: string): MailMessage {
+/**
+ * Sent when the owner marks an order shipped: the tracking link when the carrier is known, else the number,
+ * and the order page's link.
+ */
+export function renderShippedNotice(order: Order, shopName: string, orderUrl?: string): MailMessage {
   const subject = `${order.isTest ? '[TEST] ' : ''}${shopName} order ${order.orderNumber} has shipped`;
   const carrier = order.carrier && order.carrier !== 'other' ? order.carrier.toUpperCase() : null;
   const tracking = order.trackingNumber
@@ -134,6 +149,7 @@ export function renderShippedNotice(order: Order, shopName: string): MailMessage
     ...(order.trackingUrl ? [`Track it: ${order.trackingUrl}`] : []),
     '',
     ...order.items.map((item) => `${item.quantity} × ${item.productName}${variant(item) ? ` (${variant(item)})` : ''}`),
+    ...(orderUrl ? ['', `${ORDER_LINK_TEXT}: ${orderUrl}`] : []),
     '',
     `— ${shopName}`,
   ].join('\n');
@@ -144,6 +160,66 @@ export function renderShippedNotice(order: Order, shopName: string): MailMessage
 ${tracking ? `<p>${escapeHtml(tracking)}</p>` : ''}
 ${order.trackingUrl ? `<p><a href="${escapeHtml(order.trackingUrl)}">Track your package</a></p>` : ''}
 <ul>${order.items.map((item) => `<li>${item.quantity} × ${escapeHtml(item.productName)}</li>`).join('')}</ul>
+${orderUrl ? orderLinkHtml(orderUrl) : ''}
+<p>— ${escapeHtml(shopName)}</p></body></html>`;
+  return { to: order.customerEmail, subject, text, html };
+}
+
+/** "Find my order": the order page's link again, to the address the order was placed with. */
+export function renderOrderLinkMail(order: Pick<Order, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>, shopName: string, orderUrl: string): MailMessage {
+  const subject = `${order.isTest ? '[TEST] ' : ''}${shopName}: the link to your order ${order.orderNumber}`;
+  const text = [
+    `Hi ${order.customerFirstName},`,
+    '',
+    `Here is the link to your order ${order.orderNumber}, as you asked:`,
+    orderUrl,
+    '',
+    'If you did not ask for it, you can ignore this e-mail: the link opens only this order\'s page.',
+    '',
+    `— ${shopName}`,
+  ].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
+<p>Hi ${escapeHtml(order.customerFirstName)},</p>
+<p>Here is the link to your order <strong>${escapeHtml(order.orderNumber)}</strong>, as you asked:</p>
+${orderLinkHtml(orderUrl)}
+<p style="color:#666">If you did not ask for it, you can ignore this e-mail: the link opens only this order's page.</p>
+<p>— ${escapeHtml(shopName)}</p></body></html>`;
+  return { to: order.customerEmail, subject, text, html };
+}
+
+/**
+ * After the sale (docs/product.md "After the sale: cancel and refund"): the owner cancelled the order (or some
+ * of its lines) and gave the money back, or refunded part of it. Sent once the refund is through, with the
+ * order page's link.
+ */
+export function renderAfterSaleNotice(
+  order: Pick<Order, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>,
+  what: { kind: 'cancelled' | 'lines-cancelled' | 'refunded'; amountCents: number; lines: string[] },
+  shopName: string,
+  orderUrl: string,
+): MailMessage {
+  const test = order.isTest ? '[TEST] ' : '';
+  const subject =
+    what.kind === 'cancelled'
+      ? `${test}${shopName} order ${order.orderNumber} was cancelled and refunded`
+      : what.kind === 'lines-cancelled'
+        ? `${test}${shopName} order ${order.orderNumber}: part of it was cancelled and refunded`
+        : `${test}${shopName} order ${order.orderNumber}: you were refunded`;
+  const lead =
+    what.kind === 'cancelled'
+      ? `We cancelled your order ${order.orderNumber}.`
+      : what.kind === 'lines-cancelled'
+        ? `We cancelled part of your order ${order.orderNumber}: ${what.lines.join(', ')}.`
+        : `We refunded part of your order ${order.orderNumber}.`;
+  const money = `${formatUsd(what.amountCents)} is on its way back to your card; banks usually show it within 5–10 business days.`;
+  const text = [`Hi ${order.customerFirstName},`, '', lead, money, '', `${ORDER_LINK_TEXT}: ${orderUrl}`, '', `— ${shopName}`].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
+<p>Hi ${escapeHtml(order.customerFirstName)},</p>
+<p>${escapeHtml(lead)}</p>
+<p>${escapeHtml(money)}</p>
+${orderLinkHtml(orderUrl)}
 <p>— ${escapeHtml(shopName)}</p></body></html>`;
   return { to: order.customerEmail, subject, text, html };
 }

@@ -139,3 +139,27 @@ export async function setOrdersStatus(db: DbOrTx, ids: readonly string[], status
     .where(and(inArray(orders.id, [...ids]), inArray(orders.status, sourcesOf('order', status))))
     .returning();
 }
+
+export async function findOrderByNumber(db: DbOrTx, orderNumber: string): Promise<OrderRow | null> {
+  const [row] = await db.select().from(orders).where(eq(orders.orderNumber, orderNumber)).limit(1);
+  return row ?? null;
+}
+
+/** One order line with its order's status and time (a piece's certificate). */
+export async function findItemWithOrder(
+  db: DbOrTx,
+  itemId: string,
+): Promise<{ item: OrderItemRow; status: string; createdAt: Date } | null> {
+  const [row] = await db
+    .select({ item: orderItems, status: orders.status, createdAt: orders.createdAt })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(eq(orderItems.id, itemId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Writes the ship-by date of an order just made (its creation time is the database's). */
+export async function setOrderShipBy(db: DbOrTx, id: string, shipBy: string): Promise<void> {
+  await db.update(orders).set({ shipBy }).where(eq(orders.id, id));
+}

@@ -1,12 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
+import crypto from 'node:crypto';
 import type { Order, OrderStatus } from '../../../common/contracts/checkout';
-import type { Mailer } from '../../lib/mailer';
+import type { Certificate, FindOrderBody, OrderView } from '../../../common/contracts/orders';
+import type { Mailer, MailMessage } from '../../lib/mailer';
 import { formatMoney } from '../../../common/domain/money';
 import { generateOrderNumber } from '../../../common/domain/order-number';
-import { renderShippedNotice } from './order-email';
+import { mailboxKey } from '../../../common/domain/identity';
+import { isShipLate, shipByDate, shopClock } from '../../../common/domain/ship-by';
+import { PAGE_PATHS, pathTo } from '../../../common/domain/site-routes';
+import { renderAfterSaleNotice, renderOrderConfirmation, renderOrderLinkMail, renderShippedNotice } from './order-email';
+import { AFTER_SALE_MESSAGES } from '../../../common/contracts/after-sale';
+import { HttpError } from '../../plugins/http-error';
+import { createAfterSaleService, toDisputeRecord, toRefundRecord } from './after-sale.service';
+import { fullyCancelled, type DisputeRow, type RefundRow } from './after-sale.repository';
+import { createOrderLinks } from './order-links';
 import { trackingUrlOf } from './tracking';
 import {
+  findItemWithOrder,
+  findOrderByNumber,
+  setOrderShipBy,
   countOrderRows,
   lockOrders,
   setOrdersStatus,
@@ -24,7 +37,13 @@ import {
   type OrderRow,
 } from './orders.repository';
 
-export function toOrder(row: OrderRow, items: readonly OrderItemRow[]): Order {
+/** `today`: the shop's calendar date, to flag orders past their ship-by date (the admin's list). */
+export function toOrder(
+  row: OrderRow,
+  items: readonly OrderItemRow[],
+  today?: string,
+  records?: { refunds: readonly RefundRow[]; disputes: readonly DisputeRow[] },
+): Order {
   return {
     id: row.id,
     orderNumber: row.orderNumber,
@@ -51,6 +70,8 @@ export function toOrder(row: OrderRow, items: readonly OrderItemRow[]): Order {
     trackingNumber: row.trackingNumber,
     carrier: row.carrier,
     trackingUrl: trackingUrlOf(row.carrier, row.trackingNumber),
+    shipBy: row.shipBy,
+    shipLate: today ? isShipLate(row.shipBy, row.status, today) : false,
     items: items.map((i) => ({
       productName: i.productName,
       productPrice: formatMoney(i.productPriceCents),
@@ -60,13 +81,19 @@ export function toOrder(row: OrderRow, items: readonly OrderItemRow[]): Order {
       productImage: i.productImage,
       editionNumbers: i.editionNumbers,
       editionSize: i.editionSize,
+      id: i.id,
+      cancelled: !!i.cancelledAt,
     })),
+    ...(records ? { refunds: records.refunds.map(toRefundRecord), disputes: records.disputes.map(toDisputeRecord) } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
 type OrderFilter = { status?: OrderStatus; q?: string };
+
+/** Statuses that say the pieces left the shop. */
+const SHIPPED = new Set<string>(['shipped', 'delivered']);
 
 /**
  * A paid checkout as the order is written from it (the checkout module's row fits as it is; the
@@ -108,21 +135,88 @@ export interface PaidCheckout {
  * Reads and admin updates of orders (orders are only ever created by fulfilment). With a mailer, an order
  * that becomes "shipped" gets the shipped e-mail (with its tracking link), sent after the change commits.
  */
-export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: string; log?: FastifyBaseLogger }) {
+export function createOrdersService(deps: {
+  db: Db;
+  mailer?: Mailer;
+  shopName?: string;
+  log?: FastifyBaseLogger;
+  /** Keys the order links (order-links.ts); a random one when absent (links then last until a restart). */
+  secret?: string;
+  /** The shop's address for links in mails (PUBLIC_URL). */
+  baseUrl?: string;
+  /** SHOP_TIME_ZONE: ship-by dates and "made on" dates are the shop's calendar. */
+  timeZone?: string;
+}) {
   const { db } = deps;
+  const shopName = deps.shopName ?? 'FIFTY';
+  const timeZone = deps.timeZone ?? 'UTC';
+  const afterSale = createAfterSaleService({ db });
+  const links = createOrderLinks(deps.secret ?? crypto.randomBytes(32).toString('hex'));
   const pendingMail = new Set<Promise<void>>();
 
-  function mailShipped(orders: readonly Order[]): void {
+  /** The order page's path, with the key that opens this order and nothing else. */
+  const orderPath = (orderNumber: string) => `${pathTo(PAGE_PATHS.order, { orderNumber })}?key=${links.viewKey(orderNumber)}`;
+  const orderUrl = (orderNumber: string) => `${(deps.baseUrl ?? '').replace(/\/+$/, '')}${orderPath(orderNumber)}`;
+  const today = () => shopClock(new Date(), timeZone).date;
+
+  function sendLater(message: MailMessage, orderNumber: string, what: string): void {
     const mailer = deps.mailer;
     if (!mailer) return;
-    for (const order of orders) {
-      // The status change is committed: a mail failure is logged (without the address), never undoes it.
-      const p = mailer
-        .send(renderShippedNotice(order, deps.shopName ?? 'FIFTY'))
-        .catch((err: unknown) => deps.log?.error({ err, orderNumber: order.orderNumber }, 'sending the shipped mail failed'))
-        .finally(() => pendingMail.delete(p));
-      pendingMail.add(p);
-    }
+    // What triggered it is committed (or only asked): a mail failure is logged (without the address), never undoes it.
+    const p = mailer
+      .send(message)
+      .catch((err: unknown) => deps.log?.error({ err, orderNumber }, `sending the ${what} mail failed`))
+      .finally(() => pendingMail.delete(p));
+    pendingMail.add(p);
+  }
+
+  function mailShipped(orders: readonly Order[]): void {
+    for (const order of orders) sendLater(renderShippedNotice(order, shopName, orderUrl(order.orderNumber)), order.orderNumber, 'shipped');
+  }
+
+  function toView(row: OrderRow, items: readonly OrderItemRow[], refunds: readonly RefundRow[], disputes: readonly DisputeRow[]): OrderView {
+    const given = refunds.filter((r) => r.status !== 'failed');
+    return {
+      orderNumber: row.orderNumber,
+      status: row.status,
+      placedAt: row.createdAt.toISOString(),
+      shipBy: row.shipBy,
+      isTest: row.isTest,
+      customerName: `${row.customerFirstName} ${row.customerLastName}`,
+      shippingAddress: {
+        address: row.shippingAddress,
+        city: row.shippingCity,
+        state: row.shippingState,
+        zip: row.shippingZip,
+        country: row.shippingCountry,
+      },
+      shippingMethod: row.shippingMethod,
+      items: items.map((i) => ({
+        productName: i.productName,
+        productPrice: formatMoney(i.productPriceCents),
+        lineTotal: formatMoney(i.productPriceCents * i.quantity),
+        quantity: i.quantity,
+        selectedSize: i.selectedSize,
+        selectedColor: i.selectedColor,
+        productImage: i.productImage,
+        editionSize: i.editionSize,
+        // A cancelled line's pieces went back to the shop: no certificate is theirs any more.
+        pieces: i.cancelledAt ? [] : i.editionNumbers.map((n) => ({ editionNumber: n, certificateId: links.certificateId(i.id, n) })),
+        cancelled: !!i.cancelledAt,
+      })),
+      subtotal: formatMoney(row.subtotalCents),
+      discountCode: row.discountCode,
+      discountAmount: formatMoney(row.discountAmountCents),
+      tax: formatMoney(row.taxCents),
+      shipping: formatMoney(row.shippingCents),
+      total: formatMoney(row.totalCents),
+      tracking: row.trackingNumber
+        ? { number: row.trackingNumber, carrier: row.carrier, url: trackingUrlOf(row.carrier, row.trackingNumber) }
+        : null,
+      refunds: given.map((r) => ({ amount: formatMoney(r.amountCents), status: r.status as 'requested' | 'succeeded', createdAt: r.createdAt.toISOString() })),
+      refunded: formatMoney(given.filter((r) => r.status === 'succeeded').reduce((a, r) => a + r.amountCents, 0)),
+      disputed: disputes.some((d) => d.status === 'open'),
+    };
   }
 
   async function withItems(rows: OrderRow[]): Promise<Order[]> {
@@ -132,7 +226,11 @@ export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: 
     );
     const byOrder = new Map<string, OrderItemRow[]>();
     for (const item of items) byOrder.set(item.orderId, [...(byOrder.get(item.orderId) ?? []), item]);
-    return rows.map((r) => toOrder(r, byOrder.get(r.id) ?? []));
+    const day = today();
+    const records = await afterSale.recordsOf(rows.map((r) => r.id));
+    return rows.map((r) =>
+      toOrder(r, byOrder.get(r.id) ?? [], day, { refunds: records.refunds.get(r.id) ?? [], disputes: records.disputes.get(r.id) ?? [] }),
+    );
   }
 
   async function one(row: OrderRow | null): Promise<Order | null> {
@@ -140,6 +238,8 @@ export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: 
   }
 
   return {
+    /** Refunds and disputes (ADR 021): the records the cancel and refund flows write, in their transactions. */
+    afterSale,
     /** Newest first; `q` matches the order number, e-mail or name (case-insensitive, partial). */
     async listOrders(filter: OrderFilter = {}): Promise<Order[]> {
       return withItems(await listOrderRows(db, filter));
@@ -161,6 +261,8 @@ export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: 
       const changed = await db.transaction(async (tx) => {
         const [before] = await lockOrders(tx, [id]);
         if (!before) return null;
+        // The owner's cancellation won the race (its lock came first): its refunded pieces never ship.
+        if (SHIPPED.has(status) && (await fullyCancelled(tx, [id])).has(id)) throw new HttpError(409, AFTER_SALE_MESSAGES.cancelledNotShippable);
         await setOrderTracking(tx, id, tracking);
         const row = await setOrderStatus(tx, id, status);
         return row ? { row, becameShipped: status === 'shipped' && before.status !== 'shipped' } : null;
@@ -175,12 +277,28 @@ export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: 
       const unique = [...new Set(ids)];
       const { rows, shippedIds } = await db.transaction(async (tx) => {
         const before = await lockOrders(tx, unique);
-        const rows = await setOrdersStatus(tx, unique, status);
+        // Orders the owner cancelled and refunded are left out of a bulk "shipped" (their pieces are back on the shelf).
+        const cancelled = SHIPPED.has(status) ? await fullyCancelled(tx, unique) : new Set<string>();
+        const rows = await setOrdersStatus(
+          tx,
+          unique.filter((i) => !cancelled.has(i)),
+          status,
+        );
         const wasShipped = new Set(before.filter((o) => o.status === 'shipped').map((o) => o.id));
         return { rows, shippedIds: status === 'shipped' ? rows.filter((r) => !wasShipped.has(r.id)).map((r) => r.id) : [] };
       });
       if (shippedIds.length > 0) mailShipped(await withItems(rows.filter((r) => shippedIds.includes(r.id))));
       return { updated: rows.length };
+    },
+    /**
+     * The buyer's mail after a cancellation or refund (the refund-order flow asks once the refund is through),
+     * with the order page's link; sent after the answer, drained with the other order mails on shutdown.
+     */
+    mailAfterSale(
+      row: Pick<OrderRow, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>,
+      what: { kind: 'cancelled' | 'lines-cancelled' | 'refunded'; amountCents: number; lines: string[] },
+    ): void {
+      sendLater(renderAfterSaleNotice(row, what, shopName, orderUrl(row.orderNumber)), row.orderNumber, 'after-sale');
     },
     /** Waits for shipped e-mails still being sent (shutdown, tests). */
     async drainMail(): Promise<void> {
@@ -188,6 +306,46 @@ export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: 
     },
     async latestForSession(sessionId: string | null): Promise<Order | null> {
       return sessionId ? one(await findLatestOrderForSession(db, sessionId)) : null;
+    },
+    orderPath,
+    /** The confirmation mail of an order just made, with its order page's link. */
+    confirmationMail(order: Order): MailMessage {
+      return renderOrderConfirmation(order, shopName, orderUrl(order.orderNumber));
+    },
+    /**
+     * The buyer's view of an order, only with the key signed for viewing this order; null for anything
+     * else (no such order, a forged key, another order's key, a key made for another purpose), alike.
+     */
+    async viewOrder(orderNumber: string, key: string | undefined): Promise<OrderView | null> {
+      if (!links.isViewKey(orderNumber, key)) return null;
+      const row = await findOrderByNumber(db, orderNumber);
+      if (!row) return null;
+      const [items, records] = await Promise.all([listItemsOf(db, [row.id]), afterSale.recordsOf([row.id])]);
+      return toView(row, items, records.refunds.get(row.id) ?? [], records.disputes.get(row.id) ?? []);
+    },
+    /**
+     * "Find my order": mails the order page's link to the order's own address when the number and the
+     * e-mail (folded: case, dots and +tags of one mailbox) match. The caller learns nothing either way,
+     * and the mail goes out after the answer so its time tells nothing either.
+     */
+    async requestLink(body: FindOrderBody): Promise<void> {
+      const row = await findOrderByNumber(db, body.orderNumber.toUpperCase());
+      if (!row || mailboxKey(row.customerEmail) !== mailboxKey(body.email)) return;
+      sendLater(renderOrderLinkMail(row, shopName, orderUrl(row.orderNumber)), row.orderNumber, 'order link');
+    },
+    /** A piece's public certificate; null for an id this shop did not sign, a piece not in its line, or a cancelled order. */
+    async certificate(id: string): Promise<Certificate | null> {
+      const named = links.readCertificateId(id);
+      if (!named) return null;
+      const found = await findItemWithOrder(db, named.orderItemId);
+      if (!found || found.status === 'cancelled' || found.item.cancelledAt || !found.item.editionNumbers.includes(named.editionNumber)) return null;
+      return {
+        productName: found.item.productName,
+        productImage: found.item.productImage,
+        editionNumber: named.editionNumber,
+        editionSize: found.item.editionSize,
+        madeOn: shopClock(found.createdAt, timeZone).date,
+      };
     },
     async findByIntent(intentId: string): Promise<Order | null> {
       return one(await findOrderByIntent(db, intentId));
@@ -210,7 +368,7 @@ export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: 
       paid: PaidCheckout,
       intentId: string,
       editions: ReadonlyArray<{ numbers: number[]; editionSize: number }>,
-      opts: { isTest: boolean },
+      opts: { isTest: boolean; limitedDrop?: boolean },
     ): Promise<Order> {
       const c = paid.customer;
       const row = await insertOrder(tx, {
@@ -237,6 +395,9 @@ export function createOrdersService(deps: { db: Db; mailer?: Mailer; shopName?: 
         isTest: opts.isTest,
       });
       if (!row) throw new Error(`order for ${intentId} appeared while its checkout was locked`);
+      // Kept, not recomputed: the date the buyer was promised stays put (orders.tables.ts, shipBy).
+      row.shipBy = shipByDate(row.createdAt, { limitedDrop: opts.limitedDrop ?? false, timeZone });
+      await setOrderShipBy(tx, row.id, row.shipBy);
       const items = await insertOrderItems(
         tx,
         paid.lines.map((line, i) => ({

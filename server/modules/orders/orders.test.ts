@@ -93,6 +93,8 @@ describeEachDb('payment-success and orders', (t) => {
         productImage: '/uploads/seed/test-1.webp',
         editionNumbers: [1, 2],
         editionSize: 50,
+        id: expect.any(String),
+        cancelled: false,
       },
     ]);
     expect(

@@ -4,8 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { HttpError, notFound } from '../../plugins/http-error';
 import { CARD_MESSAGES, cardFingerprint, evaluateAuthorisationCard, evaluateTestCard } from './offline-card';
-import { offlineIntents } from './payments.tables';
-import { authorisationStateOf, type GatewayIntent, type IntentStatus, type PaymentGateway } from './payment-gateway';
+import { offlineIntents, offlineRefunds } from './payments.tables';
+import { authorisationStateOf, RefundRefusedError, type GatewayIntent, type IntentStatus, type PaymentGateway } from './payment-gateway';
 
 type OfflineIntentRow = typeof offlineIntents.$inferSelect;
 
@@ -13,6 +13,12 @@ type OfflineIntentRow = typeof offlineIntents.$inferSelect;
 const FINGERPRINT_KEY = 'card_fingerprint';
 /** Marks an authorisation whose test card is declined at capture (offline-card.ts, FAILS_AT_CAPTURE). */
 const FAILS_AT_CAPTURE_KEY = 'fails_at_capture';
+/**
+ * What the bank will answer a prepared authorisation (a draw entry's card, kept until its mailbox is
+ * confirmed): `hold`, `action` (3-D Secure) or `decline:<code>`. The test card decides it; it is read only
+ * at `confirmAuthorisation`, so an entry learns nothing of its card before the confirmation.
+ */
+const PREPARED_KEY = 'prepared_outcome';
 
 /**
  * A failed 3-D Secure step. Stripe moves such an intent back to `requires_payment_method`; here it is
@@ -23,7 +29,12 @@ const AUTHENTICATION_FAILURE = 'payment_intent_authentication_failure';
 const failedAuthentication = (row: OfflineIntentRow) => row.status === 'canceled' && row.lastError === AUTHENTICATION_FAILURE;
 
 function toIntent(row: OfflineIntentRow): GatewayIntent {
-  const { [FINGERPRINT_KEY]: fingerprint, [FAILS_AT_CAPTURE_KEY]: _failsAtCapture, ...metadata } = row.metadata;
+  const {
+    [FINGERPRINT_KEY]: fingerprint,
+    [FAILS_AT_CAPTURE_KEY]: _failsAtCapture,
+    [PREPARED_KEY]: _prepared,
+    ...metadata
+  } = row.metadata;
   return {
     id: row.id,
     clientSecret: row.clientSecret,
@@ -141,6 +152,29 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
         .where(and(eq(offlineIntents.id, id), eq(offlineIntents.status, 'succeeded')));
     },
 
+    // Partial refunds (after the sale, ADR 021): one row per idempotency key, never beyond what was paid.
+    async refundPayment({ intentId, amountCents, idempotencyKey, metadata }) {
+      const id = `re_offline_${crypto.createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
+      return db.transaction(async (tx) => {
+        const [intent] = await tx.select().from(offlineIntents).where(eq(offlineIntents.id, intentId)).for('update');
+        const [again] = await tx.select().from(offlineRefunds).where(eq(offlineRefunds.idempotencyKey, idempotencyKey));
+        if (again) return { id: again.id, amount: again.amount, status: 'succeeded' as const, metadata: again.metadata };
+        if (!intent || intent.status !== 'succeeded') throw new RefundRefusedError('This payment was not made, so it cannot be refunded.');
+        if (intent.refundedAmount + amountCents > intent.amount) throw new RefundRefusedError('The refund is more than is left on this payment.');
+        await tx.insert(offlineRefunds).values({ id, intentId, idempotencyKey, amount: amountCents, metadata });
+        await tx
+          .update(offlineIntents)
+          .set({ refundedAmount: sql`${offlineIntents.refundedAmount} + ${amountCents}`, updatedAt: new Date() })
+          .where(eq(offlineIntents.id, intentId));
+        return { id, amount: amountCents, status: 'succeeded' as const, metadata };
+      });
+    },
+
+    async listRefunds(intentId) {
+      const rows = await db.select().from(offlineRefunds).where(eq(offlineRefunds.intentId, intentId));
+      return rows.map((r) => ({ id: r.id, amount: r.amount, status: 'succeeded' as const, metadata: r.metadata }));
+    },
+
     async listSucceeded(ids) {
       if (ids.length === 0) return [];
       const rows = await db
@@ -179,6 +213,60 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
       }
       if (row.status === 'requires_action') return { ok: 'requires_action', authorisationId: row.id, clientSecret: row.clientSecret };
       return { ok: true, authorisationId: row.id, amount: row.amount, cardFingerprint: fingerprint };
+    },
+
+    // A draw entry's card until its confirmation: the intent waits in `requires_confirmation` (nothing held,
+    // as a Stripe intent created without confirm) with the test card's answer kept for confirmAuthorisation.
+    async prepareAuthorisation({ amountCents, metadata, idempotencyKey, card }) {
+      if (card.kind !== 'offline') {
+        return { ok: false, code: 'invalid_request', message: 'This shop takes test cards only (offline payments).' };
+      }
+      const outcome = evaluateAuthorisationCard(card, new Date());
+      const answer = !outcome.ok ? `decline:${outcome.code}` : outcome.requiresAction ? 'action' : 'hold';
+      const id = `pi_offline_auth_${crypto.createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}`;
+      const fingerprint = cardFingerprint(card.cardNumber, card.expiry);
+      const stored = {
+        ...metadata,
+        [FINGERPRINT_KEY]: fingerprint,
+        [PREPARED_KEY]: answer,
+        ...(outcome.ok && outcome.failsAtCapture ? { [FAILS_AT_CAPTURE_KEY]: 'true' } : {}),
+      };
+      await insertAuthorisation.execute({
+        id,
+        clientSecret: `${id}_secret_${crypto.randomBytes(18).toString('base64url')}`,
+        amount: amountCents,
+        status: 'requires_confirmation',
+        metadata: stored,
+      });
+      return { ok: true, authorisationId: id, cardFingerprint: fingerprint };
+    },
+
+    async confirmAuthorisation(authorisationId) {
+      const read = async () =>
+        (await db.select().from(offlineIntents).where(eq(offlineIntents.id, authorisationId)).limit(1))[0];
+      let row = await read();
+      if (row?.status === 'requires_confirmation') {
+        const answer = row.metadata[PREPARED_KEY] ?? 'decline:card_declined';
+        const next =
+          answer === 'hold'
+            ? { status: 'requires_capture', lastError: null }
+            : answer === 'action'
+              ? { status: 'requires_action', lastError: null }
+              : { status: 'canceled', lastError: answer.slice('decline:'.length) };
+        // One conditional move: two confirmations at once ask the "bank" once.
+        await db
+          .update(offlineIntents)
+          .set({ ...next, updatedAt: new Date() })
+          .where(and(eq(offlineIntents.id, authorisationId), eq(offlineIntents.status, 'requires_confirmation')));
+        row = await read();
+      }
+      if (!row) return { ok: false, code: 'resource_missing', message: CARD_MESSAGES.declined };
+      if (row.status === 'requires_capture' || row.status === 'succeeded') {
+        return { ok: true, authorisationId: row.id, amount: row.amount, cardFingerprint: row.metadata[FINGERPRINT_KEY] ?? null };
+      }
+      if (row.status === 'requires_action') return { ok: 'requires_action', authorisationId: row.id, clientSecret: row.clientSecret };
+      if (failedAuthentication(row)) return { ok: false, code: AUTHENTICATION_FAILURE, message: CARD_MESSAGES.authenticationFailed };
+      return { ok: false, code: row.lastError ?? 'authorisation_voided', message: CARD_MESSAGES.declined };
     },
 
     async retrieveAuthorisation(authorisationId) {
@@ -255,7 +343,7 @@ export function createOfflineGateway(db: Db, log: FastifyBaseLogger): OfflineGat
         .where(
           and(
             eq(offlineIntents.id, authorisationId),
-            inArray(offlineIntents.status, ['requires_capture', 'requires_action']),
+            inArray(offlineIntents.status, ['requires_capture', 'requires_action', 'requires_confirmation']),
           ),
         )
         .returning({ id: offlineIntents.id });

@@ -30,12 +30,36 @@ export interface CreateIntentInput {
   idempotencyKey: string;
 }
 
-/** A verified provider event; `intentId` is set for payment-intent events. */
+/** A verified provider event; `intentId` is set for payment-intent events and for a charge's or dispute's payment. */
 export interface GatewayEvent {
   id: string;
   type: string;
   intentId: string | null;
+  /** A dispute event's dispute (charge.dispute.*): the provider's id, amount in cents, reason and status. */
+  dispute?: { id: string; amount: number; reason: string; status: string };
 }
+
+/** A refund of part or all of a payment (after the sale, ADR 021). */
+export interface RefundInput {
+  intentId: string;
+  amountCents: number;
+  /** Derived from the shop's refund record: a retry or reconciliation never refunds twice. */
+  idempotencyKey: string;
+  /** Kept on the provider's refund (`refundId`: the shop's record), so its events and lists name the record. */
+  metadata: Record<string, string>;
+}
+
+/** A refund as the provider keeps it. */
+export interface GatewayRefund {
+  id: string;
+  /** Cents. */
+  amount: number;
+  status: 'succeeded' | 'pending' | 'requires_action' | 'failed' | 'canceled';
+  metadata: Record<string, string>;
+}
+
+/** The provider refused a refund for good (more than is left on the payment, a payment it cannot refund). */
+export class RefundRefusedError extends Error {}
 
 export class WebhookSignatureError extends Error {}
 
@@ -63,6 +87,15 @@ export interface AuthoriseInput {
 export type AuthoriseResult =
   | { ok: true; authorisationId: string; amount: number; cardFingerprint: string | null }
   | { ok: 'requires_action'; authorisationId: string; clientSecret: string }
+  | { ok: false; code: string; message: string };
+
+/**
+ * A draw entry's card kept for its confirmation (docs/draw.md): the intent is made with the card, but nothing
+ * is asked of the bank and nothing is held until `confirmAuthorisation`. The fingerprint identifies the card
+ * (never its number) when the provider knows it without asking the bank.
+ */
+export type PrepareAuthorisationResult =
+  | { ok: true; authorisationId: string; cardFingerprint: string | null }
   | { ok: false; code: string; message: string };
 
 /**
@@ -125,12 +158,23 @@ export interface PaymentGateway {
   cancelIntent(id: string): Promise<void>;
   /** Refunds the whole amount; idempotent per intent. */
   refund(id: string): Promise<void>;
+  /** Refunds part or all of a paid intent; idempotent per key. RefundRefusedError when the provider says no for good. */
+  refundPayment(input: RefundInput): Promise<GatewayRefund>;
+  /** The refunds of a paid intent as the provider keeps them (reconciliation; refunds made in its dashboard). */
+  listRefunds(intentId: string): Promise<GatewayRefund[]>;
   /** Of these intent ids, the ones that have succeeded (reconciliation). */
   listSucceeded(ids: readonly string[]): Promise<string[]>;
   /** Verifies and parses a provider webhook; throws WebhookSignatureError when it is not genuine. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): GatewayEvent;
   /** Holds the amount on the card (manual capture); a decline is a result, not an error. */
   authorise(input: AuthoriseInput): Promise<AuthoriseResult>;
+  /** Keeps the card on an intent for a later `confirmAuthorisation`; the bank is not asked, nothing is held. */
+  prepareAuthorisation(input: AuthoriseInput): Promise<PrepareAuthorisationResult>;
+  /**
+   * Asks the bank to hold a prepared authorisation (as `authorise` does at once). Idempotent: an intent held
+   * already answers ok, one waiting for 3-D Secure answers requires_action, a failed or released one a decline.
+   */
+  confirmAuthorisation(authorisationId: string): Promise<AuthoriseResult>;
   /** Charges an authorisation, at most once whatever the number of calls. */
   capture(authorisationId: string): Promise<CaptureResult>;
   /** Releases an authorisation that was not captured (one still waiting for the shopper's bank too). */

@@ -3,12 +3,21 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { HttpError, notFound } from '../../plugins/http-error';
 import type { OfflineAuthenticateInput, OfflineConfirmInput, OfflineGateway } from './offline-gateway';
-import { WebhookSignatureError, type PaymentGateway } from './payment-gateway';
+import { WebhookSignatureError, type GatewayEvent, type PaymentGateway } from './payment-gateway';
 import { paymentEvents } from './payments.tables';
 
 /** Whoever turns a succeeded intent into an order (the orders module's fulfil): payments does not depend on it. */
 export interface SucceededPaymentHandler {
   fulfil(intentId: string): Promise<{ kind: string }>;
+}
+
+/**
+ * Whoever records a payment's refunds and disputes (the refund-order flow, ADR 021): payments does not depend
+ * on it. `refunded` re-reads the payment's refunds at the provider (an event may not carry them all).
+ */
+export interface AfterSaleEvents {
+  refunded(intentId: string): Promise<void>;
+  disputed(intentId: string, dispute: NonNullable<GatewayEvent['dispute']>): Promise<void>;
 }
 
 /** The payment provider's own calls into the shop: offline confirm and Stripe webhooks. */
@@ -17,6 +26,7 @@ export function createPaymentsService(deps: {
   gateway: PaymentGateway;
   fulfilment: SucceededPaymentHandler;
   log: FastifyBaseLogger;
+  afterSale?: AfterSaleEvents;
 }) {
   const { db, gateway, fulfilment, log } = deps;
 
@@ -63,6 +73,12 @@ export function createPaymentsService(deps: {
             { eventId: event.id, intentId: event.intentId, result: result.kind },
             'stripe webhook handled',
           );
+        } else if (event.type === 'charge.refunded' && event.intentId && deps.afterSale) {
+          await deps.afterSale.refunded(event.intentId);
+          log.info({ eventId: event.id, intentId: event.intentId }, 'stripe refund recorded');
+        } else if (event.type.startsWith('charge.dispute.') && event.intentId && event.dispute && deps.afterSale) {
+          await deps.afterSale.disputed(event.intentId, event.dispute);
+          log.info({ eventId: event.id, intentId: event.intentId, status: event.dispute.status }, 'stripe dispute recorded');
         }
       } catch (err) {
         // Forget the event so Stripe's retry is handled again.

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** The offline test gateway's own intents (Stripe keeps these on its side). */
 export const offlineIntents = pgTable('offline_payment_intents', {
@@ -24,4 +24,18 @@ export const paymentEvents = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('payment_events_intent_idx').on(t.paymentIntentId)],
+);
+
+/** The offline test gateway's refunds (Stripe keeps these on its side): one per idempotency key. */
+export const offlineRefunds = pgTable(
+  'offline_refunds',
+  {
+    id: text('id').primaryKey(),
+    intentId: text('intent_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    amount: integer('amount').notNull(),
+    metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('offline_refunds_key_idx').on(t.idempotencyKey), index('offline_refunds_intent_idx').on(t.intentId)],
 );

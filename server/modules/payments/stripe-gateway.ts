@@ -1,8 +1,10 @@
 import Stripe from 'stripe';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  RefundRefusedError,
   WebhookSignatureError,
   authorisationStateOf,
+  type GatewayRefund,
   type AuthorisationView,
   type GatewayIntent,
   type CaptureResult,
@@ -36,6 +38,10 @@ function toIntent(pi: Stripe.PaymentIntent): GatewayIntent {
     metadata: (pi.metadata ?? {}) as Record<string, string>,
     cardFingerprint: charge?.payment_method_details?.card?.fingerprint ?? null,
   };
+}
+
+function toRefund(r: Stripe.Refund): GatewayRefund {
+  return { id: r.id, amount: r.amount, status: (r.status ?? 'pending') as GatewayRefund['status'], metadata: (r.metadata ?? {}) as Record<string, string> };
 }
 
 /** Stripe's answer when an intent is not in a state the call needs (captured, cancelled…). */
@@ -96,6 +102,28 @@ export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBase
       await remote(() => stripe.refunds.create({ payment_intent: id }, { idempotencyKey: `refund-${id}` }));
     },
 
+    // Partial refunds (after the sale, ADR 021): the shop's record id rides in the refund's metadata, so the
+    // charge.refunded event and the refund list name the record it settles.
+    async refundPayment({ intentId, amountCents, idempotencyKey, metadata }) {
+      try {
+        const r = await remote(() =>
+          stripe.refunds.create({ payment_intent: intentId, amount: amountCents, metadata }, { idempotencyKey }),
+        );
+        return toRefund(r);
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && !isMissing(err)) throw new RefundRefusedError(err.message);
+        throw err;
+      }
+    },
+
+    async listRefunds(intentId) {
+      return remote(async () => {
+        const refunds: GatewayRefund[] = [];
+        for await (const r of stripe.refunds.list({ payment_intent: intentId, limit: 100 })) refunds.push(toRefund(r));
+        return refunds;
+      });
+    },
+
     // Manual capture (docs/draw.md): the entry's card is authorised with capture_method=manual and confirmed at
     // once with the PaymentMethod Stripe.js made; capture and cancel are idempotent per intent.
     async authorise({ amountCents, metadata, idempotencyKey, card }) {
@@ -140,6 +168,66 @@ export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBase
       }
       const intent = toIntent(pi);
       return { ok: true, authorisationId: pi.id, amount: pi.amount, cardFingerprint: intent.cardFingerprint ?? null };
+    },
+
+    // A draw entry's card until its confirmation (docs/draw.md): the intent is created with the PaymentMethod
+    // and not confirmed, so no charge or authorisation reaches the card network; confirmAuthorisation does.
+    async prepareAuthorisation({ amountCents, metadata, idempotencyKey, card }) {
+      if (card.kind !== 'stripe') {
+        return { ok: false, code: 'invalid_request', message: 'Please pay with a card through the payment form.' };
+      }
+      try {
+        const pi = await remote(() =>
+          stripe.paymentIntents.create(
+            {
+              amount: amountCents,
+              currency: 'usd',
+              metadata,
+              capture_method: 'manual',
+              payment_method: card.paymentMethodId,
+              automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+              expand: ['payment_method'],
+            },
+            { idempotencyKey },
+          ),
+        );
+        const pm = pi.payment_method && typeof pi.payment_method === 'object' ? pi.payment_method : null;
+        return { ok: true, authorisationId: pi.id, cardFingerprint: pm?.card?.fingerprint ?? null };
+      } catch (err) {
+        // An unusable PaymentMethod id (made for another account, used before): nothing reached the bank.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeCardError) {
+          return { ok: false, code: err.code ?? 'invalid_request', message: 'Please enter your card again.' };
+        }
+        throw err;
+      }
+    },
+
+    async confirmAuthorisation(authorisationId) {
+      let pi = await remote(() => stripe.paymentIntents.retrieve(authorisationId, { expand: ['latest_charge'] }));
+      if (pi.status === 'requires_confirmation') {
+        try {
+          pi = await remote(() =>
+            stripe.paymentIntents.confirm(
+              authorisationId,
+              { use_stripe_sdk: true, expand: ['latest_charge'] },
+              { idempotencyKey: `confirm-${authorisationId}` },
+            ),
+          );
+        } catch (err) {
+          if (err instanceof Stripe.errors.StripeCardError) {
+            return { ok: false, code: err.code ?? 'card_declined', message: err.message };
+          }
+          throw err;
+        }
+      }
+      if (pi.status === 'requires_capture' || pi.status === 'succeeded') {
+        return { ok: true, authorisationId: pi.id, amount: pi.amount, cardFingerprint: toIntent(pi).cardFingerprint ?? null };
+      }
+      if (pi.status === 'requires_action' && pi.client_secret) {
+        return { ok: 'requires_action', authorisationId: pi.id, clientSecret: pi.client_secret };
+      }
+      // Declined before (back to requires_payment_method), released, or a step we cannot do here.
+      return { ok: false, code: pi.last_payment_error?.code ?? 'card_declined', message: 'Your card was declined.' };
     },
 
     async retrieveAuthorisation(authorisationId): Promise<AuthorisationView | null> {
@@ -214,11 +302,23 @@ export function createStripeGateway(opts: StripeGatewayOptions, log: FastifyBase
       } catch (err) {
         throw new WebhookSignatureError((err as Error).message);
       }
-      const object = event.data.object as { object?: string; id?: string };
+      const object = event.data.object as {
+        object?: string;
+        id?: string;
+        payment_intent?: string | { id: string } | null;
+        amount?: number;
+        reason?: string;
+        status?: string;
+      };
+      // A charge's or a dispute's payment (charge.refunded, charge.dispute.*) is its payment_intent.
+      const paidBy = typeof object.payment_intent === 'string' ? object.payment_intent : (object.payment_intent?.id ?? null);
       return {
         id: event.id,
         type: event.type,
-        intentId: object.object === 'payment_intent' && object.id ? object.id : null,
+        intentId: object.object === 'payment_intent' && object.id ? object.id : paidBy,
+        ...(object.object === 'dispute' && object.id
+          ? { dispute: { id: object.id, amount: object.amount ?? 0, reason: object.reason ?? 'general', status: object.status ?? 'needs_response' } }
+          : {}),
       };
     },
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyRequest, onResponseHookHandler, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { mailboxKey } from '../../../common/domain/identity';
+import { watchStreamSlot } from '../../lib/event-stream-hub';
 import { DEFAULT_IPV6_PREFIX, networkKey } from '../../lib/network-address';
 import { HttpError } from '../../plugins/http-error';
 import { SESSION_COOKIE } from '../../plugins/session';
@@ -16,7 +17,8 @@ export type LimitedAction =
   | 'alerts'
   | 'drop-join'
   | 'drop-status'
-  | 'stock-status';
+  | 'stock-status'
+  | 'order-lookup';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -74,6 +76,17 @@ export const RATE_LIMITS: Record<LimitedAction, ActionLimits> = {
     },
     address: { max: 100, windowMs: MINUTE },
   },
+  // "Find my order" (order number + e-mail → the link by mail): per mailbox a few a quarter of an hour, so
+  // nobody can flood a buyer's inbox with links or try order numbers against one address at speed.
+  'order-lookup': {
+    session: { max: 5, windowMs: MINUTE },
+    identity: {
+      max: 3,
+      windowMs: 15 * MINUTE,
+      of: mailboxOfBody,
+    },
+    address: { max: 100, windowMs: MINUTE },
+  },
   newsletter: {
     session: { max: 5, windowMs: MINUTE },
     identity: {
@@ -124,12 +137,23 @@ export interface RateLimitOptions {
 interface Known {
   /** The shared count the last answer of the table gave, plus this instance's requests not yet counted. */
   count: number;
+  /** Requests of this window under way on this instance (at most the window's max: each one passed the check). */
   inFlight: number;
   resetAt: number;
 }
 
+interface ChargedKey {
+  key: string;
+  windowMs: number;
+  /** The window the request was let in under: its in-flight place is that window's only. */
+  window: Known;
+  /** Still holds its in-flight place. */
+  held: boolean;
+}
+
 interface Charge {
-  keys: Array<{ key: string; windowMs: number }>;
+  keys: ChargedKey[];
+  /** Its cost is known: counted (a stream once it holds a slot, else by its answer's status) or not. */
   settled: boolean;
 }
 
@@ -150,8 +174,12 @@ declare module 'fastify' {
  *   but before any work), or by a limit is never counted, so junk cannot spend the budget of the real
  *   shoppers behind its address, and writes no row.
  * The strict limits (session, identity) come first and the address only when they pass. Requests of this
- * instance still under way count against the window too, so a burst cannot pass all at once. When the
- * store fails (database away) the request goes through uncounted; the route itself then decides.
+ * instance still under way count against the window too, so a burst cannot pass all at once; such an
+ * in-flight place belongs to its window (a new window starts with none) and is given back as its count
+ * lands (or at once when it costs nothing), or when the connection closes. A stream is counted once, when it
+ * takes its slot (server/lib/event-stream-hub.ts): its reply is hijacked, so onSend and onResponse never
+ * see it, and the hub's caps hold it from then on (docs/security.md, "Streams"). When the store fails
+ * (database away) the request goes through uncounted; the route itself then decides.
  */
 export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
   if (opts.enabled === false) return;
@@ -160,33 +188,37 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
   const maxKnownKeys = opts.maxKnownKeys ?? 100_000;
   const known = new Map<string, Known>();
 
+  /** The key's current window, or none once it ended: an ended window's count and in-flight places go with it. */
   function entryOf(key: string, now: number): Known | undefined {
     const entry = known.get(key);
-    if (entry && entry.resetAt <= now && entry.inFlight === 0) {
+    if (entry && entry.resetAt <= now) {
       known.delete(key);
       return undefined;
-    }
-    if (entry && entry.resetAt <= now) {
-      entry.count = 0;
-      entry.resetAt = now + 1;
     }
     return entry;
   }
 
-  function remember(key: string, count: number, ttlMs: number): void {
-    const entry = known.get(key);
-    if (entry) {
-      entry.count = count;
-      entry.resetAt = Date.now() + ttlMs;
-      return;
-    }
+  function forgetOldest(): void {
     if (known.size >= maxKnownKeys) known.delete(known.keys().next().value!);
-    known.set(key, { count, inFlight: 0, resetAt: Date.now() + ttlMs });
   }
 
-  function incr(key: string, windowMs: number): Promise<void> {
+  function remember(key: string, count: number, ttlMs: number): void {
+    const now = Date.now();
+    const entry = entryOf(key, now);
+    if (entry) {
+      entry.count = count;
+      entry.resetAt = now + ttlMs;
+      return;
+    }
+    forgetOldest();
+    known.set(key, { count, inFlight: 0, resetAt: now + ttlMs });
+  }
+
+  /** Counts one request for `key`; `counted` runs as the table answers (or fails), just before the news is kept. */
+  function incr(key: string, windowMs: number, counted: () => void): Promise<void> {
     return new Promise((resolve) => {
       opts.counter.incr(key, windowMs, (err, res) => {
+        counted();
         // A failed count lets the request through uncounted (fail open, ADR 009).
         if (!err && res) remember(key, res.current, res.ttl);
         resolve();
@@ -208,24 +240,33 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
     });
   }
 
-  /** The request's answer is known (`status`), or it ended without one (null: not counted). */
-  async function settle(request: FastifyRequest, status: number | null): Promise<void> {
-    const charge = request.rateLimitCharge;
-    if (!charge || charge.settled) return;
+  /** Gives one in-flight place back, to the window it was taken in (if that window is still the current one). */
+  function releaseKey(k: ChargedKey): void {
+    if (!k.held) return;
+    k.held = false;
+    if (known.get(k.key) === k.window && k.window.inFlight > 0) k.window.inFlight--;
+  }
+
+  /**
+   * The request's cost is known (`status`): counted once if it cost something. Each key's in-flight place
+   * is given back in the same turn as the table's count arrives, so a request is never missing from both
+   * (a burst cannot slip through between them).
+   */
+  async function settle(charge: Charge, status: number): Promise<void> {
+    if (charge.settled) return;
     charge.settled = true;
-    const now = Date.now();
-    for (const { key } of charge.keys) {
-      const entry = entryOf(key, now);
-      if (entry) entry.inFlight = Math.max(0, entry.inFlight - 1);
+    if (!isCountedStatus(status)) {
+      for (const k of charge.keys) releaseKey(k);
+      return;
     }
-    if (status !== null && isCountedStatus(status)) await Promise.all(charge.keys.map(({ key, windowMs }) => incr(key, windowMs)));
+    await Promise.all(charge.keys.map((k) => incr(k.key, k.windowMs, () => releaseKey(k))));
   }
 
   type Check = { key: string; limit: Limit };
   const handlers = new Map<LimitedAction, preHandlerAsyncHookHandler>();
   for (const [action, limits] of Object.entries(RATE_LIMITS) as Array<[LimitedAction, ActionLimits]>) {
     const addressLimit = { max: Math.max(1, Math.round(limits.address.max * addressFactor)), windowMs: limits.address.windowMs };
-    handlers.set(action, async (request) => {
+    handlers.set(action, async (request, reply) => {
       const now = Date.now();
       const session = request.readSignedCookie(SESSION_COOKIE);
       const identity = limits.identity ? limits.identity.of(request) : null;
@@ -239,15 +280,26 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
       const addressWait = waitFor(address.key, address.limit.max, now);
       if (addressWait > 0) refuse(addressWait);
       const checks = [...strict, address];
-      for (const c of checks) {
-        const entry = entryOf(c.key, now);
-        if (entry) entry.inFlight++;
-        else {
-          if (known.size >= maxKnownKeys) known.delete(known.keys().next().value!);
-          known.set(c.key, { count: 0, inFlight: 1, resetAt: now + c.limit.windowMs });
+      const keys = checks.map((c): ChargedKey => {
+        let window = entryOf(c.key, now);
+        if (!window) {
+          forgetOldest();
+          window = { count: 0, inFlight: 0, resetAt: now + c.limit.windowMs };
+          known.set(c.key, window);
         }
-      }
-      request.rateLimitCharge = { keys: checks.map((c) => ({ key: c.key, windowMs: c.limit.windowMs })), settled: false };
+        // Never above the window's max (the check above let it in with room for one).
+        window.inFlight = Math.min(c.limit.max, window.inFlight + 1);
+        return { key: c.key, windowMs: c.limit.windowMs, window, held: true };
+      });
+      const charge: Charge = { keys, settled: false };
+      request.rateLimitCharge = charge;
+      // A stream is counted once, as it takes its slot (it cost a slot and a read, even if its client leaves at
+      // once); from then on the hub's caps hold it, and the reply may be hijacked (no onSend will run).
+      watchStreamSlot(reply.raw, () => void settle(charge, 200));
+      // However the request ends (answered, hijacked, the client gone), its places are given back.
+      reply.raw.once('close', () => {
+        for (const k of keys) releaseKey(k);
+      });
     });
   }
 
@@ -260,16 +312,10 @@ export async function registerRateLimits(app: FastifyInstance, opts: RateLimitOp
     route.preHandler = [handler, ...(Array.isArray(existing) ? existing : existing ? [existing] : [])];
     const onSend = route.onSend;
     // Counted before the answer leaves, so the shopper's next request already sees it.
-    const count: onSendHookHandler = async (request, reply, payload) => {
-      await settle(request, reply.statusCode);
+    const counted: onSendHookHandler = async (request, reply, payload) => {
+      if (request.rateLimitCharge) await settle(request.rateLimitCharge, reply.statusCode);
       return payload;
     };
-    route.onSend = [...(Array.isArray(onSend) ? onSend : onSend ? [onSend] : []), count];
-    const onResponse = route.onResponse;
-    // A request that ended without an answer (the client went away) gives its place back, uncounted.
-    const release: onResponseHookHandler = async (request) => {
-      await settle(request, null);
-    };
-    route.onResponse = [...(Array.isArray(onResponse) ? onResponse : onResponse ? [onResponse] : []), release];
+    route.onSend = [...(Array.isArray(onSend) ? onSend : onSend ? [onSend] : []), counted];
   });
 }

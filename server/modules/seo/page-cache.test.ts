@@ -172,6 +172,45 @@ describeEachDb(
       await t().app.inject({ url: '/mission' });
       expect(renders()).toBe(before);
     });
+
+    test('the Host header plays no part: random hosts get one cached page, naming the shop\'s own address', async () => {
+      await createProduct(t().database.db, { name: 'Host Tee' });
+      t().services.catalog.invalidate();
+      const before = renders();
+      const bodies = new Set<string>();
+      for (let i = 0; i < 20; i++) {
+        const res = await t().app.inject({ url: '/', headers: { host: `x${i}-${Math.random().toString(36).slice(2)}.example` } });
+        expect(res.statusCode).toBe(200);
+        expect(res.body).not.toMatch(/x\d+-\w+\.example/);
+        bodies.add(res.body);
+      }
+      expect(renders() - before).toBe(1);
+      expect(bodies.size).toBe(1);
+      expect([...bodies][0]).toContain('<link rel="canonical" href="http://localhost:3000/">');
+    });
+
+    test('2,050 made-up draw pages and other minted spellings never evict the catalogue\'s pages', { timeout: 60_000 }, async () => {
+      await createProduct(t().database.db, { name: 'Evict Tee' });
+      t().services.catalog.invalidate();
+      expect((await t().app.inject({ url: '/' })).statusCode).toBe(200);
+      expect((await t().app.inject({ url: '/mission' })).statusCode).toBe(200);
+      const catalogue = t().app.pageCache.stats().pages;
+      for (let i = 0; i < 2_050; i++) {
+        const id = `5b1c1d8e-3f0e-4a57-9a51-${i.toString(16).padStart(12, '0')}`;
+        expect((await t().app.inject({ url: `/draws/${id}` })).statusCode).toBe(200);
+      }
+      for (const url of ['/MISSION', '/mission/', '/Mission', '/?category=no-such-thing', '/draw-entry/made-up-token']) {
+        await t().app.inject({ url });
+      }
+      const stats = t().app.pageCache.stats();
+      expect(stats.pages).toBe(catalogue);
+      expect(stats.openEnded).toBeLessThanOrEqual(200);
+      // The home page and /mission are still answered from the cache.
+      const at = renders();
+      await t().app.inject({ url: '/' });
+      await t().app.inject({ url: '/mission' });
+      expect(renders()).toBe(at);
+    });
   },
   { deps: { clientDir } },
 );

@@ -77,6 +77,11 @@ export interface PageHead {
   bootstrap: Record<string, unknown>;
   /** Permanent redirect target (a path), when the page lives elsewhere. */
   redirect?: string;
+  /**
+   * A page anyone can mint without end (a search, a made-up draw id, an unknown filter, another spelling of
+   * a page's path): cached apart from the catalogue's own pages, so walking them never evicts those.
+   */
+  openEnded: boolean;
 }
 
 /**
@@ -103,6 +108,8 @@ interface PageMeta {
   jsonLd?: unknown[];
   bootstrap?: Record<string, unknown>;
   extraMeta?: Array<[property: string, content: string]>;
+  /** One of the catalogue's own pages, as many as the catalogue holds; any other page is open-ended (PageHead.openEnded). */
+  catalogue?: boolean;
 }
 
 interface StaticPage {
@@ -127,6 +134,11 @@ const staticPages: Record<StaticPagePath, StaticPage> = {
   [PAGE_PATHS.orderSuccess]: {
     title: 'Payment Successful',
     description: () => 'Your order is confirmed. A confirmation e-mail is on its way.',
+    robots: NOINDEX,
+  },
+  [PAGE_PATHS.findOrder]: {
+    title: 'Find my order',
+    description: () => 'Enter your order number and e-mail address and we will e-mail you the link to your order.',
     robots: NOINDEX,
   },
   [PAGE_PATHS.admin]: {
@@ -310,6 +322,8 @@ export function createSeoService(deps: {
       description:
         'Limited-edition, sustainable streetwear: t-shirts, hoodies and accessories. Every design is capped at 50 pieces worldwide, made to order and never reproduced once sold out.',
       path: query ? `${PAGE_PATHS.home}?${query}` : PAGE_PATHS.home,
+      // A filter naming no category shows an empty grid: any slug would make one.
+      catalogue: home.grid.category === null || categories.some((c) => c.slug === home.grid.category),
       image: lead?.images[0] ?? categories.find((c) => c.image)?.image ?? null,
       imageAlt: lead?.name,
       jsonLd: [
@@ -358,6 +372,7 @@ export function createSeoService(deps: {
       title: 'Drops',
       description: `Every ${shop} drop: live now, next up and how fast past editions sold out.${told.length ? ` ${told.join(' ')}` : ''}`,
       path: PAGE_PATHS.drops,
+      catalogue: true,
       image: all.find((p) => p.images.length > 0)?.images[0] ?? null,
       imageAlt: all.find((p) => p.images.length > 0)?.name,
       jsonLd: [
@@ -420,6 +435,7 @@ export function createSeoService(deps: {
     const path = pathTo(PAGE_PATHS.product, { id: product.id });
     const price = product.salePrice ?? product.price;
     return {
+      catalogue: true,
       title: product.name,
       description: `${product.name}: ${firstSentence(product.description)}`,
       path,
@@ -451,6 +467,7 @@ export function createSeoService(deps: {
     const lead = products.find((p) => p.images.length > 0);
     const path = pathTo(PAGE_PATHS.category, { slug: category.slug });
     return {
+      catalogue: true,
       title: category.name,
       description: `${category.name}: ${category.description}`,
       path,
@@ -500,7 +517,7 @@ export function createSeoService(deps: {
       path,
       () => {
         const page = staticPages[path];
-        return { title: page.title, description: page.description(settings), path, robots: page.robots };
+        return { title: page.title, description: page.description(settings), path, robots: page.robots, catalogue: true };
       },
     ];
     return [
@@ -523,6 +540,15 @@ export function createSeoService(deps: {
       [
         PAGE_PATHS.drawEntry,
         (p) => ({ title: 'Your draw entry', description: 'Your entry in a draw.', path: pathTo(PAGE_PATHS.drawEntry, { token: p.token! }), robots: NOINDEX }),
+      ],
+      // The order page opens with its signed key in the query; neither it nor the certificate is indexed.
+      [
+        PAGE_PATHS.order,
+        (p) => ({ title: 'Your order', description: 'Your order: its status, pieces and delivery.', path: pathTo(PAGE_PATHS.order, { orderNumber: p.orderNumber! }), robots: NOINDEX }),
+      ],
+      [
+        PAGE_PATHS.certificate,
+        (p) => ({ title: 'Certificate of authenticity', description: 'A numbered limited-edition piece, made to order.', path: pathTo(PAGE_PATHS.certificate, { id: p.id! }), robots: NOINDEX }),
       ],
       ...STATIC_PAGE_PATHS.map(staticRoute),
     ];
@@ -624,9 +650,13 @@ export function createSeoService(deps: {
     async renderPage(url: URL): Promise<PageHead> {
       const base = baseUrl(url.origin);
       const meta = await resolve(url, base);
-      if ('redirect' in meta) return { status: 301, head: '', bootstrap: {}, redirect: meta.redirect };
+      if ('redirect' in meta) return { status: 301, head: '', bootstrap: {}, redirect: meta.redirect, openEnded: true };
+      const status = meta.status ?? 200;
       return {
-        status: meta.status ?? 200,
+        status,
+        // Only the one spelling of a catalogue page (its canonical path) sits with the catalogue: '/Mission',
+        // '/mission/' or an upper-case product id are minted variants.
+        openEnded: status !== 200 || meta.catalogue !== true || meta.path !== `${url.pathname}${url.search}`,
         head: renderHead(base, meta),
         bootstrap: {
           settings: settings.publicSettings,

@@ -1,0 +1,206 @@
+import { Link } from 'wouter';
+import { Award, CalendarClock, ExternalLink, MapPin, Truck } from 'lucide-react';
+import type { OrderView } from '../../../common/contracts/orders';
+import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
+import { orderStatusLabel } from '../../../common/domain/order-timeline';
+import { formatShopDate } from '../../../common/domain/ship-by';
+import { PAGE_PATHS, pathTo } from '../../../common/domain/site-routes';
+import { formatEditionNumbers } from '../../../common/domain/stock';
+import { formatLineOptions } from '../../../common/domain/variant';
+import { ProductImage } from '../../components/product-image';
+import { OrderTimeline } from './order-timeline';
+
+const placedFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const CARRIER_NAMES: Record<string, string> = { usps: 'USPS', ups: 'UPS', fedex: 'FedEx', dhl: 'DHL' };
+
+function Panel({ title, icon, children }: { title: string; icon: React.ReactNode; children: React.ReactNode }) {
+  const id = `order-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <section aria-labelledby={id} className="border-2 border-ink bg-white p-5">
+      <h2 id={id} className="flex items-center gap-2 text-xs font-bold uppercase tracking-[0.2em] text-muted">
+        {icon}
+        {title}
+      </h2>
+      <div className="mt-3">{children}</div>
+    </section>
+  );
+}
+
+/** Money given back and a card dispute (docs/product.md "After the sale: cancel and refund"). */
+function AfterSaleNote({ order }: { order: OrderView }) {
+  const refunded = parseMoney(order.refunded ?? '0');
+  const pending = (order.refunds ?? []).filter((r) => r.status === 'requested').reduce((a, r) => a + parseMoney(r.amount), 0);
+  if (refunded === 0 && pending === 0 && !order.disputed) return null;
+  return (
+    <section aria-label="Refunds" className="space-y-1 border-2 border-ink bg-bone px-4 py-3 text-sm" data-testid="order-refunds">
+      {refunded > 0 && (
+        <p className="font-semibold">
+          Refunded <span className="tabular-nums">{formatUsd(refunded)}</span> to your card. Banks usually show it within 5–10 business days.
+        </p>
+      )}
+      {pending > 0 && (
+        <p>
+          A refund of <span className="tabular-nums">{formatUsd(pending)}</span> is on its way to your card.
+        </p>
+      )}
+      {order.disputed && <p>Your bank is reviewing a dispute about this payment. We hold the order until it is settled.</p>}
+    </section>
+  );
+}
+
+/** The buyer's order page (docs/product.md §2.13): status, delivery, pieces, address and totals. */
+export function OrderDetails({ order }: { order: OrderView }) {
+  const shipped = order.status === 'shipped' || order.status === 'delivered';
+  return (
+    <div className="space-y-6">
+      <header className="border-2 border-ink bg-ink px-5 py-5 text-paper sm:px-6">
+        <p className="text-xs font-bold uppercase tracking-[0.25em] text-paper/80">Order</p>
+        <h1 className="mt-1 break-all font-mono text-2xl font-bold tracking-wider sm:text-3xl" data-testid="order-number">
+          {order.orderNumber}
+        </h1>
+        <p className="mt-2 text-sm text-paper/80">
+          Placed <time dateTime={order.placedAt}>{placedFormat.format(new Date(order.placedAt))}</time> · {order.customerName}
+        </p>
+        <p className="mt-3 inline-block bg-accent px-2.5 py-1 text-xs font-bold uppercase tracking-wide text-ink">
+          <span className="sr-only">Status: </span>
+          {orderStatusLabel(order.status)}
+        </p>
+      </header>
+
+      {order.isTest && (
+        <p className="border-2 border-amber-700 bg-amber-50 px-4 py-3 text-sm font-semibold text-amber-950">
+          Test order: paid with the shop's offline test gateway. No money was taken and nothing will ship.
+        </p>
+      )}
+
+      <AfterSaleNote order={order} />
+
+      <section aria-label="Progress" className="border-2 border-ink bg-white p-5">
+        <OrderTimeline status={order.status} />
+      </section>
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <Panel title="Delivery" icon={<CalendarClock className="h-4 w-4" aria-hidden="true" />}>
+          {order.tracking ? (
+            <div className="space-y-2 text-sm">
+              <p>
+                <span className="font-semibold">{order.tracking.carrier ? (CARRIER_NAMES[order.tracking.carrier] ?? 'Carrier') : 'Tracking'}</span>{' '}
+                tracking number <span className="break-all font-mono font-semibold">{order.tracking.number}</span>
+              </p>
+              {order.tracking.url && (
+                <a
+                  href={order.tracking.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="inline-flex items-center gap-1.5 border-2 border-ink bg-accent px-3 py-2 font-semibold hover:bg-ink hover:text-paper"
+                >
+                  <Truck className="h-4 w-4" aria-hidden="true" />
+                  Track your package
+                  <ExternalLink className="h-3.5 w-3.5" aria-hidden="true" />
+                  <span className="sr-only">(opens the carrier's site in a new tab)</span>
+                </a>
+              )}
+            </div>
+          ) : order.shipBy && !shipped && order.status !== 'cancelled' ? (
+            <div className="text-sm">
+              <p>
+                Ships by{' '}
+                <time dateTime={order.shipBy} className="font-display text-2xl uppercase tracking-wide" data-testid="ship-by">
+                  {formatShopDate(order.shipBy)}
+                </time>
+              </p>
+              <p className="mt-1 text-muted">Every piece is made to order. We e-mail you the tracking number as soon as it ships.</p>
+            </div>
+          ) : (
+            <p className="text-sm text-muted">{order.status === 'cancelled' ? 'This order will not ship.' : 'Tracking details will appear here once it ships.'}</p>
+          )}
+        </Panel>
+        <Panel title="Shipping to" icon={<MapPin className="h-4 w-4" aria-hidden="true" />}>
+          <address className="text-sm not-italic leading-relaxed" data-testid="shipping-address">
+            <span className="font-semibold">{order.customerName}</span>
+            <br />
+            {order.shippingAddress.address}
+            <br />
+            {order.shippingAddress.city}, {order.shippingAddress.state} {order.shippingAddress.zip}
+            <br />
+            {order.shippingAddress.country}
+          </address>
+        </Panel>
+      </div>
+
+      <section aria-labelledby="order-items-heading" className="border-2 border-ink bg-white">
+        <h2 id="order-items-heading" className="border-b-2 border-ink px-5 py-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">
+          Your pieces
+        </h2>
+        <ul className="divide-y divide-black/10 px-5">
+          {order.items.map((item, i) => (
+            <li key={`${item.productName}-${i}`} className="flex gap-4 py-4">
+              <div className="h-24 w-20 shrink-0 bg-bone">
+                {item.productImage && (
+                  <ProductImage src={item.productImage} alt="" sizes="80px" width={80} height={96} className="h-full w-full object-cover" />
+                )}
+              </div>
+              <div className="min-w-0 flex-1 space-y-1.5">
+                <div className="flex items-start justify-between gap-3">
+                  <p className="font-semibold leading-tight">
+                    {item.cancelled ? <s>{item.productName}</s> : item.productName}
+                    {item.cancelled && <span className="ml-2 text-xs font-bold uppercase text-red-800">Cancelled</span>}
+                  </p>
+                  <p className="shrink-0 font-semibold tabular-nums">{displayPrice(item.lineTotal)}</p>
+                </div>
+                <p className="text-sm text-muted">{formatLineOptions(item, { quantity: true })}</p>
+                {item.pieces.length > 0 && (
+                  <ul className="flex flex-wrap gap-2 pt-1" aria-label={`Edition numbers of ${item.productName}`}>
+                    {item.pieces.map((piece) => (
+                      <li key={piece.certificateId} className="flex flex-wrap items-center gap-2">
+                        <span className="border-2 border-ink bg-accent px-2 py-0.5 text-xs font-bold tracking-wide">
+                          {formatEditionNumbers([piece.editionNumber], item.editionSize)}
+                        </span>
+                        <Link
+                          href={pathTo(PAGE_PATHS.certificate, { id: piece.certificateId })}
+                          className="inline-flex items-center gap-1 text-xs font-semibold underline underline-offset-2 hover:no-underline"
+                        >
+                          <Award className="h-3.5 w-3.5" aria-hidden="true" />
+                          Certificate
+                          <span className="sr-only"> of {formatEditionNumbers([piece.editionNumber], item.editionSize)}</span>
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+        <dl className="space-y-2 border-t-2 border-ink px-5 py-4 text-sm" aria-label="Totals">
+          <div className="flex justify-between">
+            <dt>Subtotal</dt>
+            <dd className="tabular-nums">{displayPrice(order.subtotal)}</dd>
+          </div>
+          {parseMoney(order.discountAmount) > 0 && (
+            <div className="flex justify-between text-green-800">
+              <dt>Discount{order.discountCode ? ` (${order.discountCode})` : ''}</dt>
+              <dd className="tabular-nums">-{displayPrice(order.discountAmount)}</dd>
+            </div>
+          )}
+          <div className="flex justify-between">
+            <dt>Shipping</dt>
+            <dd className="tabular-nums">{parseMoney(order.shipping) === 0 ? 'FREE' : displayPrice(order.shipping)}</dd>
+          </div>
+          {parseMoney(order.tax) > 0 && (
+            <div className="flex justify-between">
+              <dt>Tax</dt>
+              <dd className="tabular-nums">{displayPrice(order.tax)}</dd>
+            </div>
+          )}
+          <div className="flex items-baseline justify-between border-t border-black/10 pt-3">
+            <dt className="font-display text-xl uppercase tracking-wide">Total</dt>
+            <dd className="font-display text-2xl tabular-nums" data-testid="order-total">
+              {displayPrice(order.total)}
+            </dd>
+          </div>
+        </dl>
+      </section>
+    </div>
+  );
+}
