@@ -110,14 +110,16 @@ async function shareProduct(name: string): Promise<void> {
 }
 
 /** 'N of 50 left' while pieces remain; 'Sold out' and, once the edition is gone, how it ended. */
-function StockLine({ stock }: { stock: LiveStock }) {
+function StockLine({ stock, drop }: { stock: LiveStock; drop: boolean }) {
   if (stock.inStock)
     return (
       <p className="mt-3 text-sm font-bold uppercase tracking-wide" data-testid="stock-left">
         {stockLeftText(stock.left, stock.editionSize)}
       </p>
     );
-  if (stock.inCheckouts)
+  // A drop's last pieces in checkouts are not sold out: one may come back for the line. An ordinary
+  // product keeps 'Sold out' while its last piece is held (its Notify me takes a returned piece).
+  if (stock.inCheckouts && drop)
     return (
       <p className="mt-3 text-sm font-bold" data-testid="stock-left">
         {IN_CHECKOUTS_TEXT}
@@ -247,7 +249,7 @@ export function ProductDetail({
             <h1 className="font-display text-4xl leading-none uppercase sm:text-5xl lg:text-6xl">
               {product.name}
             </h1>
-            <StockLine stock={live.stock} />
+            <StockLine stock={live.stock} drop={product.releaseAt !== null} />
             <p className="sr-only" aria-live="polite" aria-atomic="true">
               {live.announcement}
             </p>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { LiveStock, Product } from '../../../common/contracts/catalog';
 import type { DropStatus } from '../../../common/contracts/drops';
-import { STOCK_ANNOUNCE_MIN_MS, sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
+import { IN_CHECKOUTS_TEXT, STOCK_ANNOUNCE_MIN_MS, sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
 import { isAvailable } from '../../../common/domain/stock';
 import { apiJson } from '../../lib/api-client';
 import { subscribeEvents } from '../../lib/shared-event-source';
@@ -34,6 +34,8 @@ function fromDropStatus(p: Product, s: SizedDropStatus, before: LiveStock): Live
     inStock: isAvailable({ ...p, stock: left }),
     soldOutAt: left === 0 ? before.soldOutAt : null,
     sellOutSeconds: left === 0 ? before.sellOutSeconds : null,
+    // The room says whether 0 left is final or only every piece in a checkout (docs/product.md §9, Drops).
+    inCheckouts: left === 0 && s.soldOut === 'in_checkouts',
   };
   // Sizes follow the status when it tells them; else the last known (the edition's sum still moves).
   return s.sizes ? { ...next, sizeStock: s.sizes } : withSizes(next, before);
@@ -55,7 +57,8 @@ function withSizes(next: LiveStock, before: LiveStock): LiveStock {
 const droppingPhases = new Set<DropStatus['phase']>(['raffle', 'open', 'sold_out']);
 
 /** What the page says of the stock: 'N of 50 left', 'Sold out', or how the edition ended. */
-export function describeStock(s: LiveStock): string {
+export function describeStock(s: LiveStock, drop = false): string {
+  if (s.inCheckouts && drop) return `${IN_CHECKOUTS_TEXT}.`;
   if (s.soldOutAt) return `Sold out. ${sellOutStory(s.editionSize, s.sellOutSeconds)}.`;
   if (!s.inStock) return 'Sold out.';
   return `${stockLeftText(s.left, s.editionSize)}.`;
@@ -143,7 +146,7 @@ export function useLiveStock(product: Product): { stock: LiveStock; announcement
     return () => clearTimeout(timer);
   }, [dropAgainAt]);
 
-  const text = describeStock(stock);
+  const text = describeStock(stock, product.releaseAt !== null);
   useEffect(() => {
     // Nothing is spoken on load: the page itself says it.
     if (first.current) {

@@ -100,19 +100,28 @@ describeEachDb('live stock (ADR 011)', (t) => {
     const db = t().database.db;
     const id = await createProduct(db, { stock: 1 });
     await db.update(products).set({ editionSize: 1 }).where(eq(products.id, id));
-    const shopper = t().client();
-    expect((await shopper.post('/api/cart', { productId: id, quantity: 1, selectedSize: 'M' })).statusCode).toBe(200);
-    const info = await shopper.post('/api/customer-info', customer({ email: 'held@example.com', shippingAddress: '9 Held St' }));
-    expect(info.statusCode, info.body).toBe(200);
-    const intent = await startPayment(shopper);
-    const held = (await t().app.inject({ method: 'GET', url: `/api/products/${id}/stock` })).json() as LiveStock;
-    expect(held).toMatchObject({ left: 0, inStock: false, soldOutAt: null, inCheckouts: true });
+    const stream = openStream(base, id);
+    await stream.opened;
+    try {
+      const shopper = t().client();
+      expect((await shopper.post('/api/cart', { productId: id, quantity: 1, selectedSize: 'M' })).statusCode).toBe(200);
+      const info = await shopper.post('/api/customer-info', customer({ email: 'held@example.com', shippingAddress: '9 Held St' }));
+      expect(info.statusCode, info.body).toBe(200);
+      const intent = await startPayment(shopper);
+      const held = (await t().app.inject({ method: 'GET', url: `/api/products/${id}/stock` })).json() as LiveStock;
+      expect(held).toMatchObject({ left: 0, inStock: false, soldOutAt: null, inCheckouts: true });
+      await stream.until((e) => e.inCheckouts === true, 5_000);
 
-    expect((await confirmOffline(shopper, intent.clientSecret)).statusCode).toBe(200);
-    expect((await shopper.post('/api/payment-success', { paymentIntentId: intent.paymentIntentId })).statusCode).toBe(200);
-    const sold = (await t().app.inject({ method: 'GET', url: `/api/products/${id}/stock` })).json() as LiveStock;
-    expect(sold).toMatchObject({ left: 0, inStock: false, inCheckouts: false });
-    expect(sold.soldOutAt).not.toBeNull();
+      expect((await confirmOffline(shopper, intent.clientSecret)).statusCode).toBe(200);
+      expect((await shopper.post('/api/payment-success', { paymentIntentId: intent.paymentIntentId })).statusCode).toBe(200);
+      const sold = (await t().app.inject({ method: 'GET', url: `/api/products/${id}/stock` })).json() as LiveStock;
+      expect(sold).toMatchObject({ left: 0, inStock: false, inCheckouts: false });
+      expect(sold.soldOutAt).not.toBeNull();
+      // The stream says so too: the sale changes nothing but the flag and the story, and still sends a frame.
+      await stream.until((e) => e.inCheckouts === false && e.left === 0, 5_000);
+    } finally {
+      stream.close();
+    }
   });
 
   test('the last sale of the edition stamps sold_out_at; a returned piece clears it', async () => {

@@ -290,10 +290,11 @@ export function createMailer(opts: MailerOptions): Mailer {
         log?.warn({ code: e.code, pending: kept.size }, 'mail not sent now: kept for a retry');
         return 'relay-down';
       }
-      kept.delete(entry.id);
       relayDelay = retryMs;
-      // Sent: forget it. A failed unlink means it could be sent twice; better than never.
+      // Sent: forget it, the file first, so pending() never reads 0 while a sent message is still on disk.
+      // A failed unlink means it could be sent twice; better than never.
       if (entry.file) await fs.rm(entry.file, { force: true }).catch(() => undefined);
+      kept.delete(entry.id);
       return 'sent';
     })().finally(() => {
       entry.sending = false;
