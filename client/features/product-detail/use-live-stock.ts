@@ -25,7 +25,7 @@ function fromProduct(p: Product): LiveStock {
 type SizedDropStatus = DropStatus & { sizes?: Array<{ size: string; colour: string | null; left: number }> };
 
 /** The stock a drop's status tells (`left`, `editionSize`); how the edition ended comes from GET …/stock. */
-function fromDropStatus(p: Product, s: SizedDropStatus, before: LiveStock): LiveStock {
+export function fromDropStatus(p: Product, s: SizedDropStatus, before: LiveStock): LiveStock {
   const left = s.left;
   const next: LiveStock = {
     productId: p.id,
