@@ -28,6 +28,7 @@ import { settingsRoutes } from './modules/settings/settings.routes';
 import { cartRoutes } from './modules/cart/cart.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
+import { adminOrderAddressRoutes, orderChangesRoutes } from './modules/orders/order-changes.routes';
 import { paymentsRoutes } from './modules/payments/payments.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
@@ -37,6 +38,7 @@ import { imageRoutes } from './modules/storage/images.routes';
 import { dropTicketRoutes } from './modules/drops/ticket.routes';
 import { wishlistRoutes } from './modules/wishlist/wishlist.routes';
 import { adminDrawsRoutes, drawsRoutes } from './modules/draws/draws.routes';
+import { adminStoreCreditRoutes, storeCreditRoutes } from './modules/store-credit/store-credit.routes';
 
 
 export interface AppDeps extends ServiceOverrides {
@@ -154,6 +156,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(checkoutRoutes, { checkout: services.checkout, flows: services.flows, gate: services.gate });
   await app.register(paymentsRoutes, { payments: services.payments, gate: services.gate });
   await app.register(ordersRoutes, { fulfilment: services.fulfilment, orders: services.orders, gate: services.gate });
+  await app.register(storeCreditRoutes, { balanceForSession: services.flows.checkoutCredit });
+  await app.register(orderChangesRoutes, { changes: services.changeOrder, gate: services.gate });
   await app.register(adminRoutes, {
     admin: services.admin,
     // The owner's image uploads and drop controls (ADR 010), behind the admin routes' login check.
@@ -161,6 +165,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       (scope) => imageRoutes(scope, { images: services.images }),
       (scope) => adminDropsRoutes(scope, { drops: services.drops }),
       (scope) => adminDrawsRoutes(scope, { draws: services.draws, settle: services.drawFlows.settle }),
+      (scope) => adminStoreCreditRoutes(scope, { storeCredit: services.storeCredit }),
+      (scope) => adminOrderAddressRoutes(scope, { changes: services.changeOrder }),
     ],
   });
   await app.register(newsletterRoutes, { newsletter: services.newsletter });

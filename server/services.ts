@@ -36,8 +36,12 @@ import type { MayBuyDeps } from './flows/assert-may-buy';
 import { createChangeCartLineFlow } from './flows/change-cart-line';
 import { createCompletePurchaseFlow } from './flows/complete-purchase';
 import { createStartPaymentFlow } from './flows/start-payment';
+import { assertShipsTo, createSaveCustomerInfoFlow } from './flows/ship-to-address';
 import { createCancelOrderFlow } from './flows/cancel-order';
+import { createChangeOrderAddressFlow } from './flows/change-order-address';
 import { createRefundOrderFlow } from './flows/refund-order';
+import { createStoreCreditService } from './modules/store-credit/store-credit.service';
+import { createCheckoutCreditFlow } from './flows/checkout-credit';
 import { createOrdersService } from './modules/orders/orders.service';
 import { createPaymentGateway } from './modules/payments/create-gateway';
 import { createPaymentsService } from './modules/payments/payments.service';
@@ -181,16 +185,28 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts(clock.now()));
   jobs.every('restock-alerts', 15_000, () => alerts.offerReturnedPieces());
   const cart = createCartService({ db, catalog, inventory, limits });
-  const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock });
+  // Store credit (docs/product.md §2.15): a ledger per folded mailbox, keyed like the purchase limits.
+  const storeCredit = createStoreCreditService({
+    db,
+    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+    clock,
+    mailer,
+    log,
+    shopName: config.SHOP_NAME,
+  });
+  jobs.every('expire-store-credit', 60 * 60 * 1000, () => storeCredit.expire());
+  const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock, credit: storeCredit });
   const orders = createOrdersService({
     db,
     mailer,
     shopName: config.SHOP_NAME,
+    supportEmail: config.SUPPORT_EMAIL,
     log,
     // The buyer's order links (docs/product.md "Order page") are signed with a key derived from the session secret.
     secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     timeZone: config.SHOP_TIME_ZONE,
+    clock,
   });
   // The buying flows (server/flows/; docs/architecture.md, Flows): the only code that calls several modules.
   // Every path that adds or holds asks assertMayBuy first (release, admission pass, reservation, limit).
@@ -207,17 +223,32 @@ export async function createServices(config: Config, database: Database, log: Fa
   const flows = {
     addToCart: createAddToCartFlow({ cart, mayBuy }),
     changeCartLine: createChangeCartLineFlow({ cart, mayBuy }),
-    startPayment: createStartPaymentFlow({ cart, checkout, mayBuy }),
+    // Credit paid all of it: the order is placed at once, through complete-purchase (declared below, called later).
+    startPayment: createStartPaymentFlow({ cart, checkout, mayBuy, placePaidByCredit: (sid, intentId) => fulfilment.fulfilForSession(sid, intentId) }),
+    checkoutCredit: createCheckoutCreditFlow({ checkout, storeCredit }),
+    saveCustomerInfo: createSaveCustomerInfoFlow({ cart, checkout, draws: mayBuy.draws }),
   };
   const fulfilment = createCompletePurchaseFlow({
-    db, gateway, checkout, orders, cart, inventory, limits, mailer, settings, log, onStockChanged,
+    db, gateway, checkout, orders, cart, inventory, limits, mailer, settings, log, onStockChanged, storeCredit,
     // A piece released on a schedule is a limited drop: its order's ship-by date allows a day more.
     isLimitedDrop: async (productIds) => (await Promise.all(productIds.map((id) => catalog.getProduct(id)))).some((p) => !!p?.releaseAt),
   });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
   // After the sale (ADR 021): the owner's cancel and refund, and the provider's refunds and disputes, are flows.
-  const refundOrder = createRefundOrderFlow({ db, afterSale: orders.afterSale, orders, inventory, gateway, log, onStockChanged });
+  const refundOrder = createRefundOrderFlow({ db, afterSale: orders.afterSale, orders, inventory, gateway, storeCredit, log, onStockChanged });
   const cancelOrder = createCancelOrderFlow({ db, afterSale: orders.afterSale, refunds: refundOrder, onStockChanged });
+  // The buyer's hour after ordering and the owner's address change (docs/product.md "Order page").
+  const changeOrder = createChangeOrderAddressFlow({
+    db, orders, limits, cancel: cancelOrder, clock, supportEmail: config.SUPPORT_EMAIL,
+    // A new address meets the checkout's rule for the order's pieces (no P.O. box for a limited edition).
+    assertShipsTo: async (address, productIds) =>
+      assertShipsTo(
+        mayBuy,
+        address,
+        (await Promise.all(productIds.map((id) => catalog.getProduct(id)))).flatMap((p) => (p ? [{ productId: p.id, releaseAt: p.releaseAt }] : [])),
+        400,
+      ),
+  });
   const payments = createPaymentsService({ db, gateway, fulfilment, log, afterSale: refundOrder });
   jobs.every('release-expired-holds', 15_000, () => checkout.releaseExpiredHolds());
   jobs.every('reconcile-payments', 30_000, () => fulfilment.reconcile());
@@ -295,7 +326,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, flows, fulfilment, payments, refundOrder, cancelOrder, drops, turnMail, wishlist, draws, drawFlows };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, flows, fulfilment, payments, refundOrder, cancelOrder, storeCredit, changeOrder, drops, turnMail, wishlist, draws, drawFlows };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -4,6 +4,7 @@ import { PackageSearch } from 'lucide-react';
 import { Breadcrumb } from '../components/breadcrumb';
 import { Skeleton } from '../components/ui/skeleton';
 import { FindOrderForm } from '../features/orders/find-order-form';
+import { OrderChanges } from '../features/orders/order-changes';
 import { OrderDetails } from '../features/orders/order-details';
 import { useOrderView } from '../features/orders/orders-api';
 import { SupportEmailLink } from '../features/static-pages/support-email-link';
@@ -41,6 +42,11 @@ export default function OrderPage() {
       ) : found ? (
         <>
           <OrderDetails order={found} />
+          {key && (
+            <div className="mt-6">
+              <OrderChanges order={found} orderKey={key} />
+            </div>
+          )}
           <section aria-labelledby="order-help-heading" className="mt-6 border-2 border-ink bg-bone p-5 text-sm">
             <h2 id="order-help-heading" className="font-display text-xl uppercase tracking-wide">
               Need help with this order?

@@ -225,6 +225,8 @@ export const productPayloadSchema = z
       .transform((v) => (v ? new Date(v) : null)),
     isNew: z.boolean({ message: 'isNew must be true or false' }).default(false),
     isOnSale: z.boolean({ message: 'isOnSale must be true or false' }).default(false),
+    /** A final sale (the refund policy's "non-returnable items marked at listing"). */
+    nonReturnable: z.boolean({ message: 'nonReturnable must be true or false' }).default(false),
     images: z.array(productImageSchema).max(20, { message: 'At most 20 images' }).default([]),
     sizes: z
       .array(safeString().trim().min(1).max(20))

@@ -21,6 +21,7 @@ export const AFTER_SALE_MESSAGES = {
   amountOrLines: 'Give an amount or choose lines to refund.',
   overRefund: (left: string) => `That is more than is left to refund on this order ($${left}).`,
   nothingLeft: 'Nothing is left to refund on this order.',
+  paidWithCredit: 'Store credit paid for this order: refund it as store credit.',
   gatewayPending: 'The payment provider did not confirm the refund yet. It is retried automatically; the order shows it once it is through.',
 } as const;
 
@@ -30,7 +31,7 @@ const lineIds = z.array(safeString().uuid({ message: 'Unknown order line' })).ma
 /** `itemIds` left out (or empty with `whole`): the whole order; else only those lines. */
 export const cancelOrderBody = z.object({
   itemIds: lineIds.optional(),
-  /** Only the card is built; store credit is the next destination (ADR 021). */
+  /** The card that paid, or the buyer's store credit (granted with the refund, no gateway call). */
   destination: z.enum(REFUND_DESTINATIONS).default('card'),
   requestKey,
 });

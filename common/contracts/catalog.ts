@@ -42,6 +42,8 @@ export const productSchema = z.object({
   releaseAt: safeString().nullable(),
   /** Units one shopper may buy of this product, all sizes together (common/domain/purchase-limit.ts). */
   maxPerShopper: z.number().int(),
+  /** A final sale, marked at listing (the refund policy): the product page says it cannot be returned. */
+  nonReturnable: z.boolean(),
   /** When the edition's last piece sold (ISO 8601); null while any is left or held (common/domain/sell-out.ts). */
   soldOutAt: safeString().nullable(),
   /** Seconds from release (or creation) to sell-out: 'All 50 sold in 3 min 12 s'; null while not sold out. */

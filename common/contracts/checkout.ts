@@ -60,6 +60,8 @@ export const createPaymentIntentBody = z.object({
   amount: z.number().nonnegative().optional(),
   discountCode: safeString().trim().max(64).nullish(),
   shippingMethod: shippingMethodSchema.optional(),
+  /** Pay what the buyer's store credit covers first (docs/product.md §2.15); the card pays the rest. */
+  useCredit: z.boolean().optional(),
 });
 export const createPaymentIntentResult = z.object({
   clientSecret: safeString(),
@@ -68,6 +70,10 @@ export const createPaymentIntentResult = z.object({
   /** ISO time the stock hold ends (the payment step shows a countdown). */
   holdExpiresAt: safeString(),
   provider: z.enum(['offline', 'stripe']),
+  /** Cents of store credit held for this payment (absent: none); `amount` is what is left for the card. */
+  creditApplied: z.number().int().optional(),
+  /** Credit paid all of it: no payment intent was made and the order is placed. */
+  orderNumber: safeString().optional(),
 });
 export type CreatePaymentIntentResult = z.infer<typeof createPaymentIntentResult>;
 
@@ -122,6 +128,8 @@ export const orderSchema = z.object({
   tax: safeString(),
   shipping: safeString(),
   total: safeString(),
+  /** What store credit paid of the total (docs/product.md §2.15); absent when none. */
+  storeCredit: safeString().optional(),
   status: safeString(),
   /** Paid through the offline test gateway: no money was taken. */
   isTest: z.boolean(),

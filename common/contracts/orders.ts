@@ -70,11 +70,18 @@ export const orderViewSchema = z.object({
   tax: safeString(),
   shipping: safeString(),
   total: safeString(),
+  /** What store credit paid of the total (docs/product.md §2.15); absent when none. */
+  storeCredit: safeString().optional(),
   tracking: z.object({ number: safeString(), carrier: safeString().nullable(), url: safeString().nullable() }).nullable(),
   /** Money given back (succeeded or on its way) and card disputes (ADR 021). */
-  refunds: z.array(refundRecordSchema.pick({ amount: true, status: true, createdAt: true })).optional(),
+  refunds: z.array(refundRecordSchema.pick({ amount: true, status: true, createdAt: true }).extend({ destination: refundRecordSchema.shape.destination.optional() })).optional(),
   refunded: safeString().optional(),
   disputed: z.boolean().optional(),
+  /**
+   * While the buyer's hour is open and the order unshipped (docs/product.md "Order page"): when it closes, as an
+   * ISO time and as the shop's clock words it ('14:05 CET'); null once closed.
+   */
+  changeUntil: z.object({ at: safeString(), time: safeString() }).nullable().optional(),
 });
 export type OrderView = z.infer<typeof orderViewSchema>;
 

@@ -13,8 +13,8 @@ export { IllegalTransitionError } from './lifecycle';
 export const REFUND_STATUSES = ['requested', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-/** Where a refund's money goes. Only the card is built; store credit is the next destination (ADR 021). */
-export const REFUND_DESTINATIONS = ['card'] as const;
+/** Where a refund's money goes: back to the card that paid, or to the buyer's store credit (ADR 021). */
+export const REFUND_DESTINATIONS = ['card', 'credit'] as const;
 export type RefundDestination = (typeof REFUND_DESTINATIONS)[number];
 
 /**

@@ -18,6 +18,9 @@ export const returnAssurance = {
   detail: `Request within ${RETURN_POLICY.requestDays} days of receipt; unworn, with tags. See the refund policy`,
 } as const;
 
+/** A piece marked non-returnable at listing (the refund policy): the product page says so instead of the assurance. */
+export const FINAL_SALE_LINE = "Final sale: this piece can't be returned.";
+
 /**
  * What 'never reproduced' means for a sold-out piece: no new production, but a piece returned within
  * the return window goes back on sale (to the line during a drop), which is what 'Notify me' waits for.

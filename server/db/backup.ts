@@ -57,6 +57,11 @@ export const KEPT_TABLES: readonly string[] = [
   'offline_refunds', // the offline gateway's refunds: what a reconciliation asks the gateway about
   'order_refunds', // money given back (ADR 021): a restore must never forget a refund and pay it twice
   'order_disputes',
+  // Store credit is money the shop owes (docs/product.md "Store credit"): accounts, then what names them.
+  'store_credit_accounts',
+  'store_credit_redemptions',
+  'store_credit_entries',
+  'order_address_changes', // who changed a delivery address from what to what (docs/product.md "Order page")
   'drops',
   'drop_queue', // and its place sequence
   'product_alerts', // unsubscribe tokens kept (links already mailed); claim tokens dropped (SCRUBBED_COLUMNS)

@@ -26,6 +26,7 @@ import {
 const PATCHABLE = [
   'name', 'description', 'price', 'salePrice', 'category', 'subcategory', 'materials', 'sustainabilityInfo',
   'stock', 'editionSize', 'maxPerShopper', 'inStock', 'releaseAt', 'isNew', 'isOnSale', 'images', 'sizes', 'colors',
+  'nonReturnable',
   'sizeRun',
 ] as const;
 
@@ -50,6 +51,7 @@ function payloadOf(p: AdminProduct): ProductPayloadInput {
     releaseAt: p.releaseAt,
     isNew: p.isNew,
     isOnSale: p.isOnSale,
+    nonReturnable: p.nonReturnable,
     images: p.images,
     sizes: p.sizes,
     colors: p.colors,

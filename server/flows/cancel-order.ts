@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import type { RefundDestination } from '../../common/domain/after-sale';
 import type { Order } from '../../common/contracts/checkout';
 import type { AfterSaleService } from '../modules/orders/after-sale.service';
 import type { RefundOrderFlow } from './refund-order';
@@ -18,13 +19,16 @@ export function createCancelOrderFlow(deps: { db: Db; afterSale: AfterSaleServic
   const { db, afterSale, refunds } = deps;
 
   return {
-    async cancel(orderId: string, body: { itemIds?: readonly string[]; requestKey?: string }): Promise<Order> {
-      const { refund, returned, pending } = await db.transaction(async (tx) => {
+    async cancel(orderId: string, body: { itemIds?: readonly string[]; requestKey?: string; destination?: RefundDestination }): Promise<Order> {
+      const { refund, returned, pending, credited } = await db.transaction(async (tx) => {
         const asked = await afterSale.requestCancellation(tx, orderId, body);
         const returned = asked.now.length > 0 ? await refunds.givePiecesBack(tx, asked.now, orderId) : 0;
-        return { refund: asked.refund, returned, pending: asked.pending };
+        // As store credit: granted and settled here, in the cancellation's own transaction (no gateway).
+        const credited = asked.refund?.refund.destination === 'credit' ? await refunds.settleAsCredit(tx, asked.refund) : null;
+        return { refund: credited ? null : asked.refund, returned, pending: asked.pending, credited };
       });
       if (returned > 0) deps.onStockChanged?.();
+      await refunds.tellCredit(credited);
       if (refund) await refunds.carryOut(refund);
       // A retry: the earlier attempt's refund the provider had not confirmed is finished now.
       for (const id of pending) {

@@ -8,10 +8,12 @@ import { CheckoutRefundedError, HoldLostError, OverLimitError } from '../modules
 import type { InventoryService } from '../modules/inventory/inventory.service';
 import type { Mailer, MailMessage } from '../lib/mailer';
 import type { OrdersService } from '../modules/orders/orders.service';
-import { renderRefundNotice } from '../modules/orders/order-email';
+import { renderRefundNotice, withSupport } from '../modules/orders/order-email';
 import type { GatewayIntent, PaymentGateway } from '../modules/payments/payment-gateway';
 import type { PurchaseLimitsService } from '../modules/purchase-limits/purchase-limits.service';
 import type { SettingsService } from '../modules/settings/settings.service';
+import type { StoreCreditService } from '../modules/store-credit/store-credit.service';
+import { isCreditOnlyIntent } from '../../common/domain/store-credit';
 import { mapLimit } from '../lib/map-limit';
 
 export type FulfilResult =
@@ -44,6 +46,8 @@ interface FulfilmentDeps {
   onStockChanged?: () => void;
   /** Whether any of these products is a limited drop (its order ships a day later, common/domain/ship-by.ts). */
   isLimitedDrop?: (productIds: string[]) => Promise<boolean>;
+  /** Store credit the checkout held is spent with the order, in its transaction (docs/product.md §2.15). */
+  storeCredit?: Pick<StoreCreditService, 'spend'>;
 }
 
 /**
@@ -96,6 +100,7 @@ export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
       const editions = await inventory.sell(tx, paid.lines, paid.id);
       // The offline gateway never takes money: its orders are test orders, marked wherever they show.
       const order = await orders.record(tx, paid, intentId, editions, { isTest: gateway.provider === 'offline', limitedDrop });
+      await deps.storeCredit?.spend(tx, paid.id, order.id);
       await cart.clearInTransaction(tx, paid.sessionId);
       await checkout.markFulfilled(tx, paid.id);
       return { order, created: true };
@@ -126,14 +131,18 @@ export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
     await gateway.refund(intentId);
     if (await checkout.markRefunded(co.id)) {
       sendLater(
-        renderRefundNotice({
-          to: co.customer.email,
-          firstName: co.customer.firstName,
-          amountCents: co.amountCents,
-          productName: err.productName,
-          shopName: settings.shopName,
-          reason: err instanceof OverLimitError ? err.message : null,
-        }),
+        // Every order mail names support (order-email.ts withSupport).
+        withSupport(
+          renderRefundNotice({
+            to: co.customer.email,
+            firstName: co.customer.firstName,
+            amountCents: co.amountCents,
+            productName: err.productName,
+            shopName: settings.shopName,
+            reason: err instanceof OverLimitError ? err.message : null,
+          }),
+          settings.publicSettings.supportEmail,
+        ),
         { intentId },
       );
     }
@@ -167,7 +176,11 @@ export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
     if (state.orderNumber) return { kind: 'ok', orderNumber: state.orderNumber, created: false };
     const co = state.checkout;
     if (co.status === 'refunded') return { kind: 'refunded', message: await refundedMessage(co, intentId, known.intent) };
-    const intent = known.intent?.id === intentId ? known.intent : await gateway.retrieveIntent(intentId);
+    // Paid wholly by store credit: no gateway holds this payment, the credit held is the payment.
+    const byCredit = isCreditOnlyIntent(intentId);
+    const intent: GatewayIntent | null = byCredit
+      ? { id: intentId, clientSecret: null, status: 'succeeded', amount: 0, metadata: {}, cardFingerprint: null }
+      : known.intent?.id === intentId ? known.intent : await gateway.retrieveIntent(intentId);
     if (!intent) return { kind: 'not_found' };
     if (intent.status !== 'succeeded') return { kind: 'unpaid', status: intent.status };
     if (intent.amount !== co.amountCents) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ConfirmDrawEntryBody, DrawEntryView, EnterDrawBody, EnterDrawResult } from '../../common/contracts/draws';
+import { poBoxRefusal } from '../../common/domain/po-box';
 import { computeTotals } from '../../common/domain/pricing';
 import { resolveShippingMethod } from '../../common/domain/shipping';
 import type { Mailer, MailMessage } from '../lib/mailer';
@@ -62,6 +63,7 @@ interface EnterDrawDeps {
  * withdrawing. Entering, step by step:
  *   0. declineBudget  — an address or session whose cards were declined too often lately waits (429)
  *   1. readDraw       — draws: the draw (404) and its window by the one clock (409)
+ *      (a P.O. box address is refused here: 400; a drawn piece is a limited edition)
  *   2. readProduct    — catalog: the piece, its sizes (400 for a size it does not come in); reused for a second
  *   3. onePerPerson   — draws: a live entry of the same folded mailbox is refused (409), before any card is touched
  *                       (asked beside step 1)
@@ -214,6 +216,9 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
     ]);
     if (!draw) throw notFound(draws.messages.notFound);
     await draws.assertEnterable(draw);
+    // A drawn piece is a limited edition: never to a P.O. box (docs/product.md, "Fulfilment promises").
+    const poBox = poBoxRefusal(body.shippingAddress, [{ releaseAt: null, soldByDraw: true }]);
+    if (poBox) throw badRequest(poBox);
 
     const { product, sizes: choices } = await pieceOf(draw.productId);
     const sizes = draws.checkSizes(choices, body.size, body.secondSize);

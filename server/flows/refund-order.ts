@@ -7,6 +7,8 @@ import { HttpError } from '../plugins/http-error';
 import type { InventoryService } from '../modules/inventory/inventory.service';
 import type { AfterSaleService, PiecesBack, RefundInHand } from '../modules/orders/after-sale.service';
 import type { OrdersService } from '../modules/orders/orders.service';
+import type { RefundDestination } from '../../common/domain/after-sale';
+import type { StoreCreditService } from '../modules/store-credit/store-credit.service';
 import { RefundRefusedError, type GatewayEvent, type PaymentGateway } from '../modules/payments/payment-gateway';
 
 export interface RefundOrderDeps {
@@ -15,6 +17,8 @@ export interface RefundOrderDeps {
   orders: OrdersService;
   inventory: InventoryService;
   gateway: PaymentGateway;
+  /** Refunds paid as store credit: granted in the refund's own transaction, no gateway call. */
+  storeCredit: StoreCreditService;
   log: FastifyBaseLogger;
   /** Called after pieces came back: stock the catalogue shows moved. */
   onStockChanged?: () => void;
@@ -86,6 +90,33 @@ export function createRefundOrderFlow(deps: RefundOrderDeps) {
     return true;
   }
 
+  /**
+   * A refund paid as store credit, in the transaction that wrote it (steps 2 and 3 at once, no gateway): the grant
+   * (once per record, valid one year, to the buyer's folded mailbox) and the record `succeeded` with its pieces back.
+   */
+  async function settleAsCredit(tx: Tx, inHand: RefundInHand): Promise<{ back: number; settled: RefundInHand } | null> {
+    const { refund, order } = inHand;
+    await deps.storeCredit.grant(tx, {
+      email: order.customerEmail,
+      amountCents: refund.amountCents,
+      source: refund.reason === 'cancellation' ? 'cancellation' : 'refund',
+      reason: null,
+      orderId: order.id,
+      sourceRef: refund.id,
+    });
+    const settled = await afterSale.settleRefund(tx, refund.id, null);
+    if (!settled) return null;
+    return { back: await givePiecesBack(tx, settled.pieces, order.orderNumber), settled };
+  }
+
+  /** After a credit refund committed: stock moved, and the buyer is mailed the credit with balance and expiry. */
+  async function tellCredit(done: { back: number; settled: RefundInHand } | null): Promise<void> {
+    if (!done) return;
+    if (done.back > 0) deps.onStockChanged?.();
+    const { refund, order } = done.settled;
+    await deps.storeCredit.tellGranted(order.customerEmail, refund.amountCents, order.orderNumber);
+  }
+
   /** Steps 2 and 3 for a requested refund; a provider that could not be reached leaves it to reconciliation (502). */
   async function carryOut(inHand: RefundInHand): Promise<void> {
     let made: { gatewayRefundId: string } | 'failed';
@@ -107,13 +138,20 @@ export function createRefundOrderFlow(deps: RefundOrderDeps) {
   return {
     carryOut,
     settleRefund,
+    settleAsCredit,
+    tellCredit,
     givePiecesBack,
     answer,
 
     /** A goodwill refund (an amount, or what some lines cost): 1 in one transaction, then 2 and 3. */
-    async refund(orderId: string, body: { amount?: number; itemIds?: readonly string[]; requestKey?: string }): Promise<Order> {
-      const { refund: inHand } = await db.transaction((tx) => afterSale.requestGoodwill(tx, orderId, body));
-      if (inHand.refund.status === 'requested') await carryOut(inHand);
+    async refund(orderId: string, body: { amount?: number; itemIds?: readonly string[]; requestKey?: string; destination?: RefundDestination }): Promise<Order> {
+      const { inHand, credited } = await db.transaction(async (tx) => {
+        const { refund: inHand } = await afterSale.requestGoodwill(tx, orderId, body);
+        const asCredit = inHand.refund.status === 'requested' && inHand.refund.destination === 'credit';
+        return { inHand, credited: asCredit ? await settleAsCredit(tx, inHand) : null };
+      });
+      if (credited) await tellCredit(credited);
+      else if (inHand.refund.status === 'requested') await carryOut(inHand);
       return answer(orderId);
     },
 

@@ -5,7 +5,7 @@ import { allocateInRankOrder } from '../../common/domain/draw-allocation';
 import { sizeKey } from '../../common/domain/size-run';
 import { EDITION_SIZE } from '../../common/domain/stock';
 import type { Db, Tx } from '../db/client';
-import type { Mailer } from '../lib/mailer';
+import type { Mailer, MailMessage } from '../lib/mailer';
 import type { CatalogService } from '../modules/catalog/catalog.service';
 import { renderDrawResult, type DrawResultKind } from '../modules/draws/draw-mail';
 import type { DrawEntryRow, DrawRow, DrawsService } from '../modules/draws/draws.service';
@@ -28,7 +28,7 @@ interface SettleDrawDeps {
   catalog: Pick<CatalogService, 'getProductFresh'>;
   inventory: Pick<InventoryService, 'moveSizes'>;
   sellHeldPiece: SellHeldPiece;
-  orders: Pick<OrdersService, 'record'>;
+  orders: Pick<OrdersService, 'record' | 'confirmationMail'>;
   gateway: PaymentGateway;
   mailer: Mailer;
   settings: Pick<SettingsService, 'shopName'>;
@@ -54,7 +54,8 @@ const RELEASE_LANES = 4;
  *                            second), the rest wait as alternates (common/domain/draw-allocation.ts)
  *   3. captureWinners      — one transaction per winner, paced: payments captures (idempotent at the
  *                            provider: never twice), inventory sells the held piece (edition number), orders
- *                            records the order, draws marks it won. A declined capture passes the piece to
+ *                            records the order, draws marks it won; after the commit the winner gets the
+ *                            buyers' order confirmation. A declined capture passes the piece to
  *                            the next ranked alternate wanting that size, or gives it back to stock
  *   4. releaseOthers       — every other authorisation voided (the waiting ones once nothing is left to pass on)
  *   5. mailResults         — every entrant mailed their result once (claimed before sending)
@@ -176,10 +177,21 @@ export function createSettleDrawFlow(deps: SettleDrawDeps) {
         },
       );
       await draws.markWon(tx, e.id, order.orderNumber);
-      return 'won' as const;
+      return order;
     });
     if (outcome !== 'busy') deps.onStockChanged?.();
+    // A winner is a buyer: the same order confirmation (edition numbers, address, totals, the order page's
+    // link), once the order is committed. Claimed once: this transaction made the order, no other will.
+    if (typeof outcome === 'object') mailLater(deps.orders.confirmationMail(outcome), d.id);
     return outcome !== 'busy';
+  }
+
+  function mailLater(message: MailMessage, drawId: string): void {
+    const p = mailer
+      .send(message)
+      .catch((err: unknown) => log.error({ err, drawId }, 'draw: sending a winner\'s order confirmation failed'))
+      .finally(() => pendingMail.delete(p));
+    pendingMail.add(p);
   }
 
   async function captureWinners(d: DrawRow): Promise<void> {

@@ -156,6 +156,8 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     await expect(dialog.getByRole('img', { name: /^Product image \d$/ })).toHaveCount(2);
     await expect(dialog.getByRole('button', { name: 'Remove image 2' })).toBeVisible();
     expect(await seriousViolations(page, { describe: describeViolationWithTargets })).toEqual([]);
+    // Marked at listing as a final sale (the refund policy): its page says it cannot be returned.
+    await dialog.getByLabel('Final sale — not returnable').check();
 
     await dialog.getByRole('button', { name: 'Create Product' }).click();
     await expect(toastText(page, 'Product created successfully')).toBeVisible();
@@ -169,12 +171,13 @@ test('the owner runs a drop from /admin', async ({ page }) => {
 
   const products = await (await page.request.get('/api/admin/products')).json();
   const created = (
-    products as Array<{ id: string; name: string; images: string[]; sizes: string[]; colors: unknown[] }>
+    products as Array<{ id: string; name: string; images: string[]; sizes: string[]; colors: unknown[]; nonReturnable: boolean }>
   ).find((p) => p.name === PRODUCT);
   expect(created).toBeTruthy();
   expect(created!.images).toHaveLength(2);
   expect(created!.sizes).toEqual(['S', 'M', 'L', 'XL', 'XXL']);
   expect(created!.colors).toHaveLength(2);
+  expect(created!.nonReturnable).toBe(true);
 
   await test.step('the product is in the storefront, with its uploaded image', async () => {
     await page.goto('/category/hoodies');
@@ -183,6 +186,9 @@ test('the owner runs a drop from /admin', async ({ page }) => {
     const image = await page.request.get(created!.images[0]!);
     expect(image.ok()).toBe(true);
     expect(image.headers()['content-type']).toBe('image/webp');
+    await page.goto(`/product/${created!.id}`);
+    await expect(page.getByText("Final sale: this piece can't be returned.")).toBeVisible();
+    await expect(page.getByText('30-day return policy')).toHaveCount(0);
   });
 
   await test.step('edit its price', async () => {

@@ -161,6 +161,13 @@ test('a draw from entry to result: enter at 375 px, confirm by mail, the owner r
     ).toBeVisible();
     await shootAtBothWidths(page, testInfo, 'draw-product-open', { fullPage: true });
     await atPhoneWidth(page);
+    // A drawn piece is a limited edition: the server's P.O. box refusal is told on the address field.
+    const street = panel.getByLabel('Address', { exact: true });
+    await street.fill('PO Box 12');
+    await panel.getByRole('button', { name: 'Enter the draw' }).click();
+    await expect(street).toHaveAccessibleDescription(/We can't ship limited editions to a P\.O\. Box\. Please use a street address\./, { timeout: 20_000 });
+    await expect(street).toBeFocused();
+    await street.fill(a.shippingAddress);
     await panel.getByRole('button', { name: 'Enter the draw' }).click();
     await expect(
       page.getByRole('status').filter({ hasText: 'Check your e-mail to confirm your entry.' }),

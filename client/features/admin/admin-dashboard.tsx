@@ -12,6 +12,7 @@ import { NewsletterPanel } from './newsletter-panel';
 import { NotifyDemandPanel } from './notify-demand-panel';
 import { OrdersPanel } from './orders-panel';
 import { ProductsPanel } from './products-panel';
+import { StoreCreditPanel } from './store-credit-panel';
 import { isAnyDropLive, useAdminOrderCount, useAdminProducts, useDiscountCodes, useNewsletterSignups } from './use-admin-data';
 import { useAdminDrops } from './use-admin-drops';
 import { adminStatusKey, useAdminLogout } from './use-admin-session';
@@ -75,6 +76,9 @@ export function AdminDashboard() {
           <TabsTrigger value="notify" className="normal-case px-2 sm:px-6">
             Notify me
           </TabsTrigger>
+          <TabsTrigger value="credit" className="normal-case px-2 sm:px-6">
+            Store credit
+          </TabsTrigger>
           <TabsTrigger value="devices" className="normal-case px-2 sm:px-6">
             Devices
           </TabsTrigger>
@@ -107,6 +111,9 @@ export function AdminDashboard() {
         </TabsContent>
         <TabsContent value="notify">
           <NotifyDemandPanel live={live} />
+        </TabsContent>
+        <TabsContent value="credit">
+          <StoreCreditPanel />
         </TabsContent>
         <TabsContent value="devices">
           <DevicesPanel />

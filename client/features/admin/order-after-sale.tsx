@@ -1,7 +1,7 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminOrderSchema, type AdminOrder } from '../../../common/contracts/admin';
-import { isCancellable, refundableCents } from '../../../common/domain/after-sale';
+import { isCancellable, refundableCents, type RefundDestination } from '../../../common/domain/after-sale';
 import { formatMoney, formatUsd, parseMoney } from '../../../common/domain/money';
 import { formatLineOptions } from '../../../common/domain/variant';
 import { Button } from '../../components/ui/button';
@@ -27,7 +27,7 @@ const newRequestKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)
 function useAfterSale(kind: 'cancel' | 'refund') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...body }: { id: string; itemIds?: string[]; amount?: string; requestKey: string }) =>
+    mutationFn: ({ id, ...body }: { id: string; itemIds?: string[]; amount?: string; requestKey: string; destination: RefundDestination }) =>
       apiJson('POST', `/api/admin/orders/${id}/${kind}`, body, adminOrderSchema),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminOrdersKey }),
   });
@@ -61,7 +61,7 @@ export function AfterSaleRecords({ order }: { order: AdminOrder }) {
         {refunds.map((r) => (
           <li key={r.id} className="flex flex-wrap justify-between gap-2 border-l-4 border-ink pl-2">
             <span>
-              {REFUND_REASON_LABEL[r.reason]} refund to the card: <strong>{formatUsd(parseMoney(r.amount))}</strong>
+              {REFUND_REASON_LABEL[r.reason]} refund {r.destination === 'credit' ? 'as store credit' : 'to the card'}: <strong>{formatUsd(parseMoney(r.amount))}</strong>
             </span>
             <span className={r.status === 'failed' ? 'font-bold text-red-800' : 'text-muted'}>{REFUND_STATUS_LABEL[r.status]}</span>
           </li>
@@ -127,8 +127,27 @@ function LinePicker({ order, chosen, onChange, legend }: { order: AdminOrder; ch
   );
 }
 
+/** Where the money goes, the owner's choice each time (docs/product.md §2.15): the card, or store credit. */
+function DestinationPicker({ value, onChange }: { value: RefundDestination; onChange: (d: RefundDestination) => void }) {
+  const id = useId();
+  return (
+    <fieldset className="grid gap-2">
+      <legend className="mb-1 text-sm font-semibold">Refund destination</legend>
+      <label className="flex min-h-11 items-center gap-3 text-sm">
+        <input type="radio" name={`${id}-to`} className="h-5 w-5 accent-ink" checked={value === 'card'} onChange={() => onChange('card')} />
+        Refund to card
+      </label>
+      <label className="flex min-h-11 items-center gap-3 text-sm">
+        <input type="radio" name={`${id}-to`} className="h-5 w-5 accent-ink" checked={value === 'credit'} onChange={() => onChange('credit')} />
+        Store credit (valid 1 year, e-mailed to the customer)
+      </label>
+    </fieldset>
+  );
+}
+
 function CancelDialog({ order }: { order: AdminOrder }) {
   const [open, setOpen] = useState(false);
+  const [destination, setDestination] = useState<RefundDestination>('card');
   const [whole, setWhole] = useState(true);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const requestKey = useMemo(newRequestKey, [open]);
@@ -139,11 +158,12 @@ function CancelDialog({ order }: { order: AdminOrder }) {
     e.preventDefault();
     if (!whole && chosen.size === 0) return;
     cancel.mutate(
-      { id: order.id, requestKey, ...(whole ? {} : { itemIds: [...chosen] }) },
+      { id: order.id, requestKey, destination, ...(whole ? {} : { itemIds: [...chosen] }) },
       {
         onSuccess: () => {
           setOpen(false);
-          toast({ title: 'Cancelled', description: `Order ${order.orderNumber} was cancelled and the money sent back to the card.` });
+          const to = destination === 'credit' ? 'given as store credit' : 'sent back to the card';
+          toast({ title: 'Cancelled', description: `Order ${order.orderNumber} was cancelled and the money ${to}.` });
         },
         onError: (err) =>
           toast({ title: 'Error', description: err instanceof ApiError ? err.serverMessage : 'Could not cancel the order', variant: 'destructive' }),
@@ -151,7 +171,7 @@ function CancelDialog({ order }: { order: AdminOrder }) {
     );
   };
   return (
-    <Dialog open={open} onOpenChange={(o) => { setOpen(o); if (o) { setWhole(true); setChosen(new Set()); } }}>
+    <Dialog open={open} onOpenChange={(o) => { setOpen(o); if (o) { setWhole(true); setChosen(new Set()); setDestination('card'); } }}>
       <Button type="button" variant="outline" className="min-h-11" onClick={() => setOpen(true)}>
         Cancel order<span className="sr-only"> {order.orderNumber}</span>
       </Button>
@@ -159,7 +179,7 @@ function CancelDialog({ order }: { order: AdminOrder }) {
         <DialogHeader>
           <DialogTitle>Cancel order {order.orderNumber}?</DialogTitle>
           <DialogDescription>
-            The money goes back to the card and the pieces back on sale with their edition numbers. The customer is e-mailed.
+            The money goes back to the card (or as store credit) and the pieces back on sale with their edition numbers. The customer is e-mailed.
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4">
@@ -177,7 +197,7 @@ function CancelDialog({ order }: { order: AdminOrder }) {
             </fieldset>
           )}
           {!whole && <LinePicker order={order} chosen={chosen} onChange={setChosen} legend="Lines to cancel" />}
-          <p className="text-sm">Refund destination: <strong>the card that paid</strong></p>
+          <DestinationPicker value={destination} onChange={setDestination} />
           <div className="flex flex-wrap justify-end gap-2">
             <Button type="button" variant="ghost" className="min-h-11" onClick={() => setOpen(false)}>
               Keep order
@@ -195,6 +215,7 @@ function CancelDialog({ order }: { order: AdminOrder }) {
 function RefundDialog({ order, left }: { order: AdminOrder; left: number }) {
   const [open, setOpen] = useState(false);
   const [byLines, setByLines] = useState(false);
+  const [destination, setDestination] = useState<RefundDestination>('card');
   const [amount, setAmount] = useState('');
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const requestKey = useMemo(newRequestKey, [open]);
@@ -203,11 +224,15 @@ function RefundDialog({ order, left }: { order: AdminOrder; left: number }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     refund.mutate(
-      { id: order.id, requestKey, ...(byLines ? { itemIds: [...chosen] } : { amount: amount.trim() }) },
+      { id: order.id, requestKey, destination, ...(byLines ? { itemIds: [...chosen] } : { amount: amount.trim() }) },
       {
         onSuccess: () => {
           setOpen(false);
-          toast({ title: 'Refunded', description: `The refund of order ${order.orderNumber} is on its way to the card.` });
+          const description =
+            destination === 'credit'
+              ? `The refund of order ${order.orderNumber} was given as store credit.`
+              : `The refund of order ${order.orderNumber} is on its way to the card.`;
+          toast({ title: 'Refunded', description });
         },
         onError: (err) =>
           toast({ title: 'Error', description: err instanceof ApiError ? err.serverMessage : 'Could not refund the order', variant: 'destructive' }),
@@ -215,7 +240,7 @@ function RefundDialog({ order, left }: { order: AdminOrder; left: number }) {
     );
   };
   return (
-    <Dialog open={open} onOpenChange={(o) => { setOpen(o); if (o) { setAmount(''); setChosen(new Set()); setByLines(false); } }}>
+    <Dialog open={open} onOpenChange={(o) => { setOpen(o); if (o) { setAmount(''); setChosen(new Set()); setByLines(false); setDestination('card'); } }}>
       <Button type="button" variant="outline" className="min-h-11" onClick={() => setOpen(true)}>
         Refund<span className="sr-only"> order {order.orderNumber}</span>
       </Button>
@@ -223,7 +248,7 @@ function RefundDialog({ order, left }: { order: AdminOrder; left: number }) {
         <DialogHeader>
           <DialogTitle>Refund order {order.orderNumber}</DialogTitle>
           <DialogDescription>
-            A goodwill refund to the card; the pieces stay with the customer. Up to {formatUsd(left)} is left to refund.
+            A goodwill refund to the card or as store credit; the pieces stay with the customer. Up to {formatUsd(left)} is left to refund.
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} className="grid gap-4">
@@ -259,13 +284,13 @@ function RefundDialog({ order, left }: { order: AdminOrder; left: number }) {
               </p>
             </div>
           )}
-          <p className="text-sm">Refund destination: <strong>the card that paid</strong></p>
+          <DestinationPicker value={destination} onChange={setDestination} />
           <div className="flex flex-wrap justify-end gap-2">
             <Button type="button" variant="ghost" className="min-h-11" onClick={() => setOpen(false)}>
               Back
             </Button>
             <Button type="submit" className="min-h-11" disabled={refund.isPending || (byLines ? chosen.size === 0 : amount.trim() === '')}>
-              Refund to card
+              {destination === 'credit' ? 'Refund as store credit' : 'Refund to card'}
             </Button>
           </div>
         </form>

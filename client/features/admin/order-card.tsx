@@ -5,6 +5,8 @@ import type { OrderStatus } from '../../../common/contracts/checkout';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { ORDER_STATUSES } from '../../../common/domain/order-status';
 import { formatShopDate } from '../../../common/domain/ship-by';
+import { needsSignature, SIGNATURE_REQUIRED_LABEL } from '../../../common/domain/fulfilment-promises';
+import { parseMoney } from '../../../common/domain/money';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
@@ -14,6 +16,7 @@ import { formatOrderDate, formatShipping, orderStatusBadgeClass, orderStatusLabe
 import { useUpdateOrderStatus, type OrderStatusChange } from './use-admin-data';
 import { formatLineOptions } from '../../../common/domain/variant';
 import { AfterSaleActions, AfterSaleRecords, DisputeBadge } from './order-after-sale';
+import { OrderAddressDialog } from './order-address-dialog';
 
 const usd = (amount: string) => `$${amount}`;
 
@@ -131,6 +134,15 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
               Test order
             </span>
           )}
+          {/* The shipping page's promise: over $200 the parcel is sent signed-for. */}
+          {needsSignature(parseMoney(order.total)) && (
+            <span
+              className="border border-blue-800 bg-blue-100 px-2 py-1 text-xs font-bold text-blue-900"
+              title="Over $200: ship with signature on delivery"
+            >
+              {SIGNATURE_REQUIRED_LABEL}
+            </span>
+          )}
           {/* Two different things: the payment (every order exists because its payment succeeded)
               and the fulfilment, which the owner moves on with the dropdown (coloured as its badge). */}
           <span className="border border-green-800 bg-green-100 px-2 py-1 text-xs font-bold text-green-900">
@@ -182,6 +194,9 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
           {order.shippingMethod && (
             <p className="mt-1 text-muted">Method: {orderStatusLabel(order.shippingMethod)}</p>
           )}
+          <div className="mt-2">
+            <OrderAddressDialog order={order} />
+          </div>
         </section>
 
         <section aria-label="Totals" className="text-sm md:row-span-2">

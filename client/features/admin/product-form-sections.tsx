@@ -239,6 +239,11 @@ export function StockSection({
           />
         </div>
       </fieldset>
+      {/* The refund policy: "non-returnable items marked at listing"; the product page says so. */}
+      <fieldset className="sm:col-span-2">
+        <legend className="mb-2 text-sm font-semibold">Returns</legend>
+        <Checkbox id={fieldId('nonReturnable')} label="Final sale — not returnable" {...register('nonReturnable')} />
+      </fieldset>
     </>
   );
 }

@@ -16,6 +16,7 @@ import {
   type Totals,
 } from '../../../common/contracts/checkout';
 import type { ShippingMethod } from '../../../common/contracts/settings';
+import { checkoutCreditBalanceSchema, type CheckoutCreditBalance } from '../../../common/contracts/store-credit';
 import { parseMoney } from '../../../common/domain/money';
 import { ApiError, apiJson, apiRequest } from '../../lib/api-client';
 
@@ -72,7 +73,7 @@ export interface PaymentIntent extends CreatePaymentIntentResult {
  * Creates (and so holds stock for) a payment intent whenever the payable total changes. Only
  * requested when the amount is above 0 (docs/product.md §5); never cached across visits (gcTime 0).
  */
-export function usePaymentIntent(choices: CheckoutChoices, totals: Totals | undefined) {
+export function usePaymentIntent(choices: CheckoutChoices, totals: Totals | undefined, useCredit = false) {
   const amount = totals ? parseMoney(totals.total) : 0;
   return useQuery<PaymentIntent>({
     queryKey: [
@@ -81,12 +82,14 @@ export function usePaymentIntent(choices: CheckoutChoices, totals: Totals | unde
       choices.discountCode,
       choices.shippingMethod,
       choices.cartSignature,
+      useCredit,
     ],
     queryFn: async () => {
       const res = await apiRequest('POST', '/api/create-payment-intent', {
         amount: amount / 100,
         discountCode: choices.discountCode,
         shippingMethod: choices.shippingMethod,
+        ...(useCredit ? { useCredit: true } : {}),
       });
       const intent = createPaymentIntentResult.parse(await res.json());
       const serverNow = Date.parse(res.headers.get('date') ?? '');
@@ -99,6 +102,28 @@ export function usePaymentIntent(choices: CheckoutChoices, totals: Totals | unde
     staleTime: Infinity,
     gcTime: 0,
   });
+}
+
+/** The store credit of the saved e-mail (docs/product.md §2.15), asked once the checkout knows the address. */
+export function useCheckoutCredit(email: string | null) {
+  return useQuery<CheckoutCreditBalance>({
+    queryKey: ['/api/checkout/store-credit', email],
+    queryFn: () => apiJson('GET', '/api/checkout/store-credit', undefined, checkoutCreditBalanceSchema),
+    enabled: email !== null,
+    staleTime: 0,
+  });
+}
+
+/** Credit pays all of it: one call holds it and places the order, with no payment intent. */
+export async function placeOrderWithCredit(choices: CheckoutChoices, totals: Totals): Promise<{ orderNumber: string }> {
+  const placed = await apiJson(
+    'POST',
+    '/api/create-payment-intent',
+    { amount: parseMoney(totals.total) / 100, discountCode: choices.discountCode, shippingMethod: choices.shippingMethod, useCredit: true },
+    createPaymentIntentResult,
+  );
+  if (!placed.orderNumber) throw new Error('Store credit did not cover the order');
+  return { orderNumber: placed.orderNumber };
 }
 
 /** Offline test gateway (docs/product.md §11): 200 on success, 402 {message} for a declined card. */

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { ArrowLeft, ChevronDown } from 'lucide-react';
-import { displayPrice } from '../../../common/domain/money';
+import { displayPrice, parseMoney } from '../../../common/domain/money';
 import { availableShippingMethods } from '../../../common/domain/shipping';
 import { ApiError } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
@@ -15,6 +15,7 @@ import { useShopSettings } from '../../lib/use-shop-settings';
 import { SoldOutSizeWayForward } from '../../lib/cart/sold-out-size';
 import {
   shopperMessage,
+  useCheckoutCredit,
   useCustomerInfo,
   usePaymentIntent,
   useTotals,
@@ -28,6 +29,7 @@ import { OfflineCardForm } from './offline-card-form';
 import { OrderSummary } from './order-summary';
 import { ShippingMethodPicker } from './shipping-method-picker';
 import { useCompleteOrder, useStripeRedirectReturn } from './use-complete-order';
+import { PlaceWithCredit, StoreCreditBox } from './store-credit-box';
 
 const StripePaymentForm = lazy(() => import('./stripe-payment-form'));
 
@@ -74,7 +76,13 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
   };
   const totals = useTotals(choices, !customerInfo.isPending);
   const settledTotals = totals.isPlaceholderData ? undefined : totals.data;
-  const intent = usePaymentIntent(choices, step === 'payment' ? settledTotals : undefined);
+  // Store credit (docs/product.md §2.15): offered once the e-mail is saved; when it pays all, no card form.
+  const credit = useCheckoutCredit(saved?.email ?? null);
+  const [creditChosen, setCreditChosen] = useState(false);
+  const balanceCents = parseMoney(credit.data?.balance ?? '0');
+  const useCredit = creditChosen && balanceCents > 0;
+  const creditCovers = useCredit && settledTotals !== undefined && balanceCents >= parseMoney(settledTotals.total);
+  const intent = usePaymentIntent(choices, step === 'payment' && !creditCovers ? settledTotals : undefined, useCredit);
   const complete = useCompleteOrder();
   useStripeRedirectReturn(complete);
 
@@ -179,6 +187,15 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
             />
           </div>
           <div className="space-y-6 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-2">
+            <StoreCreditBox
+              credit={credit.data}
+              checked={creditChosen}
+              onChange={setCreditChosen}
+              appliedCents={creditCovers && settledTotals ? parseMoney(settledTotals.total) : (intent.data?.creditApplied ?? null)}
+            />
+            {creditCovers && settledTotals ? (
+              <PlaceWithCredit choices={choices} totals={settledTotals} />
+            ) : (
             <PaymentSection
               drops={drops}
               items={items}
@@ -193,6 +210,7 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
                 if (intent.data) await complete(intent.data.paymentIntentId);
               }}
             />
+            )}
             <Button type="button" variant="outline" onClick={() => setChosenStep('info')}>
               <ArrowLeft className="h-4 w-4" aria-hidden="true" />
               Back to Info

@@ -6,6 +6,8 @@ import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
+import { ApiError } from '../../lib/api-client';
+import { PO_BOX_MESSAGE } from '../../../common/domain/fulfilment-promises';
 import { useSaveCustomerInfo } from './checkout-api';
 import { SHIPPING_COUNTRIES } from './countries';
 
@@ -40,6 +42,7 @@ export function CustomerInfoForm({
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors },
   } = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(customerInfoBody),
@@ -51,7 +54,12 @@ export function CustomerInfoForm({
       await save.mutateAsync({ ...values, phone: values.phone || null });
       toast({ title: 'Information Saved', description: 'Your shipping information has been saved.' });
       onSaved();
-    } catch {
+    } catch (err) {
+      // A limited edition in the cart and a P.O. box: the server's words go next to the address field.
+      if (err instanceof ApiError && err.status === 400 && err.serverMessage === PO_BOX_MESSAGE) {
+        setError('shippingAddress', { message: PO_BOX_MESSAGE }, { shouldFocus: true });
+        return;
+      }
       toast({
         title: 'Error',
         description: 'Failed to save your information. Please try again.',

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { EnterDrawBody, PublicDraw } from '../../../common/contracts/draws';
+import { PO_BOX_MESSAGE } from '../../../common/domain/fulfilment-promises';
 import { parseMoney } from '../../../common/domain/money';
 import { ReleaseTime } from '../../components/drop-countdown';
 import { Button } from '../../components/ui/button';
@@ -197,6 +198,12 @@ export function DrawEntryForm({
         onSuccess: () => setDone(true),
         onError: (err) => {
           const text = problemText(err, 'Your entry could not be sent. Please try again.');
+          // A drawn piece is a limited edition: the server's P.O. box refusal goes under the address field.
+          if (text === PO_BOX_MESSAGE) {
+            setErrors({ shippingAddress: text });
+            focusFirst({ shippingAddress: text });
+            return;
+          }
           setProblem(text);
         },
       },

@@ -4,6 +4,7 @@ import type { OrderView } from '../../../common/contracts/orders';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
 import { orderStatusLabel } from '../../../common/domain/order-timeline';
 import { formatShopDate } from '../../../common/domain/ship-by';
+import { needsSignature, SIGNATURE_REQUIRED_LABEL } from '../../../common/domain/fulfilment-promises';
 import { PAGE_PATHS, pathTo } from '../../../common/domain/site-routes';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { formatLineOptions } from '../../../common/domain/variant';
@@ -28,14 +29,21 @@ function Panel({ title, icon, children }: { title: string; icon: React.ReactNode
 
 /** Money given back and a card dispute (docs/product.md "After the sale: cancel and refund"). */
 function AfterSaleNote({ order }: { order: OrderView }) {
-  const refunded = parseMoney(order.refunded ?? '0');
+  // Store credit (docs/product.md §2.15) is told apart from money back to the card.
+  const credited = (order.refunds ?? []).filter((r) => r.status === 'succeeded' && r.destination === 'credit').reduce((a, r) => a + parseMoney(r.amount), 0);
+  const refunded = parseMoney(order.refunded ?? '0') - credited;
   const pending = (order.refunds ?? []).filter((r) => r.status === 'requested').reduce((a, r) => a + parseMoney(r.amount), 0);
-  if (refunded === 0 && pending === 0 && !order.disputed) return null;
+  if (refunded === 0 && credited === 0 && pending === 0 && !order.disputed) return null;
   return (
     <section aria-label="Refunds" className="space-y-1 border-2 border-ink bg-bone px-4 py-3 text-sm" data-testid="order-refunds">
       {refunded > 0 && (
         <p className="font-semibold">
           Refunded <span className="tabular-nums">{formatUsd(refunded)}</span> to your card. Banks usually show it within 5–10 business days.
+        </p>
+      )}
+      {credited > 0 && (
+        <p className="font-semibold">
+          Refunded <span className="tabular-nums">{formatUsd(credited)}</span> as store credit, valid 1 year. It is offered at checkout with this e-mail address.
         </p>
       )}
       {pending > 0 && (
@@ -125,6 +133,12 @@ export function OrderDetails({ order }: { order: OrderView }) {
             <br />
             {order.shippingAddress.country}
           </address>
+          {/* The shipping page's promise: over $200 someone signs for the parcel. */}
+          {needsSignature(parseMoney(order.total)) && (
+            <p className="mt-3 text-sm" data-testid="signature-required">
+              <strong>{SIGNATURE_REQUIRED_LABEL}</strong>: orders over $200 are handed over against a signature.
+            </p>
+          )}
         </Panel>
       </div>
 
@@ -199,6 +213,12 @@ export function OrderDetails({ order }: { order: OrderView }) {
               {displayPrice(order.total)}
             </dd>
           </div>
+          {order.storeCredit && (
+            <div className="flex justify-between" data-testid="order-store-credit">
+              <dt>Paid with store credit</dt>
+              <dd className="tabular-nums">{displayPrice(order.storeCredit)}</dd>
+            </div>
+          )}
         </dl>
       </section>
     </div>

@@ -1,6 +1,6 @@
 import { useState, type ComponentType, type ReactNode } from 'react';
 import { AlertTriangle, Leaf, RotateCcw, Share2, Truck } from 'lucide-react';
-import { restockCopy, returnAssurance } from '../../../common/domain/return-policy';
+import { FINAL_SALE_LINE, restockCopy, returnAssurance } from '../../../common/domain/return-policy';
 import { WishlistButton } from '../../components/wishlist-button';
 import type { LiveStock, Product } from '../../../common/contracts/catalog';
 import { displayPrice, formatUsd } from '../../../common/domain/money';
@@ -287,6 +287,7 @@ export function ProductDetail({
             <div className="text-sm">
               <p className="font-bold uppercase tracking-wide">{editionNoticeText(product.editionSize)}</p>
               <p className="mt-1">{restockCopy.notice}</p>
+              {product.nonReturnable && <p className="mt-1 font-semibold">{FINAL_SALE_LINE}</p>}
             </div>
           </div>
 
@@ -462,10 +463,18 @@ export function ProductDetail({
             </li>
             <li className="flex items-start gap-3">
               <RotateCcw className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
-              <span className="text-sm">
-                <strong className="block">{returnAssurance.title}</strong>
-                <span className="text-muted">{returnAssurance.detail}</span>
-              </span>
+              {/* A final sale promises no return: the assurance would contradict the listing. */}
+              {product.nonReturnable ? (
+                <span className="text-sm">
+                  <strong className="block">Final sale</strong>
+                  <span className="text-muted">Marked at listing as non-returnable</span>
+                </span>
+              ) : (
+                <span className="text-sm">
+                  <strong className="block">{returnAssurance.title}</strong>
+                  <span className="text-muted">{returnAssurance.detail}</span>
+                </span>
+              )}
             </li>
             <li className="flex items-start gap-3">
               <Leaf className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { RefundDestination } from '../../../common/domain/after-sale';
 import {
   isUuid,
   type AdminOrder,
@@ -30,8 +31,8 @@ export interface OrdersForAdmin {
 
 /** Cancel and refund (the cancel-order and refund-order flows, ADR 021): the order as it is after. */
 export interface OrderRefundsForAdmin {
-  cancel(orderId: string, body: { itemIds?: readonly string[]; requestKey?: string }): Promise<AdminOrder>;
-  refund(orderId: string, body: { amount?: number; itemIds?: readonly string[]; requestKey?: string }): Promise<AdminOrder>;
+  cancel(orderId: string, body: { itemIds?: readonly string[]; requestKey?: string; destination?: RefundDestination }): Promise<AdminOrder>;
+  refund(orderId: string, body: { amount?: number; itemIds?: readonly string[]; requestKey?: string; destination?: RefundDestination }): Promise<AdminOrder>;
 }
 
 /**
@@ -126,12 +127,12 @@ export function createAdminService(deps: {
     },
     updateOrdersStatus: (orderIds: readonly string[], status: OrderStatus) => deps.orders.updateStatusMany(orderIds, status),
     /** The owner cancels an unshipped order, whole or by line: money back to the card, pieces back to stock. */
-    async cancelOrder(orderId: string, body: { itemIds?: readonly string[]; requestKey?: string }): Promise<AdminOrder> {
+    async cancelOrder(orderId: string, body: { itemIds?: readonly string[]; requestKey?: string; destination?: RefundDestination }): Promise<AdminOrder> {
       if (!isUuid(orderId)) throw notFound('Order not found');
       return deps.afterSale.cancel(orderId, body);
     },
     /** A goodwill refund of an amount or of some lines (the pieces stay with the buyer). */
-    async refundOrder(orderId: string, body: { amount?: number; itemIds?: readonly string[]; requestKey?: string }): Promise<AdminOrder> {
+    async refundOrder(orderId: string, body: { amount?: number; itemIds?: readonly string[]; requestKey?: string; destination?: RefundDestination }): Promise<AdminOrder> {
       if (!isUuid(orderId)) throw notFound('Order not found');
       return deps.afterSale.refund(orderId, body);
     },

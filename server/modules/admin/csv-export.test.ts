@@ -193,16 +193,17 @@ describe('pick list', () => {
     const csv = pickListCsv(
       [
         order({ orderNumber: 'FIFTY-1', status: 'confirmed', items: [line('Run Tee', 'M', 2), line('Run Tee', 'XS', 1)] }),
-        order({ orderNumber: 'FIFTY-2', status: 'processing', items: [line('Run Tee', 'm', 1)] }),
+        // Over $200: the pick list names it as signed-for (common/domain/fulfilment-promises.ts).
+        order({ orderNumber: 'FIFTY-2', status: 'processing', total: '250.00', items: [line('Run Tee', 'm', 1)] }),
         order({ orderNumber: 'FIFTY-3', status: 'shipped', items: [line('Run Tee', 'L', 5)] }),
         order({ orderNumber: 'FIFTY-4', status: 'pending', items: [line('Run Tee', 'L', 5)] }),
       ],
       (name) => (name === 'Run Tee' ? ['XS', 'S', 'M', 'L'] : []),
     );
     expect(parseCsv(csv)).toEqual([
-      ['Product', 'Size', 'Colour', 'Pieces to pick', 'Orders'],
-      ['Run Tee', 'XS', 'Black', '1', 'FIFTY-1'],
-      ['Run Tee', 'M', 'Black', '3', 'FIFTY-1 FIFTY-2'],
+      ['Product', 'Size', 'Colour', 'Pieces to pick', 'Orders', 'Signature required (orders)'],
+      ['Run Tee', 'XS', 'Black', '1', 'FIFTY-1', ''],
+      ['Run Tee', 'M', 'Black', '3', 'FIFTY-1 FIFTY-2', 'FIFTY-2'],
     ]);
   });
 });

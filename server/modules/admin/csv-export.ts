@@ -1,4 +1,6 @@
 import type { AdminOrder, NewsletterSignup, NotifySignupList } from '../../../common/contracts/admin';
+import { needsSignature, SIGNATURE_REQUIRED_LABEL } from '../../../common/domain/fulfilment-promises';
+import { parseMoney } from '../../../common/domain/money';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { formatLineOptionsShort } from '../../../common/domain/variant';
 
@@ -60,7 +62,11 @@ const ORDER_HEADER = [
   'Test order',
   'Carrier',
   'Tracking number',
+  'Signature',
 ] as const;
+
+/** The shipping page's promise (common/domain/fulfilment-promises.ts): over $200 the parcel ships signed for. */
+const signatureOf = (order: Pick<AdminOrder, 'total'>) => needsSignature(parseMoney(order.total));
 
 /** "Name (M, Black) x2 [Nos. 3, 4 of 50]; …" (the shared edition label) */
 function describeItems(order: AdminOrder): string {
@@ -103,6 +109,7 @@ export function ordersCsv(orders: readonly AdminOrder[]): string {
       o.isTest ? 'TEST: not charged' : '',
       o.carrier,
       o.trackingNumber,
+      signatureOf(o) ? SIGNATURE_REQUIRED_LABEL : '',
     ]),
   );
 }
@@ -131,7 +138,7 @@ export const PICK_STATUSES = ['confirmed', 'processing'] as const;
  * and the orders they go to. One row per product, size and colour.
  */
 export function pickListCsv(orders: readonly AdminOrder[], sizeOrder: (productName: string) => readonly string[] = () => []): string {
-  const rows = new Map<string, { product: string; size: string; colour: string; pieces: number; orders: string[] }>();
+  const rows = new Map<string, { product: string; size: string; colour: string; pieces: number; orders: string[]; signed: string[] }>();
   for (const order of orders) {
     if (!(PICK_STATUSES as readonly string[]).includes(order.status)) continue;
     // A card dispute holds an unshipped order until it closes; a cancelled line's pieces are back on the shelf (ADR 021).
@@ -141,9 +148,12 @@ export function pickListCsv(orders: readonly AdminOrder[], sizeOrder: (productNa
       const size = item.selectedSize ?? '';
       const colour = item.selectedColor ?? '';
       const key = `${item.productName}\u0000${size.toLowerCase()}\u0000${colour.toLowerCase()}`;
-      const row = rows.get(key) ?? { product: item.productName, size, colour, pieces: 0, orders: [] };
+      const row = rows.get(key) ?? { product: item.productName, size, colour, pieces: 0, orders: [], signed: [] };
       row.pieces += item.quantity;
-      if (!row.orders.includes(order.orderNumber)) row.orders.push(order.orderNumber);
+      if (!row.orders.includes(order.orderNumber)) {
+        row.orders.push(order.orderNumber);
+        if (signatureOf(order)) row.signed.push(order.orderNumber);
+      }
       rows.set(key, row);
     }
   }
@@ -159,7 +169,7 @@ export function pickListCsv(orders: readonly AdminOrder[], sizeOrder: (productNa
       a.colour.localeCompare(b.colour),
   );
   return toCsv(
-    ['Product', 'Size', 'Colour', 'Pieces to pick', 'Orders'],
-    sorted.map((r) => [r.product, r.size, r.colour, r.pieces, r.orders.join(' ')]),
+    ['Product', 'Size', 'Colour', 'Pieces to pick', 'Orders', `${SIGNATURE_REQUIRED_LABEL} (orders)`],
+    sorted.map((r) => [r.product, r.size, r.colour, r.pieces, r.orders.join(' '), r.signed.join(' ')]),
   );
 }

@@ -44,6 +44,7 @@ export function toProduct(row: ProductRow): Product {
     soldCount: row.soldCount,
     releaseAt: row.releaseAt ? row.releaseAt.toISOString() : null,
     maxPerShopper: row.maxPerShopper,
+    nonReturnable: row.nonReturnable,
     soldOutAt: row.soldOutAt ? row.soldOutAt.toISOString() : null,
     sellOutSeconds: sellOutSeconds(row),
   };

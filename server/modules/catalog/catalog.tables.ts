@@ -52,6 +52,8 @@ export const products = pgTable(
     releaseAt: timestamp('release_at', { withTimezone: true }),
     /** Most units one shopper may buy of this product, across sessions (docs/product.md §9, Per-shopper limits; common/domain/purchase-limit.ts). */
     maxPerShopper: integer('max_per_shopper').notNull().default(2),
+    /** A final sale, marked at listing (the refund policy): this piece cannot be returned. */
+    nonReturnable: boolean('non_returnable').notNull().default(false),
     /** When the last unit of the edition was sold ('All 50 sold in 3 min 12 s'); null while any is left or held. */
     soldOutAt: timestamp('sold_out_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -69,6 +69,14 @@ export interface LimitLine {
   quantity: number;
 }
 
+/** Store credit (the store-credit module's service fits it): held in the hold's transaction, released with the checkout. */
+export interface CheckoutCredit {
+  /** Holds min(balance, total) of the mailbox's credit for the checkout, under the ledger owner's lock; the cents held. */
+  hold(tx: Tx, h: { email: string; checkoutId: string; totalCents: number }): Promise<number>;
+  /** The checkout's held credit back (its payment failed, lapsed or was replaced); 0 when it held none. */
+  release(tx: Tx, checkoutId: string): Promise<number>;
+}
+
 export interface CheckoutLimits {
   checkHold(
     tx: Tx,

@@ -101,6 +101,12 @@ export async function setCheckoutIntent(db: DbOrTx, id: string, paymentIntentId:
   await db.update(checkouts).set({ paymentIntentId, updatedAt: new Date() }).where(eq(checkouts.id, id));
 }
 
+/** What is left for the card once store credit was held (the order's total stays as priced). */
+export async function setCheckoutAmount(db: DbOrTx, id: string, amountCents: number): Promise<CheckoutRow> {
+  const [row] = await db.update(checkouts).set({ amountCents, updatedAt: new Date() }).where(eq(checkouts.id, id)).returning();
+  return row!;
+}
+
 export async function findCheckoutByIntent(db: DbOrTx, paymentIntentId: string): Promise<CheckoutRow | null> {
   const [row] = await db
     .select()

@@ -6,6 +6,8 @@ import {
   createPaymentIntentResult,
   type CreatePaymentIntentResult,
   customerInfoBody,
+  type CustomerInfo,
+  type CustomerInfoBody,
   customerInfoSchema,
   discountResult,
   savedCustomerInfoSchema,
@@ -20,6 +22,8 @@ import type { Shopper } from '../../plugins/shopper';
 /** The start-payment flow (server/flows/start-payment.ts): assertMayBuy, then the hold and the intent. */
 export interface PaymentFlows {
   startPayment(shopper: Shopper, body: PaymentIntentBody): Promise<CreatePaymentIntentResult>;
+  /** The save-customer-info flow (server/flows/ship-to-address.ts): a limited edition never ships to a P.O. box. */
+  saveCustomerInfo(sessionId: string, body: CustomerInfoBody): Promise<CustomerInfo>;
 }
 
 const sid = (request: FastifyRequest) => request.shopper.sessionId();
@@ -38,7 +42,7 @@ export async function checkoutRoutes(
   );
 
   r.post('/api/customer-info', { schema: { body: customerInfoBody, response: { 200: customerInfoSchema, ...errorResponses } }, config: { rateLimited: 'customer-info' } }, async (request) =>
-    inCheckout(async () => checkout.saveCustomerInfo((await request.ensureSession()).sid, request.body)),
+    inCheckout(async () => flows.saveCustomerInfo((await request.ensureSession()).sid, request.body)),
   );
 
   r.post('/api/validate-discount', { schema: { body: validateDiscountBody, response: { 200: discountResult, ...errorResponses } }, config: { rateLimited: 'discount' } }, async (request) =>

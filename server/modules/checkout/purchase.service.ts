@@ -7,6 +7,7 @@ import { canFulfilCheckout, checkoutHoldsStock } from '../../../common/domain/ch
 import { checkDiscountCode, DISCOUNT_MESSAGES, isLimitedCode, normalizeDiscountCode } from '../../../common/domain/discount';
 import { amountMatches } from '../../../common/domain/pricing';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
+import { creditOnlyIntentId, isCreditOnlyIntent } from '../../../common/domain/store-credit';
 import { justSoldOutMessage, quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
 import { systemClock, type Clock } from '../../lib/db-clock';
 import { mapLimit } from '../../lib/map-limit';
@@ -14,6 +15,7 @@ import { badRequest, conflict, HttpError } from '../../plugins/http-error';
 import type {
   CheckoutCart,
   CheckoutCartLine as PricedCartLine,
+  CheckoutCredit,
   CheckoutDiscounts,
   CheckoutGateway,
   CheckoutLimits,
@@ -32,6 +34,7 @@ import {
   lockOpenCheckouts,
   lockShopperAttempts,
   readDatabaseNow,
+  setCheckoutAmount,
   setCheckoutIntent,
   setPaymentCheck,
   transitionCheckout,
@@ -44,7 +47,7 @@ import { CHECKOUT_MESSAGES, discountError, type TotalsService } from './totals.s
 
 export type { CheckoutRow, PaymentCheck };
 
-export type PaymentIntentBody = { amount?: number; discountCode?: string | null; shippingMethod?: ShippingMethod };
+export type PaymentIntentBody = { amount?: number; discountCode?: string | null; shippingMethod?: ShippingMethod; useCredit?: boolean };
 
 /** A checkout's lines as the per-size hold reads them: product, size, colour, units. */
 function sizedLines(lines: readonly CheckoutLine[]) {
@@ -116,6 +119,8 @@ export interface PurchaseDeps {
   limits: CheckoutLimits;
   /** Called after a commit that moved stock (the catalogue shown to shoppers must follow at once). */
   onStockChanged?: () => void;
+  /** Store credit (docs/product.md §2.15): held with the stock, released with it. */
+  credit?: CheckoutCredit;
   /** The database's clock: release, hold deadlines and hold expiry are decided by it (server/lib/db-clock.ts). */
   clock?: Clock;
 }
@@ -149,6 +154,8 @@ export function createPurchaseService(deps: PurchaseDeps) {
       if (row.discountClaimed && row.discountCode) codes.push(row.discountCode);
     }
     const released = await inventory.releaseHolds(tx, ids);
+    // Credit a failed, lapsed or replaced payment held goes back to its grants, in the same transaction.
+    for (const id of ids) await deps.credit?.release(tx, id);
     await limits.endHolds(tx, ids, to === 'expired' ? { lapsed: true } : next ? { replacedBy: next } : { lapsed: false });
     return { released, codes, ids };
   }
@@ -239,7 +246,13 @@ export function createPurchaseService(deps: PurchaseDeps) {
     if (outcome.kind === 'reuse') return reuseIntent(outcome.checkout);
     stockChanged();
     for (const old of outcome.replaced)
-      if (old.paymentIntentId) void gateway.cancelIntent(old.paymentIntentId).catch(() => undefined);
+      if (old.paymentIntentId && !isCreditOnlyIntent(old.paymentIntentId)) void gateway.cancelIntent(old.paymentIntentId).catch(() => undefined);
+    // Credit paid all of it: no payment intent (the spec); the start-payment flow places the order.
+    if (outcome.checkout.amountCents === 0) {
+      const intentId = creditOnlyIntentId(outcome.checkout.id);
+      await setCheckoutIntent(db, outcome.checkout.id, intentId);
+      return answer(outcome.checkout, { id: intentId, clientSecret: '' });
+    }
     return openIntent(outcome.checkout, sessionId);
   }
 
@@ -336,7 +349,8 @@ export function createPurchaseService(deps: PurchaseDeps) {
       discountCode: discount?.code ?? null,
       amountCents: totals.total,
     });
-    const reusable = previous.find(
+    // Held credit changes what the card pays: an attempt that asks for credit always holds afresh.
+    const reusable = body.useCredit ? undefined : previous.find(
       (c) => c.paymentIntentId && c.holdExpiresAt.getTime() - now.getTime() > 30_000 && attemptSignature(c) === signature,
     );
     if (reusable) return { kind: 'reuse', checkout: reusable };
@@ -370,7 +384,10 @@ export function createPurchaseService(deps: PurchaseDeps) {
     });
     await inventory.recordHolds(tx, checkout.id, moved.taken);
     await recordClaims(checkout.id);
-    return { kind: 'new', checkout, replaced: previous };
+    // Store credit pays first, held under its ledger owner's lock in this transaction; the card pays the rest.
+    const credit = body.useCredit && deps.credit ? await deps.credit.hold(tx, { email: buyer.customer.email, checkoutId: checkout.id, totalCents: totals.total }) : 0;
+    const held = credit > 0 ? await setCheckoutAmount(tx, checkout.id, totals.total - credit) : checkout;
+    return { kind: 'new', checkout: held, replaced: previous };
   }
 
   const answer = (checkout: CheckoutRow, intent: { id: string; clientSecret?: string | null }): CreatePaymentIntentResult => ({
@@ -379,6 +396,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
     amount: checkout.amountCents,
     holdExpiresAt: checkout.holdExpiresAt.toISOString(),
     provider: gateway.provider,
+    ...(checkout.totalCents > checkout.amountCents ? { creditApplied: checkout.totalCents - checkout.amountCents } : {}),
   });
 
   /** Step: an unchanged attempt keeps its intent (and the shopper's countdown) while it can still be paid. */
@@ -447,7 +465,8 @@ export function createPurchaseService(deps: PurchaseDeps) {
         if (rows.length === 0) break;
         cursor = rows[rows.length - 1]!;
         const verdicts = await mapLimit(rows, 5, async (row) => {
-          if (!row.paymentIntentId) return 'release' as const;
+          // No intent, or credit paid all (no gateway knows it): nothing can be paying.
+          if (!row.paymentIntentId || isCreditOnlyIntent(row.paymentIntentId)) return 'release' as const;
           try {
             const intent = await gateway.retrieveIntent(row.paymentIntentId);
             return intent && PAID_OR_PAYING.has(intent.status) ? ('keep' as const) : ('release' as const);

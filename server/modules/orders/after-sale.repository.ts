@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { afterSaleSourcesOf, type DisputeStatus, type RefundReason } from '../../../common/domain/after-sale';
+import { afterSaleSourcesOf, type DisputeStatus, type RefundDestination, type RefundReason } from '../../../common/domain/after-sale';
 import { orderDisputes, orderItems, orderRefunds, orders, type RefundedPiece } from './orders.tables';
 
 export type RefundRow = typeof orderRefunds.$inferSelect;
@@ -38,9 +38,9 @@ export async function findRefund(db: DbOrTx, id: string): Promise<RefundRow | nu
 
 export async function insertRefund(
   tx: DbOrTx,
-  refund: { orderId: string; amountCents: number; reason: RefundReason; pieces: RefundedPiece[]; requestKey: string | null },
+  refund: { orderId: string; amountCents: number; reason: RefundReason; pieces: RefundedPiece[]; requestKey: string | null; destination?: RefundDestination },
 ): Promise<RefundRow> {
-  const [row] = await tx.insert(orderRefunds).values({ ...refund, status: 'requested', destination: 'card' }).returning();
+  const [row] = await tx.insert(orderRefunds).values({ ...refund, status: 'requested', destination: refund.destination ?? 'card' }).returning();
   return row!;
 }
 

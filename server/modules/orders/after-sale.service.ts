@@ -136,7 +136,7 @@ export function createAfterSaleService(deps: { db: Db }) {
     async requestCancellation(
       tx: Tx,
       orderId: string,
-      body: { itemIds?: readonly string[]; requestKey?: string },
+      body: { itemIds?: readonly string[]; requestKey?: string; destination?: RefundDestination },
     ): Promise<{ refund: RefundInHand | null; now: PiecesBack[]; pending: string[] }> {
       const order = await locked(tx, orderId);
       const [items, refunds] = await Promise.all([listItemsOf(tx, [orderId]), listRefundsOf(tx, [orderId])]);
@@ -149,6 +149,8 @@ export function createAfterSaleService(deps: { db: Db }) {
       const chosen = live.filter((i) => !body.itemIds || body.itemIds.includes(i.id));
       if (chosen.length === 0) return { refund: null, now: [], pending };
       if (!isCancellable(order.status)) throw new HttpError(409, AFTER_SALE_MESSAGES.shipped);
+      // What credit paid never goes to a card (docs/product.md §2.15): such an order is refunded as credit.
+      if (order.storeCreditCents > 0 && body.destination !== 'credit') throw bad(AFTER_SALE_MESSAGES.paidWithCredit);
       await cancelItems(
         tx,
         orderId,
@@ -163,7 +165,7 @@ export function createAfterSaleService(deps: { db: Db }) {
         : Math.min(left, linesRefundCents(order, chosen.map((i) => ({ unitPriceCents: i.productPriceCents, quantity: i.quantity }))));
       const pieces: RefundedPiece[] = chosen.map((i) => ({ orderItemId: i.id, editionNumbers: [...i.editionNumbers] }));
       if (amountCents <= 0) return { refund: null, now: piecesOf(order, items, pieces), pending };
-      const refund = await insertRefund(tx, { orderId, amountCents, reason: 'cancellation', pieces, requestKey: body.requestKey ?? null });
+      const refund = await insertRefund(tx, { orderId, amountCents, reason: 'cancellation', pieces, requestKey: body.requestKey ?? null, destination: body.destination });
       return { refund: { refund, order, pieces: [], lineNames: names(items, pieces) }, now: [], pending };
     },
 
@@ -174,7 +176,7 @@ export function createAfterSaleService(deps: { db: Db }) {
     async requestGoodwill(
       tx: Tx,
       orderId: string,
-      body: { amount?: number; itemIds?: readonly string[]; requestKey?: string },
+      body: { amount?: number; itemIds?: readonly string[]; requestKey?: string; destination?: RefundDestination },
     ): Promise<{ refund: RefundInHand; again: boolean }> {
       const order = await locked(tx, orderId);
       if (body.requestKey) {
@@ -190,9 +192,10 @@ export function createAfterSaleService(deps: { db: Db }) {
       }
       const left = refundableCents(order.totalCents, refunds);
       if (left <= 0) throw bad(AFTER_SALE_MESSAGES.nothingLeft);
+      if (order.storeCreditCents > 0 && body.destination !== 'credit') throw bad(AFTER_SALE_MESSAGES.paidWithCredit);
       if (amountCents <= 0) throw bad(AFTER_SALE_MESSAGES.amountOrLines);
       if (amountCents > left) throw bad(AFTER_SALE_MESSAGES.overRefund(formatMoney(left)));
-      const refund = await insertRefund(tx, { orderId, amountCents, reason: 'goodwill', pieces: [], requestKey: body.requestKey ?? null });
+      const refund = await insertRefund(tx, { orderId, amountCents, reason: 'goodwill', pieces: [], requestKey: body.requestKey ?? null, destination: body.destination });
       return { refund: { refund, order, pieces: [], lineNames: [] }, again: false };
     },
 

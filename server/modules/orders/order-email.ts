@@ -1,6 +1,7 @@
 import type { Order } from '../../../common/contracts/checkout';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
 import { formatShopDate } from '../../../common/domain/ship-by';
+import { BUYER_WINDOW_SENTENCE } from '../../../common/domain/order-address';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { formatLineOptions } from '../../../common/domain/variant';
 import { escapeHtml } from '../../lib/html';
@@ -46,7 +47,7 @@ export function renderOrderConfirmation(order: Order, shopName: string, orderUrl
     ...(order.isTest ? [TEST_ORDER_NOTE, ''] : []),
     `Order number: ${order.orderNumber}`,
     ...(order.shipBy ? [`Ships by: ${formatShopDate(order.shipBy)}`] : []),
-    ...(orderUrl ? [`${ORDER_LINK_TEXT}: ${orderUrl}`] : []),
+    ...(orderUrl ? [`${ORDER_LINK_TEXT}: ${orderUrl}`, BUYER_WINDOW_SENTENCE] : []),
     '',
     ...order.items.flatMap((item) => [
       `${item.quantity} × ${item.productName}${variant(item) ? ` (${variant(item)})` : ''} — ${formatUsd(parseMoney(item.productPrice) * item.quantity)}`,
@@ -87,7 +88,8 @@ export function renderOrderConfirmation(order: Order, shopName: string, orderUrl
 <p>Thank you for your order, ${escapeHtml(order.customerFirstName)}!</p>
 ${order.isTest ? `<p style="border:2px solid #b45309;padding:8px;font-weight:600">${escapeHtml(TEST_ORDER_NOTE)}</p>` : ''}
 <p>Order number: <strong>${escapeHtml(order.orderNumber)}</strong>${order.shipBy ? `<br>Ships by: <strong>${escapeHtml(formatShopDate(order.shipBy))}</strong>` : ''}</p>
-${orderUrl ? orderLinkHtml(orderUrl) : ''}
+${orderUrl ? `${orderLinkHtml(orderUrl)}
+<p>${escapeHtml(BUYER_WINDOW_SENTENCE)}</p>` : ''}
 <table style="width:100%;border-collapse:collapse">
 <thead><tr><th style="text-align:left">Item</th><th>Qty</th><th style="text-align:right">Price</th></tr></thead>
 <tbody>
@@ -222,4 +224,55 @@ export function renderAfterSaleNotice(
 ${orderLinkHtml(orderUrl)}
 <p>— ${escapeHtml(shopName)}</p></body></html>`;
   return { to: order.customerEmail, subject, text, html };
+}
+
+/** The buyer's delivery address was changed (by them from the order page, or by the shop): where it goes now. */
+export function renderAddressChangedNotice(
+  order: Pick<Order, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>,
+  address: { address: string; city: string; state: string; zip: string; country: string },
+  shopName: string,
+  orderUrl: string,
+): MailMessage {
+  const subject = `${order.isTest ? '[TEST] ' : ''}${shopName}: the delivery address of order ${order.orderNumber} changed`;
+  const lines = [address.address, `${address.city}, ${address.state} ${address.zip}`, address.country];
+  const text = [
+    `Hi ${order.customerFirstName},`,
+    '',
+    `The delivery address of your order ${order.orderNumber} was changed. It now ships to:`,
+    ...lines,
+    '',
+    `${ORDER_LINK_TEXT}: ${orderUrl}`,
+    '',
+    'If you did not make this change, please reply to this e-mail at once.',
+    '',
+    `— ${shopName}`,
+  ].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
+<p>Hi ${escapeHtml(order.customerFirstName)},</p>
+<p>The delivery address of your order <strong>${escapeHtml(order.orderNumber)}</strong> was changed. It now ships to:</p>
+<p>${lines.map(escapeHtml).join('<br>')}</p>
+${orderLinkHtml(orderUrl)}
+<p style="color:#666">If you did not make this change, please reply to this e-mail at once.</p>
+<p>— ${escapeHtml(shopName)}</p></body></html>`;
+  return { to: order.customerEmail, subject, text, html };
+}
+
+/** The support line every order mail carries (the shipping page: "Support reply within 24 hours"). */
+export const supportSentence = (supportEmail: string) =>
+  `Questions about your order? Write to ${supportEmail}; we reply within 24 hours.`;
+
+/**
+ * Every order mail names support (SUPPORT_EMAIL): the line goes above the shop's signature in the text and
+ * before the end of the HTML body.
+ */
+export function withSupport(message: MailMessage, supportEmail: string): MailMessage {
+  const sentence = supportSentence(supportEmail);
+  const sign = message.text.lastIndexOf('\n— ');
+  const text =
+    sign < 0 ? `${message.text}\n\n${sentence}` : `${message.text.slice(0, sign)}\n${sentence}\n${message.text.slice(sign)}`;
+  const para = `<p style="color:#666">Questions about your order? Write to <a href="mailto:${escapeHtml(supportEmail)}">${escapeHtml(supportEmail)}</a>; we reply within 24 hours.</p>`;
+  const end = message.html.lastIndexOf('</body>');
+  const html = end < 0 ? `${message.html}${para}` : `${message.html.slice(0, end)}${para}\n${message.html.slice(end)}`;
+  return { ...message, text, html };
 }

@@ -1,3 +1,4 @@
+import type { RefundDestination } from '../../../common/domain/after-sale';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import crypto from 'node:crypto';
@@ -9,13 +10,17 @@ import { generateOrderNumber } from '../../../common/domain/order-number';
 import { mailboxKey } from '../../../common/domain/identity';
 import { isShipLate, shipByDate, shopClock } from '../../../common/domain/ship-by';
 import { PAGE_PATHS, pathTo } from '../../../common/domain/site-routes';
-import { renderAfterSaleNotice, renderOrderConfirmation, renderOrderLinkMail, renderShippedNotice } from './order-email';
+import { renderAddressChangedNotice, renderAfterSaleNotice, renderOrderConfirmation, renderOrderLinkMail, renderShippedNotice, withSupport } from './order-email';
 import { AFTER_SALE_MESSAGES } from '../../../common/contracts/after-sale';
 import { HttpError } from '../../plugins/http-error';
 import { createAfterSaleService, toDisputeRecord, toRefundRecord } from './after-sale.service';
 import { fullyCancelled, type DisputeRow, type RefundRow } from './after-sale.repository';
 import { createOrderLinks } from './order-links';
 import { trackingUrlOf } from './tracking';
+import { addressOf, createAddressChangeService } from './address-change.service';
+import { buyerWindowEnds, mayChangeOrder } from '../../../common/domain/order-address';
+import { systemClock, type Clock } from '../../lib/db-clock';
+import { shopTime } from '../../lib/shop-time';
 import {
   findItemWithOrder,
   findOrderByNumber,
@@ -65,6 +70,7 @@ export function toOrder(
     tax: formatMoney(row.taxCents),
     shipping: formatMoney(row.shippingCents),
     total: formatMoney(row.totalCents),
+    ...(row.storeCreditCents > 0 ? { storeCredit: formatMoney(row.storeCreditCents) } : {}),
     status: row.status,
     isTest: row.isTest,
     trackingNumber: row.trackingNumber,
@@ -120,6 +126,8 @@ export interface PaidCheckout {
   taxCents: number;
   shippingCents: number;
   totalCents: number;
+  /** What the card pays (a checkout's; the total less store credit held). Absent: the card paid it all. */
+  amountCents?: number;
   lines: ReadonlyArray<{
     productId: string;
     name: string;
@@ -146,6 +154,10 @@ export function createOrdersService(deps: {
   baseUrl?: string;
   /** SHOP_TIME_ZONE: ship-by dates and "made on" dates are the shop's calendar. */
   timeZone?: string;
+  /** SUPPORT_EMAIL: every order mail names it (order-email.ts withSupport). */
+  supportEmail?: string;
+  /** The database's clock: the buyer's hour to change an order is read from it (server/lib/db-clock.ts). */
+  clock?: Clock;
 }) {
   const { db } = deps;
   const shopName = deps.shopName ?? 'FIFTY';
@@ -153,15 +165,20 @@ export function createOrdersService(deps: {
   const afterSale = createAfterSaleService({ db });
   const links = createOrderLinks(deps.secret ?? crypto.randomBytes(32).toString('hex'));
   const pendingMail = new Set<Promise<void>>();
+  const clock = deps.clock ?? systemClock;
+  const addressChanges = createAddressChangeService({ db });
 
   /** The order page's path, with the key that opens this order and nothing else. */
   const orderPath = (orderNumber: string) => `${pathTo(PAGE_PATHS.order, { orderNumber })}?key=${links.viewKey(orderNumber)}`;
   const orderUrl = (orderNumber: string) => `${(deps.baseUrl ?? '').replace(/\/+$/, '')}${orderPath(orderNumber)}`;
   const today = () => shopClock(new Date(), timeZone).date;
 
+  const supported = (message: MailMessage) => withSupport(message, deps.supportEmail ?? 'support@fifty.local');
+
   function sendLater(message: MailMessage, orderNumber: string, what: string): void {
     const mailer = deps.mailer;
     if (!mailer) return;
+    message = supported(message);
     // What triggered it is committed (or only asked): a mail failure is logged (without the address), never undoes it.
     const p = mailer
       .send(message)
@@ -210,12 +227,16 @@ export function createOrdersService(deps: {
       tax: formatMoney(row.taxCents),
       shipping: formatMoney(row.shippingCents),
       total: formatMoney(row.totalCents),
+      ...(row.storeCreditCents > 0 ? { storeCredit: formatMoney(row.storeCreditCents) } : {}),
       tracking: row.trackingNumber
         ? { number: row.trackingNumber, carrier: row.carrier, url: trackingUrlOf(row.carrier, row.trackingNumber) }
         : null,
-      refunds: given.map((r) => ({ amount: formatMoney(r.amountCents), status: r.status as 'requested' | 'succeeded', createdAt: r.createdAt.toISOString() })),
+      refunds: given.map((r) => ({ amount: formatMoney(r.amountCents), status: r.status as 'requested' | 'succeeded', createdAt: r.createdAt.toISOString(), destination: r.destination as RefundDestination })),
       refunded: formatMoney(given.filter((r) => r.status === 'succeeded').reduce((a, r) => a + r.amountCents, 0)),
       disputed: disputes.some((d) => d.status === 'open'),
+      changeUntil: mayChangeOrder('buyer', { status: row.status, placedAt: row.createdAt }, clock.now())
+        ? { at: buyerWindowEnds(row.createdAt).toISOString(), time: shopTime(buyerWindowEnds(row.createdAt), timeZone).short }
+        : null,
     };
   }
 
@@ -300,6 +321,14 @@ export function createOrdersService(deps: {
     ): void {
       sendLater(renderAfterSaleNotice(row, what, shopName, orderUrl(row.orderNumber)), row.orderNumber, 'after-sale');
     },
+    /** The delivery address after the order (the change-order-address flow locks, changes and keeps it). */
+    addressChanges,
+    /** Whether `key` opens order `orderNumber` (the key of its page's link). */
+    opens: (orderNumber: string, key: string | undefined) => links.isViewKey(orderNumber, key),
+    /** The buyer's "address changed" mail with the order page's link, sent after the change commits. */
+    mailAddressChanged(row: OrderRow): void {
+      sendLater(renderAddressChangedNotice(row, addressOf(row), shopName, orderUrl(row.orderNumber)), row.orderNumber, 'address changed');
+    },
     /** Waits for shipped e-mails still being sent (shutdown, tests). */
     async drainMail(): Promise<void> {
       await Promise.allSettled([...pendingMail]);
@@ -310,7 +339,7 @@ export function createOrdersService(deps: {
     orderPath,
     /** The confirmation mail of an order just made, with its order page's link. */
     confirmationMail(order: Order): MailMessage {
-      return renderOrderConfirmation(order, shopName, orderUrl(order.orderNumber));
+      return supported(renderOrderConfirmation(order, shopName, orderUrl(order.orderNumber)));
     },
     /**
      * The buyer's view of an order, only with the key signed for viewing this order; null for anything
@@ -392,6 +421,7 @@ export function createOrdersService(deps: {
         taxCents: paid.taxCents,
         shippingCents: paid.shippingCents,
         totalCents: paid.totalCents,
+        storeCreditCents: paid.amountCents === undefined ? 0 : Math.max(0, paid.totalCents - paid.amountCents),
         isTest: opts.isTest,
       });
       if (!row) throw new Error(`order for ${intentId} appeared while its checkout was locked`);

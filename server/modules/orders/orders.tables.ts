@@ -31,6 +31,8 @@ export const orders = pgTable(
     taxCents: bigint('tax_cents', MONEY).notNull().default(0),
     shippingCents: bigint('shipping_cents', MONEY).notNull().default(0),
     totalCents: bigint('total_cents', MONEY).notNull(),
+    /** What the buyer's store credit paid of the total (docs/product.md §2.15); the card paid the rest. */
+    storeCreditCents: bigint('store_credit_cents', MONEY).notNull().default(0),
     status: text('status').notNull().default('pending'),
     /** Paid through the offline test gateway: no money was taken (marked in the admin, CSV and e-mail). */
     isTest: boolean('is_test').notNull().default(false),

@@ -211,6 +211,37 @@ export function createPurchaseLimitsService(deps: {
       return null;
     },
 
+    /**
+     * An order's delivery address changed after the sale (the change-order-address flow's transaction): the new
+     * address joins the identities the order's units count under. Refused (the violation, nothing written) when
+     * the units held or bought by other checkouts under any identity of the order — its own and the new address,
+     * folded — leave no room for the order's own; else its claims are written under the new address too (the
+     * old one keeps them: it was the buyer's when they bought).
+     */
+    async addDeliveryAddress(
+      tx: Tx,
+      order: { checkoutId: string | null; sessionId: string; email: string; lines: readonly ClaimLine[] },
+      address: { shippingAddress: string; shippingZip: string; shippingCountry: string },
+    ): Promise<LimitViolation | null> {
+      const products = byProduct(order.lines);
+      if (products.length === 0) return null;
+      const shopper: ClaimShopper = { sessionId: order.sessionId, customer: { email: order.email, ...address } };
+      const own = order.checkoutId ? await listClaimsOf(tx, order.checkoutId) : [];
+      const identities = [...new Set([...own.map((c) => c.identity), ...countedIdentities(shopper)])];
+      await lockClaimKeys(tx, lockKeys(products, identities));
+      const violation = await findViolation(tx, order.checkoutId ?? crypto.randomUUID(), products, identities);
+      if (violation || !order.checkoutId) return violation;
+      const delivery = identitiesOf(shopper)[2]!;
+      const existing = new Set(own.map((c) => `${c.productId}|${c.identity}`));
+      await insertClaims(
+        tx,
+        products
+          .filter((p) => !existing.has(`${p.productId}|${delivery}`))
+          .map((p) => ({ productId: p.productId, checkoutId: order.checkoutId!, identity: delivery, quantity: p.quantity, status: 'consumed' as const })),
+      );
+      return null;
+    },
+
     /** Read only: why a refunded checkout was refused, when it was its limit (null: it was not). */
     limitRefusal(
       checkout: ClaimShopper & { checkoutId: string; lines: readonly ClaimLine[] },

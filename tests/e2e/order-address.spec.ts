@@ -1,0 +1,133 @@
+import { test, expect } from '@playwright/test';
+import {
+  E2E_ADMIN_PASSWORD,
+  chooseSize,
+  describeViolationWithTargets,
+  keepScreenshot,
+  loginOwner,
+  markNewsletterSeen,
+  seriousViolations,
+  shootAtBothWidths,
+  teeData,
+} from '../support/e2e';
+
+// The buyer's hour after ordering (docs/product.md "Order page"), on a phone: a buyer pays with the offline
+// test card, opens the order page from the success page, corrects the delivery address, and then cancels the
+// order (a confirm dialog); the page shows it cancelled and refunded to the card.
+
+test('the buyer changes the address and then cancels within the hour at 375 px', async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const owner = await loginOwner(baseURL);
+  const name = `Wrong Door Tee ${Date.now().toString(36)}`;
+  try {
+    const id = await owner.createProduct(teeData(owner, name, { stock: 5, editionSize: 5 }));
+    await markNewsletterSeen(page);
+    await page.setViewportSize({ width: 375, height: 812 });
+
+    await page.goto(`/product/${id}`);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    await chooseSize(page, 'M');
+    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+    await page
+      .getByRole('dialog', { name: 'Shopping Cart' })
+      .getByRole('button', { name: 'Checkout' })
+      .click();
+    const values: Record<string, string> = {
+      Email: 'wrong-door@example.com',
+      'First Name': 'Ada',
+      'Last Name': 'Lovelace',
+      Address: '7 Wrong Turn',
+      City: 'Boston',
+      State: 'MA',
+      'ZIP Code': '02108',
+    };
+    for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
+    await page.getByRole('button', { name: 'Continue to Payment' }).click();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await page.getByLabel('CVC').fill('123');
+    const pay = page.getByRole('button', { name: /^Pay \$\d+\.\d{2}$/ });
+    const paid = (await pay.textContent())!.replace(/^Pay /, '');
+    await pay.click();
+    await expect(page).toHaveURL(/\/order-success$/);
+    const orderNumber = (await page.getByTestId('order-number').textContent())!.trim();
+    const orderPath = (await page.getByRole('link', { name: 'View your order' }).getAttribute('href'))!;
+    await page.getByRole('link', { name: 'View your order' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: orderNumber })).toBeVisible();
+
+    // The hour is named with the shop's clock.
+    const changes = page.getByRole('region', { name: 'Change or cancel' });
+    await expect(changes).toContainText(/You can change the address until \d\d:\d\d \S+\./);
+    await shootAtBothWidths(page, testInfo, 'order-changes', { fullPage: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+
+    // A wrong field says what the checkout says; the corrected address is then the order's.
+    await changes.getByRole('button', { name: 'Change address' }).click();
+    const form = changes.getByRole('form', { name: 'New delivery address' });
+    await form.getByLabel('Address').fill('8 Right Turn');
+    await form.getByLabel('City').fill('');
+    await form.getByRole('button', { name: 'Save address' }).click();
+    await expect(form.getByText('City is required')).toBeVisible();
+    await expect(form.getByLabel('City')).toHaveAttribute('aria-invalid', 'true');
+    await keepScreenshot(page, testInfo, 'order-address-form-375', { fullPage: true });
+    expect(
+      await seriousViolations(page, { describe: describeViolationWithTargets }),
+      'address form at 375px',
+    ).toEqual([]);
+    await form.getByLabel('City').fill('Cambridge');
+    await form.getByLabel('ZIP Code').fill('02139');
+    await form.getByRole('button', { name: 'Save address' }).click();
+    await expect(changes.getByRole('status')).toHaveText(
+      'Address changed. We have e-mailed you the new delivery address.',
+    );
+    await expect(page.getByTestId('shipping-address')).toContainText('8 Right Turn');
+    await expect(page.getByTestId('shipping-address')).toContainText('Cambridge, MA 02139');
+    // It is the order's, not only the page's: a reload shows it.
+    await page.reload();
+    await expect(page.getByTestId('shipping-address')).toContainText('8 Right Turn');
+
+    // The owner corrects it too, from the admin order card (until it ships).
+    expect(
+      (await page.request.post('/api/admin/login', { data: { password: E2E_ADMIN_PASSWORD } })).ok(),
+    ).toBe(true);
+    await page.goto('/admin');
+    await page.getByRole('tab', { name: /^Orders \(\d+\)$/ }).click();
+    await page.getByRole('searchbox').fill(orderNumber);
+    const card = page.getByRole('article', { name: orderNumber });
+    await card.getByRole('button', { name: `Change address of ${orderNumber}` }).click();
+    const ownerDialog = page.getByRole('dialog', { name: `Change the address of ${orderNumber}` });
+    await ownerDialog.getByLabel('Address').fill('8 Right Turn, Apt 2');
+    await keepScreenshot(page, testInfo, 'admin-address-dialog-375');
+    expect(
+      await seriousViolations(page, { include: '[role="dialog"]', describe: describeViolationWithTargets }),
+      'admin address dialog at 375px',
+    ).toEqual([]);
+    await ownerDialog.getByRole('button', { name: 'Save address' }).click();
+    await expect(ownerDialog).toBeHidden();
+    await expect(card.getByRole('region', { name: 'Shipping address' })).toContainText('8 Right Turn, Apt 2');
+    await page.goto(orderPath);
+    await expect(page.getByTestId('shipping-address')).toContainText('8 Right Turn, Apt 2');
+
+    // Cancel, confirmed in a dialog.
+    await page.getByRole('button', { name: 'Cancel order' }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel order ${orderNumber}?` });
+    await expect(dialog).toContainText(`${paid} goes back to your card`);
+    await keepScreenshot(page, testInfo, 'buyer-cancel-dialog-375');
+    expect(
+      await seriousViolations(page, { include: '[role="dialog"]', describe: describeViolationWithTargets }),
+      'cancel dialog at 375px',
+    ).toEqual([]);
+    await dialog.getByRole('button', { name: 'Yes, cancel the order' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('Your order is cancelled. The money goes back to your card.')).toBeFocused();
+    await expect(page.getByText('Status: Cancelled')).toBeVisible();
+    await expect(page.getByTestId('order-refunds')).toContainText(`Refunded ${paid} to your card`);
+    await expect(page.getByRole('button', { name: 'Change address' })).toHaveCount(0);
+    await shootAtBothWidths(page, testInfo, 'order-cancelled-by-buyer', { fullPage: true });
+  } finally {
+    await owner.dispose();
+  }
+});
