@@ -399,7 +399,7 @@ describe('the shop process on its embedded PostgreSQL', () => {
     // Every shopper whose card was charged got their order (asking again after a 503, as the success page does).
     expect(report.charged.filter((c) => c.orderNumber === null)).toEqual([]);
     shop.child.kill('SIGTERM');
-    expect(await shop.exited).toEqual({ code: 0, signal: null });
+    expect(await shop.exited, shop.output().slice(-3000)).toEqual({ code: 0, signal: null });
     expect(shop.output()).not.toMatch(/uncaught|unhandled/i);
     const db = await openDatabase({ dataDir, embeddedMode: 'shared', poolSize: 1 });
     try {

@@ -191,6 +191,7 @@ async function shutdown(reason: string, exitCode = 0, cause?: unknown) {
   let code = exitCode;
   refusing = true;
   await quietDown();
+  app!.log.info({ inFlight: inFlight.size }, 'shutting down: closing the server');
   // Closes idle sockets as they pass GRACE_MS of quiet, until the server has none left.
   sweep = setInterval(() => app!.server.closeIdleConnections(), 50);
   try {
@@ -201,6 +202,7 @@ async function shutdown(reason: string, exitCode = 0, cause?: unknown) {
     code = 1;
   }
   clearInterval(sweep);
+  app!.log.info('shutting down: closing the database');
   try {
     // Closes the pool, then stops the embedded PostgreSQL (a clean checkpoint) when this process owns it.
     await database!.close();

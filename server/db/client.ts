@@ -38,6 +38,9 @@ export interface DatabaseOptions {
   onLost?: (err: Error) => void;
 }
 
+/** How long a stop waits for checked-out connections to come back before it stops the server anyway. */
+const POOL_END_WAIT_MS = 3_000;
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   let embedded: EmbeddedPostgres | undefined;
   let url = opts.databaseUrl;
@@ -85,7 +88,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     },
     embedded,
     async close() {
-      await pool.end();
+      // pool.end() waits for every checked-out client to come back; one that never does (a bug, or a
+      // request still waiting on a dead server) must not keep the stop past its bound: the embedded
+      // server's stop ends those connections anyway.
+      const checkedOut = pool.totalCount - pool.idleCount;
+      const ended = pool.end();
+      const waited = await Promise.race([ended.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), POOL_END_WAIT_MS).unref())]);
+      if (!waited) opts.log?.(`closing the database: ${checkedOut} connection(s) still checked out after ${POOL_END_WAIT_MS / 1000} s; stopping anyway`);
       await embedded?.stop();
     },
   };
