@@ -36,7 +36,7 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
  * to time bounds (writes again within 10 s of a kill -9, a stop within its bound): never beside the browser
  * run, and ahead of what runs beside them (NICE).
  */
-const FAULT_TESTS = ['scripts/start.test.ts', 'server/db/outage.test.ts', 'server/db/relocated-cluster.test.ts', 'server/modules/mail/mail-relay-stop.test.ts'];
+const FAULT_TESTS = ['scripts/start.test.ts', 'server/db/outage.test.ts', 'server/db/relocated-cluster.test.ts', 'server/modules/mail/mail-relay-stop.test.ts', 'server/flows/refund-crash.test.ts'];
 
 /** Each phase: [command, args, extra environment] (the environment read once the steps before it have ended). */
 const PHASES = {

@@ -29,6 +29,7 @@ import { cartRoutes } from './modules/cart/cart.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { adminOrderAddressRoutes, orderChangesRoutes } from './modules/orders/order-changes.routes';
+import { adminOrderReturnsRoutes, orderReturnsRoutes } from './modules/orders/returns.routes';
 import { paymentsRoutes } from './modules/payments/payments.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
@@ -158,6 +159,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(ordersRoutes, { fulfilment: services.fulfilment, orders: services.orders, gate: services.gate });
   await app.register(storeCreditRoutes, { balanceForSession: services.flows.checkoutCredit });
   await app.register(orderChangesRoutes, { changes: services.changeOrder, gate: services.gate });
+  await app.register(orderReturnsRoutes, { returns: services.returnOrder, gate: services.gate });
   await app.register(adminRoutes, {
     admin: services.admin,
     // The owner's image uploads and drop controls (ADR 010), behind the admin routes' login check.
@@ -167,6 +169,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       (scope) => adminDrawsRoutes(scope, { draws: services.draws, settle: services.drawFlows.settle }),
       (scope) => adminStoreCreditRoutes(scope, { storeCredit: services.storeCredit }),
       (scope) => adminOrderAddressRoutes(scope, { changes: services.changeOrder }),
+      (scope) => adminOrderReturnsRoutes(scope, { returns: services.returnOrder }),
     ],
   });
   await app.register(newsletterRoutes, { newsletter: services.newsletter });

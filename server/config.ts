@@ -130,6 +130,10 @@ const envSchema = z.object({
   TEST_CLOCK_OFFSET_MS: z.coerce.number({ message: 'must be a whole number of ms' }).int('must be a whole number of ms').default(0),
   /** Test-only: a file holding ms the shop's drop-day clock is moved forward by, read at each use (browser tests that must not wait out a pass or a draw's window); refused in production. */
   TEST_CLOCK_FILE: z.string().min(1).max(4096).optional(),
+  /** Test-only: after the provider refunds, the refund's id is written here and the refund waits for ever, before the ledger write (the refund crash test); refused in production. */
+  TEST_REFUND_PAUSE_FILE: z.string().min(1).max(4096).optional(),
+  /** Test-only: the refund reconciliation runs this often and takes refunds at least this old (ms; else a minute); refused in production. */
+  TEST_REFUND_RECONCILE_MS: z.coerce.number({ message: 'must be a whole number of ms' }).int('must be a whole number of ms').positive('must be more than 0').optional(),
   /** Seed the demo catalogue and the FALL15 code on a fresh database (default: true unless production). */
   DEMO_DATA: z.enum(['true', 'false'], { message: 'must be true or false' }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -149,7 +153,7 @@ export interface Config extends Omit<Env, 'DATA_DIR' | 'PAYMENTS' | 'DEMO_DATA' 
 type RawEnv = Record<string, string | undefined>;
 const isSet = (v: string | undefined) => v !== undefined && v !== '';
 
-const TEST_ONLY_SETTINGS = ['TEST_STRIPE_API_HOST', 'TEST_STRIPE_API_PORT', 'TEST_STRIPE_API_PROTOCOL', 'TEST_CLOCK_OFFSET_MS', 'TEST_CLOCK_FILE'];
+const TEST_ONLY_SETTINGS = ['TEST_STRIPE_API_HOST', 'TEST_STRIPE_API_PORT', 'TEST_STRIPE_API_PROTOCOL', 'TEST_CLOCK_OFFSET_MS', 'TEST_CLOCK_FILE', 'TEST_REFUND_PAUSE_FILE', 'TEST_REFUND_RECONCILE_MS'];
 
 /** Rules that span several variables; one `NAME: message` line each, listed with the schema's. */
 function crossChecks(env: RawEnv): string[] {

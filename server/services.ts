@@ -39,7 +39,8 @@ import { createStartPaymentFlow } from './flows/start-payment';
 import { assertShipsTo, createSaveCustomerInfoFlow } from './flows/ship-to-address';
 import { createCancelOrderFlow } from './flows/cancel-order';
 import { createChangeOrderAddressFlow } from './flows/change-order-address';
-import { createRefundOrderFlow } from './flows/refund-order';
+import { createReturnOrderFlow } from './flows/return-order';
+import { createRefundOrderFlow, pauseAfterGatewayRefund } from './flows/refund-order';
 import { createStoreCreditService } from './modules/store-credit/store-credit.service';
 import { createCheckoutCreditFlow } from './flows/checkout-credit';
 import { createOrdersService } from './modules/orders/orders.service';
@@ -235,7 +236,10 @@ export async function createServices(config: Config, database: Database, log: Fa
   });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
   // After the sale (ADR 021): the owner's cancel and refund, and the provider's refunds and disputes, are flows.
-  const refundOrder = createRefundOrderFlow({ db, afterSale: orders.afterSale, orders, inventory, gateway, storeCredit, log, onStockChanged });
+  const refundOrder = createRefundOrderFlow({
+    db, afterSale: orders.afterSale, orders, inventory, gateway, storeCredit, log, onStockChanged,
+    afterGatewayRefund: !config.isProduction && config.TEST_REFUND_PAUSE_FILE ? pauseAfterGatewayRefund(config.TEST_REFUND_PAUSE_FILE) : undefined,
+  });
   const cancelOrder = createCancelOrderFlow({ db, afterSale: orders.afterSale, refunds: refundOrder, onStockChanged });
   // The buyer's hour after ordering and the owner's address change (docs/product.md "Order page").
   const changeOrder = createChangeOrderAddressFlow({
@@ -252,7 +256,14 @@ export async function createServices(config: Config, database: Database, log: Fa
   const payments = createPaymentsService({ db, gateway, fulfilment, log, afterSale: refundOrder });
   jobs.every('release-expired-holds', 15_000, () => checkout.releaseExpiredHolds());
   jobs.every('reconcile-payments', 30_000, () => fulfilment.reconcile());
-  jobs.every('reconcile-refunds', 60_000, () => refundOrder.reconcile());
+  const refundReconcileMs = (!config.isProduction && config.TEST_REFUND_RECONCILE_MS) || 60_000;
+  jobs.every('reconcile-refunds', refundReconcileMs, () => refundOrder.reconcile({ olderThanMs: refundReconcileMs }));
+  // Returns by the refund policy (docs/product.md "Returns"): accepted ones are store credit, pieces back on sale.
+  const returnOrder = createReturnOrderFlow({
+    db, orders, storeCredit, refunds: refundOrder, log, onStockChanged,
+    finalSaleOf: async (ids) => new Set([...(await catalog.getProductsFresh(ids)).values()].filter((p) => p.nonReturnable).map((p) => p.id)),
+  });
+  jobs.every('return-deadlines', 15 * 60 * 1000, () => returnOrder.sweep());
   // The fair waiting room of scheduled drops (ADR 010): every instance paces admissions and feeds its
   // event streams from PostgreSQL a few times a second (one conditional UPDATE and one poll per live drop).
   const drops = createDropsService({
@@ -326,7 +337,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('prune-admin-login-attempts', 60 * 60 * 1000, () => admin.auth.pruneLoginAttempts());
   jobs.every('prune-uploads', 60 * 60 * 1000, () => images.prune());
 
-  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, flows, fulfilment, payments, refundOrder, cancelOrder, storeCredit, changeOrder, drops, turnMail, wishlist, draws, drawFlows };
+  return { config, database, db, rateLimitCounter, botCheck, settings, catalog, sessions, mailer, jobs, seo, newsletter, images, admin, gateway, gate, inventory, liveStock, alerts, discounts, cart, checkout, orders, flows, fulfilment, payments, refundOrder, cancelOrder, storeCredit, changeOrder, returnOrder, drops, turnMail, wishlist, draws, drawFlows };
 }
 
 export type Services = Awaited<ReturnType<typeof createServices>>;

@@ -6,6 +6,7 @@ import { Skeleton } from '../components/ui/skeleton';
 import { FindOrderForm } from '../features/orders/find-order-form';
 import { OrderChanges } from '../features/orders/order-changes';
 import { OrderDetails } from '../features/orders/order-details';
+import { OrderReturns } from '../features/orders/order-returns';
 import { useOrderView } from '../features/orders/orders-api';
 import { SupportEmailLink } from '../features/static-pages/support-email-link';
 import { useDocumentTitle } from '../lib/use-document-title';
@@ -47,6 +48,7 @@ export default function OrderPage() {
               <OrderChanges order={found} orderKey={key} />
             </div>
           )}
+          {key && <OrderReturns orderNumber={found.orderNumber} orderKey={key} />}
           <section aria-labelledby="order-help-heading" className="mt-6 border-2 border-ink bg-bone p-5 text-sm">
             <h2 id="order-help-heading" className="font-display text-xl uppercase tracking-wide">
               Need help with this order?

@@ -315,6 +315,11 @@ export const adminOrdersQuery = z.object({
     .max(200)
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /** "1": only orders not yet shipped and past their ship-by date (common/domain/ship-by.ts). */
+  late: z
+    .enum(['', '0', '1'], { message: 'late must be 1 or 0' })
+    .optional()
+    .transform((v) => v === '1' || undefined),
 });
 export type AdminOrdersQuery = z.infer<typeof adminOrdersQuery>;
 
@@ -378,7 +383,27 @@ export const bulkOrderStatusBody = z.object({
     .min(1, { message: 'Select at least one order' })
     .max(200, { message: 'At most 200 orders at once' }),
   status: orderStatusField,
+  /**
+   * For "shipped": each selected order's carrier and number (the shipped e-mail carries them). An order
+   * without one here or already on it makes the whole change a 400 naming it.
+   */
+  tracking: z
+    .array(
+      z.object({
+        orderId: safeString().uuid({ message: 'Invalid order id' }),
+        trackingNumber: safeString()
+          .trim()
+          .min(1, { message: 'Tracking number is required' })
+          .max(100, { message: 'Tracking number must be at most 100 characters' }),
+        carrier: z.enum(CARRIERS, { message: `Carrier must be one of ${CARRIERS.join(', ')}` }),
+      }),
+    )
+    .max(200, { message: 'At most 200 orders at once' })
+    .optional(),
 });
+export type BulkOrderStatusBody = z.infer<typeof bulkOrderStatusBody>;
+export const BULK_SHIP_NEEDS_TRACKING = (orderNumbers: readonly string[]) =>
+  `Add a tracking number before marking shipped: ${orderNumbers.join(', ')}`;
 export const bulkOrderStatusResult = z.object({ updated: z.number().int() });
 
 /**

@@ -144,6 +144,17 @@ export const orderSchema = z.object({
   /** After the sale (ADR 021): its refunds and card disputes, records of their own beside the status. */
   refunds: z.array(refundRecordSchema).optional(),
   disputes: z.array(disputeRecordSchema).optional(),
+  /** The admin's view: every change of the delivery address, oldest first (order_address_changes). */
+  addressChanges: z
+    .array(
+      z.object({
+        changedBy: z.enum(['buyer', 'owner']),
+        changedAt: safeString(),
+        from: safeString(),
+        to: safeString(),
+      }),
+    )
+    .optional(),
   createdAt: safeString(),
   updatedAt: safeString(),
 });

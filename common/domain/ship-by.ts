@@ -47,7 +47,9 @@ export function shipByDate(placedAt: Date, opts: { limitedDrop: boolean; timeZon
 }
 
 /** Statuses that still owe the buyer a shipment. */
-const UNSHIPPED = new Set(['pending', 'confirmed', 'processing']);
+/** Statuses of an order not yet shipped nor cancelled (the late filter asks the database for these). */
+export const UNSHIPPED_STATUSES = ['pending', 'confirmed', 'processing'] as const;
+const UNSHIPPED = new Set<string>(UNSHIPPED_STATUSES);
 
 /** Late: not yet shipped (nor cancelled) and the shop's today is past the ship-by date. */
 export function isShipLate(shipBy: string | null | undefined, status: string, today: string): boolean {

@@ -62,6 +62,7 @@ export const KEPT_TABLES: readonly string[] = [
   'store_credit_redemptions',
   'store_credit_entries',
   'order_address_changes', // who changed a delivery address from what to what (docs/product.md "Order page")
+  'order_returns', // returns asked for, approved and accepted, with the credit granted (docs/product.md "Returns")
   'drops',
   'drop_queue', // and its place sequence
   'product_alerts', // unsubscribe tokens kept (links already mailed); claim tokens dropped (SCRUBBED_COLUMNS)

@@ -193,7 +193,11 @@ describeEachDb(
       expect(rows.find((l) => l.startsWith('"Light Tee"'))).toMatch(new RegExp(`"${smallOrder}",""$`));
 
       // Every order mail names support: the buyer's confirmation and the shipped notice.
-      const shipped = await admin.post('/api/admin/orders/bulk-status', { orderIds: ids, status: 'shipped' });
+      const shipped = await admin.post('/api/admin/orders/bulk-status', {
+        orderIds: ids,
+        status: 'shipped',
+        tracking: ids.map((orderId, i) => ({ orderId, carrier: 'ups', trackingNumber: `1Z999AA1012345678${i}` })),
+      });
       expect(shipped.statusCode, shipped.body).toBe(200);
       await t().services.orders.drainMail();
       const support = `Write to ${t().config.SUPPORT_EMAIL}; we reply within 24 hours.`;

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client';
 import type { Order } from '../../common/contracts/checkout';
@@ -22,10 +23,23 @@ export interface RefundOrderDeps {
   log: FastifyBaseLogger;
   /** Called after pieces came back: stock the catalogue shows moved. */
   onStockChanged?: () => void;
+  /** Test-only (TEST_REFUND_PAUSE_FILE): between the provider's refund and the ledger write (the crash test's kill -9). */
+  afterGatewayRefund?: (refundId: string) => Promise<void>;
 }
 
 /** The gateway's idempotency key of a refund record: one record, one refund at the provider, however often asked. */
 export const refundKeyOf = (refundId: string) => `order-refund-${refundId}`;
+
+/**
+ * The crash test's pause (TEST_REFUND_PAUSE_FILE, refused in production): the refund's id written to `file` once
+ * the provider refunded, then no answer ever, so the test kills the process with the ledger write still to come.
+ */
+export const pauseAfterGatewayRefund =
+  (file: string) =>
+  (refundId: string): Promise<void> => {
+    fs.writeFileSync(file, refundId);
+    return new Promise<void>(() => undefined);
+  };
 
 /**
  * Refund an order (docs/product.md "After the sale: cancel and refund"; ADR 021): money back to the card, the
@@ -126,7 +140,9 @@ export function createRefundOrderFlow(deps: RefundOrderDeps) {
       log.error({ err, refundId: inHand.refund.id }, 'refund: the provider could not be asked; reconciliation retries');
       throw new HttpError(502, AFTER_SALE_MESSAGES.gatewayPending);
     }
-    if (made !== 'failed') await settleRefund(inHand.refund.id, made.gatewayRefundId);
+    if (made === 'failed') return;
+    await deps.afterGatewayRefund?.(inHand.refund.id);
+    await settleRefund(inHand.refund.id, made.gatewayRefundId);
   }
 
   async function answer(orderId: string): Promise<Order> {

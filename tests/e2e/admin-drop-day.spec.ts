@@ -253,6 +253,33 @@ test('orders a page at a time: Previous/Next, select all on the page, a confirme
     expect(listed.orders.filter((o) => o.status === 'processing')).toHaveLength(20);
   });
 
+  await test.step('a bulk Shipped asks for each order’s tracking number and refuses until every one has it', async () => {
+    const boxes = page.getByRole('checkbox', { name: /^Select order / });
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await page.getByRole('combobox', { name: 'New status for the selected orders' }).click();
+    await page.getByRole('option', { name: 'Shipped' }).click();
+    await page.getByRole('button', { name: 'Set status' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set 2 orders to Shipped?' });
+    const rows = dialog.getByRole('list', { name: 'Tracking for each order' }).getByRole('listitem');
+    await expect(rows).toHaveCount(2);
+    await dialog.getByRole('button', { name: 'Set 2 orders to Shipped' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(/^Add a tracking number and carrier for FIFTY-/);
+    await expectAxeClean(page, 'bulk shipped dialog');
+    await expectNoSidewaysScroll(page);
+    for (const [i, n] of ['1Z999AA10123456701', '1Z999AA10123456702'].entries()) {
+      await rows.nth(i).getByLabel(/^Tracking number/).fill(n);
+      await rows.nth(i).getByLabel(/^Carrier/).selectOption('ups');
+    }
+    await dialog.getByRole('button', { name: 'Set 2 orders to Shipped' }).click();
+    await expect(toastText(page, 'Order status updated successfully')).toBeVisible();
+    const listed = (await (await owner.request.get(`/api/admin/orders/page?q=paging-${run}&status=shipped`)).json()) as {
+      orders: Array<{ trackingNumber: string | null; trackingUrl: string | null }>;
+    };
+    expect(listed.orders.map((o) => o.trackingNumber).sort()).toEqual(['1Z999AA10123456701', '1Z999AA10123456702']);
+    expect(listed.orders.every((o) => o.trackingUrl?.startsWith('https://www.ups.com/'))).toBe(true);
+  });
+
   await test.step('one order marked shipped with a UPS tracking number', async () => {
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect(summary).toHaveText('Showing 21–21 of 21');

@@ -17,6 +17,7 @@ import { useUpdateOrderStatus, type OrderStatusChange } from './use-admin-data';
 import { formatLineOptions } from '../../../common/domain/variant';
 import { AfterSaleActions, AfterSaleRecords, DisputeBadge } from './order-after-sale';
 import { OrderAddressDialog } from './order-address-dialog';
+import { OrderReturnsSection } from './order-returns';
 
 const usd = (amount: string) => `$${amount}`;
 
@@ -197,6 +198,7 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
           <div className="mt-2">
             <OrderAddressDialog order={order} />
           </div>
+          <AddressHistory order={order} />
         </section>
 
         <section aria-label="Totals" className="text-sm md:row-span-2">
@@ -252,6 +254,7 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
         </section>
 
         <AfterSaleRecords order={order} />
+        <OrderReturnsSection order={order} />
         <AfterSaleActions order={order} />
 
         {order.status !== 'cancelled' && (
@@ -357,5 +360,34 @@ function ShipmentForm({
         )}
       </p>
     </section>
+  );
+}
+
+/** Every change of the delivery address (order_address_changes): who, when, old → new; hidden when none. */
+function AddressHistory({ order }: { order: AdminOrder }) {
+  const changes = order.addressChanges ?? [];
+  if (changes.length === 0) return null;
+  return (
+    <details className="mt-2">
+      <summary className="min-h-11 cursor-pointer py-2 font-semibold underline underline-offset-2">
+        Address changed {changes.length === 1 ? 'once' : `${changes.length} times`}
+      </summary>
+      <ol className="grid gap-2" aria-label={`Address history of ${order.orderNumber}`}>
+        {changes.map((c) => (
+          <li key={c.changedAt + c.to} className="border-l-2 border-neutral-400 pl-2">
+            <p className="text-xs text-muted">
+              By the {c.changedBy === 'owner' ? 'shop' : 'buyer'},{' '}
+              <time dateTime={c.changedAt}>{new Date(c.changedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time>
+            </p>
+            <p className="break-words">
+              <del className="text-muted">{c.from}</del>
+              <span aria-hidden="true"> → </span>
+              <span className="sr-only"> changed to </span>
+              <ins className="no-underline">{c.to}</ins>
+            </p>
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }

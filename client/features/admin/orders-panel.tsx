@@ -1,8 +1,9 @@
 import { buttonVariants } from '../../components/ui/button';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ChevronLeft, ChevronRight, Inbox, Search } from 'lucide-react';
-import { ADMIN_ORDERS_PAGE_SIZE } from '../../../common/contracts/admin';
+import { ADMIN_ORDERS_PAGE_SIZE, CARRIER_LABELS, CARRIERS, type AdminOrder, type Carrier } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
+import { ApiError } from '../../lib/api-client';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -32,13 +33,15 @@ interface OrdersPanelProps {
 }
 
 const ALL = 'all';
+/** The status filter's "Late": unshipped past the ship-by date (the server decides, GET ...?late=1). */
+const LATE = 'late';
 /** The search is sent to the server once typing pauses this long. */
 const SEARCH_DEBOUNCE_MS = 300;
 
 /** The orders, a page at a time from the server (filtered and counted there), with a bulk status change. */
 export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) {
   const uid = useId();
-  const [status, setStatus] = useState<OrderStatus | typeof ALL>(ALL);
+  const [status, setStatus] = useState<OrderStatus | typeof ALL | typeof LATE>(ALL);
   const [query, setQuery] = useState('');
   const [q, setQ] = useState('');
   const [offset, setOffset] = useState(0);
@@ -55,7 +58,11 @@ export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) 
     setSelected(new Set());
   }, [status, q]);
 
-  const filters = { status: status === ALL ? undefined : status, q: q || undefined };
+  const filters = {
+    status: status === ALL || status === LATE ? undefined : status,
+    late: status === LATE || undefined,
+    q: q || undefined,
+  };
   const page = useAdminOrdersPage({ ...filters, offset }, live);
   const data = page.data;
   const orders = data?.orders ?? [];
@@ -143,10 +150,11 @@ export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) 
               <Label htmlFor={`${uid}-status`}>Filter by status</Label>
               <OrderStatusSelect
                 value={status}
-                onValueChange={(v) => setStatus(v as OrderStatus | typeof ALL)}
+                onValueChange={(v) => setStatus(v as OrderStatus | typeof ALL | typeof LATE)}
                 trigger={{ id: `${uid}-status` }}
               >
                 <SelectItem value={ALL}>All statuses</SelectItem>
+                <SelectItem value={LATE}>Late (past ship-by)</SelectItem>
               </OrderStatusSelect>
             </div>
           </div>
@@ -164,6 +172,7 @@ export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) 
               <BulkStatusBar
                 pageIds={onPage}
                 chosen={chosen}
+                chosenOrders={orders.filter((o) => selected.has(o.id))}
                 allChosen={allChosen}
                 onSelectAll={(on) => setSelected(on ? new Set(onPage) : new Set())}
                 onDone={() => setSelected(new Set())}
@@ -234,12 +243,14 @@ function PagerButton({
 function BulkStatusBar({
   pageIds,
   chosen,
+  chosenOrders,
   allChosen,
   onSelectAll,
   onDone,
 }: {
   pageIds: string[];
   chosen: string[];
+  chosenOrders: AdminOrder[];
   allChosen: boolean;
   onSelectAll: (on: boolean) => void;
   onDone: () => void;
@@ -248,6 +259,8 @@ function BulkStatusBar({
   const bulk = useBulkOrderStatus();
   const [status, setStatus] = useState<OrderStatus>('shipped');
   const [open, setOpen] = useState(false);
+  const [tracking, setTracking] = useState<Record<string, { trackingNumber: string; carrier: Carrier | '' }>>({});
+  const [problem, setProblem] = useState<string | null>(null);
   const selectAllRef = useRef<HTMLInputElement>(null);
   const some = chosen.length > 0 && !allChosen;
   useEffect(() => {
@@ -256,16 +269,49 @@ function BulkStatusBar({
   const n = chosen.length;
   const orders = `${n} ${n === 1 ? 'order' : 'orders'}`;
 
+  const shipping = status === 'shipped';
+  // Each order about to ship, with the number and carrier typed here (prefilled with what its card saved).
+  const toShip = shipping ? chosenOrders.filter((o) => o.status !== 'shipped' && o.status !== 'cancelled') : [];
+  const entryOf = (o: AdminOrder) =>
+    tracking[o.id] ?? { trackingNumber: o.trackingNumber ?? '', carrier: ((o.carrier as Carrier | null) ?? '') as Carrier | '' };
+  const missing = toShip.filter((o) => !entryOf(o).trackingNumber.trim() || !entryOf(o).carrier);
+
+  const openDialog = () => {
+    if (n === 0) return;
+    setTracking({});
+    setProblem(null);
+    setOpen(true);
+  };
   const confirm = () => {
+    if (missing.length > 0) {
+      setProblem(`Add a tracking number and carrier for ${missing.map((o) => o.orderNumber).join(', ')}`);
+      return;
+    }
     bulk.mutate(
-      { orderIds: chosen, status },
+      {
+        orderIds: chosen,
+        status,
+        ...(shipping
+          ? {
+              tracking: toShip.map((o) => {
+                const e = entryOf(o);
+                return { orderId: o.id, trackingNumber: e.trackingNumber.trim(), carrier: e.carrier as Carrier };
+              }),
+            }
+          : {}),
+      },
       {
         onSuccess: () => {
           toast({ title: 'Success', description: 'Order status updated successfully' });
           onDone();
+          setOpen(false);
         },
-        onError: () => toast({ title: 'Error', description: 'Failed to update order status', variant: 'destructive' }),
-        onSettled: () => setOpen(false),
+        onError: (err) => {
+          // A refusal the owner can fix (a missing number) stays in the dialog; anything else closes it.
+          if (err instanceof ApiError && err.status === 400) return setProblem(err.serverMessage);
+          toast({ title: 'Error', description: 'Failed to update order status', variant: 'destructive' });
+          setOpen(false);
+        },
       },
     );
   };
@@ -304,7 +350,7 @@ function BulkStatusBar({
             type="button"
             className={cn('min-h-11', n === 0 && 'cursor-not-allowed opacity-50')}
             aria-disabled={n === 0}
-            onClick={() => n > 0 && setOpen(true)}
+            onClick={openDialog}
           >
             Set status
           </Button>
@@ -320,11 +366,29 @@ function BulkStatusBar({
                 Set {orders} to {orderStatusLabel(status)}?
               </DialogTitle>
               <DialogDescription>
-                {status === 'shipped'
-                  ? 'Each customer whose order becomes shipped gets the shipped e-mail. To include a tracking number, mark the order shipped on its own card.'
+                {shipping
+                  ? 'Each customer gets the shipped e-mail with the tracking number and the carrier\'s link below. All of them change, or none.'
                   : 'All of them change, or none if one fails.'}
               </DialogDescription>
             </DialogHeader>
+            {toShip.length > 0 && (
+              <ul className="grid max-h-[50vh] gap-3 overflow-y-auto" aria-label="Tracking for each order">
+                {toShip.map((o) => (
+                  <BulkTrackingRow
+                    key={o.id}
+                    order={o}
+                    value={entryOf(o)}
+                    invalid={problem !== null && missing.includes(o)}
+                    onChange={(v) => setTracking((prev) => ({ ...prev, [o.id]: v }))}
+                  />
+                ))}
+              </ul>
+            )}
+            {problem && (
+              <p role="alert" className="text-sm font-semibold text-red-800">
+                {problem}
+              </p>
+            )}
             <div className="flex flex-wrap justify-end gap-2">
               <DialogClose asChild>
                 <Button type="button" variant="outline">
@@ -339,5 +403,61 @@ function BulkStatusBar({
         </Dialog>
       </div>
     </div>
+  );
+}
+
+/** One order in the bulk "shipped" dialog: its number and carrier, stacked on a phone. */
+function BulkTrackingRow({
+  order,
+  value,
+  invalid,
+  onChange,
+}: {
+  order: AdminOrder;
+  value: { trackingNumber: string; carrier: Carrier | '' };
+  invalid: boolean;
+  onChange: (value: { trackingNumber: string; carrier: Carrier | '' }) => void;
+}) {
+  const id = useId();
+  return (
+    <li className="grid gap-2 border-2 border-neutral-300 p-2 sm:grid-cols-[1fr_8rem]">
+      <p className="text-sm font-semibold sm:col-span-2">
+        {order.orderNumber} · {order.customerFirstName} {order.customerLastName}
+      </p>
+      <div className="grid gap-1">
+        <label htmlFor={`${id}-tn`} className="text-xs font-semibold">
+          Tracking number <span className="sr-only">for {order.orderNumber}</span>
+        </label>
+        <Input
+          id={`${id}-tn`}
+          value={value.trackingNumber}
+          maxLength={100}
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono text-sm"
+          aria-invalid={invalid && !value.trackingNumber.trim()}
+          onChange={(e) => onChange({ ...value, trackingNumber: e.target.value })}
+        />
+      </div>
+      <div className="grid gap-1">
+        <label htmlFor={`${id}-carrier`} className="text-xs font-semibold">
+          Carrier <span className="sr-only">for {order.orderNumber}</span>
+        </label>
+        <select
+          id={`${id}-carrier`}
+          value={value.carrier}
+          aria-invalid={invalid && !value.carrier}
+          onChange={(e) => onChange({ ...value, carrier: e.target.value as Carrier | '' })}
+          className="h-11 w-full border-2 border-neutral-300 bg-white px-2 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-blue-600"
+        >
+          <option value="">Choose…</option>
+          {CARRIERS.map((c) => (
+            <option key={c} value={c}>
+              {CARRIER_LABELS[c]}
+            </option>
+          ))}
+        </select>
+      </div>
+    </li>
   );
 }

@@ -21,6 +21,7 @@ import {
   type NewsletterSignup,
   type Carrier,
   type ProductPayload,
+  type BulkOrderStatusBody,
 } from '../../../common/contracts/admin';
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import type { AdminDrop } from '../../../common/contracts/drops';
@@ -67,14 +68,17 @@ export function useAdminProducts(enabled: boolean, live = false) {
 export interface OrdersPageParams {
   status?: OrderStatus;
   q?: string;
+  /** Only orders not yet shipped and past their ship-by date. */
+  late?: boolean;
   offset: number;
   limit?: number;
 }
 
 /** The query string of the orders page, the same filters for the CSV export (status, q). */
-export function ordersQueryString({ status, q, offset, limit }: Partial<OrdersPageParams>): string {
+export function ordersQueryString({ status, q, late, offset, limit }: Partial<OrdersPageParams>): string {
   const params = new URLSearchParams();
   if (status) params.set('status', status);
+  if (late) params.set('late', '1');
   if (q) params.set('q', q);
   if (limit !== undefined) params.set('limit', String(limit));
   if (offset !== undefined) params.set('offset', String(offset));
@@ -190,7 +194,7 @@ export function useUpdateOrderStatus() {
 export function useBulkOrderStatus() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { orderIds: string[]; status: OrderStatus }) =>
+    mutationFn: (body: BulkOrderStatusBody) =>
       apiJson('POST', '/api/admin/orders/bulk-status', body, bulkOrderStatusResult),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminOrdersKey }),
   });

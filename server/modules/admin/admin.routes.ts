@@ -184,7 +184,7 @@ export async function adminRoutes(
   r.post(
     '/api/admin/orders/bulk-status',
     { schema: { body: bulkOrderStatusBody, response: { 200: bulkOrderStatusResult, ...errorResponses } } },
-    async (request) => admin.updateOrdersStatus(request.body.orderIds, request.body.status),
+    async (request) => admin.updateOrdersStatus(request.body.orderIds, request.body.status, request.body.tracking),
   );
 
   r.get('/api/admin/orders.csv', { schema: { querystring: adminOrdersQuery } }, async (request, reply) => {

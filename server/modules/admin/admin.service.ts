@@ -18,15 +18,16 @@ import { notFound } from '../../plugins/http-error';
 import { createAdminAuthService, type AdminSessions } from './admin-auth.service';
 import { newsletterCsv, notifySignupsCsv, ordersCsv, pickListCsv, PICK_STATUSES } from './csv-export';
 
-type OrderFilter = { status?: OrderStatus; q?: string };
+type OrderFilter = { status?: OrderStatus; q?: string; late?: boolean };
 type Tracking = { trackingNumber?: string | null; carrier?: string | null };
+type BulkTracking = { orderId: string; trackingNumber: string; carrier: string };
 
 /** What the admin needs of the orders module (services.orders). */
 export interface OrdersForAdmin {
   listOrders(filter: OrderFilter): Promise<AdminOrder[]>;
   listOrdersPage(filter: OrderFilter, page: { limit: number; offset: number }): Promise<{ orders: AdminOrder[]; total: number }>;
   updateStatus(orderId: string, status: OrderStatus, tracking?: Tracking): Promise<AdminOrder | null>;
-  updateStatusMany(orderIds: readonly string[], status: OrderStatus): Promise<{ updated: number }>;
+  updateStatusMany(orderIds: readonly string[], status: OrderStatus, tracking?: readonly BulkTracking[]): Promise<{ updated: number }>;
 }
 
 /** Cancel and refund (the cancel-order and refund-order flows, ADR 021): the order as it is after. */
@@ -125,7 +126,8 @@ export function createAdminService(deps: {
       if (!order) throw notFound('Order not found');
       return order;
     },
-    updateOrdersStatus: (orderIds: readonly string[], status: OrderStatus) => deps.orders.updateStatusMany(orderIds, status),
+    updateOrdersStatus: (orderIds: readonly string[], status: OrderStatus, tracking?: readonly BulkTracking[]) =>
+      deps.orders.updateStatusMany(orderIds, status, tracking),
     /** The owner cancels an unshipped order, whole or by line: money back to the card, pieces back to stock. */
     async cancelOrder(orderId: string, body: { itemIds?: readonly string[]; requestKey?: string; destination?: RefundDestination }): Promise<AdminOrder> {
       if (!isUuid(orderId)) throw notFound('Order not found');

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import type { AddressSnapshot, OrderAddressBody } from '../../../common/contracts/order-address';
 import { orderAddressChanges } from './address-changes.tables';
@@ -18,6 +18,9 @@ export const addressOf = (
   zip: row.shippingZip,
   country: row.shippingCountry,
 });
+
+/** One line for the admin's history: "street, city, state zip, country". */
+export const addressLine = (a: AddressSnapshot): string => `${a.address}, ${a.city}, ${a.state} ${a.zip}, ${a.country}`;
 
 /**
  * The delivery address of an order after it was placed (docs/product.md "Order page"): the order row locked,
@@ -80,6 +83,19 @@ export function createAddressChangeService(deps: { db: Db }) {
         .from(orderAddressChanges)
         .where(and(eq(orderAddressChanges.orderId, orderId), eq(orderAddressChanges.changedBy, by)));
       return Number(row?.n ?? 0);
+    },
+
+    /** The changes of many orders' addresses (the admin's list), oldest first per order. */
+    async historyOf(orderIds: readonly string[]): Promise<Map<string, Array<{ changedBy: string; oldAddress: AddressSnapshot; newAddress: AddressSnapshot; createdAt: Date }>>> {
+      const byOrder = new Map<string, Array<{ changedBy: string; oldAddress: AddressSnapshot; newAddress: AddressSnapshot; createdAt: Date }>>();
+      if (orderIds.length === 0) return byOrder;
+      const rows = await deps.db
+        .select()
+        .from(orderAddressChanges)
+        .where(inArray(orderAddressChanges.orderId, [...orderIds]))
+        .orderBy(asc(orderAddressChanges.createdAt), asc(orderAddressChanges.id));
+      for (const r of rows) byOrder.set(r.orderId, [...(byOrder.get(r.orderId) ?? []), r]);
+      return byOrder;
     },
 
     /** Every change of the order's address, oldest first. */

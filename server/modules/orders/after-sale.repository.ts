@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { afterSaleSourcesOf, type DisputeStatus, type RefundDestination, type RefundReason } from '../../../common/domain/after-sale';
 import { orderDisputes, orderItems, orderRefunds, orders, type RefundedPiece } from './orders.tables';
+import { orderReturns } from './returns.tables';
 
 export type RefundRow = typeof orderRefunds.$inferSelect;
 export type DisputeRow = typeof orderDisputes.$inferSelect;
@@ -15,6 +16,22 @@ export async function lockOrder(tx: DbOrTx, orderId: string) {
 export function listRefundsOf(db: DbOrTx, orderIds: readonly string[]): Promise<RefundRow[]> {
   if (orderIds.length === 0) return Promise.resolve([]);
   return db.select().from(orderRefunds).where(inArray(orderRefunds.orderId, [...orderIds])).orderBy(asc(orderRefunds.createdAt));
+}
+
+/**
+ * Everything given back on an order so far, in the shape refundableCents reads: its refunds (a failed one gave
+ * nothing) and the store credit of its accepted returns, so a goodwill refund or a cancellation never pays for
+ * a line a return already credited, nor a return for money already refunded.
+ */
+export async function givenBackOf(db: DbOrTx, orderId: string): Promise<Array<{ amountCents: number; status: string }>> {
+  const [refunds, returned] = await Promise.all([
+    listRefundsOf(db, [orderId]),
+    db
+      .select({ amountCents: orderReturns.creditCents })
+      .from(orderReturns)
+      .where(and(eq(orderReturns.orderId, orderId), eq(orderReturns.status, 'accepted'))),
+  ]);
+  return [...refunds, ...returned.map((r) => ({ amountCents: r.amountCents, status: 'succeeded' }))];
 }
 
 export function listDisputesOf(db: DbOrTx, orderIds: readonly string[]): Promise<DisputeRow[]> {

@@ -22,6 +22,7 @@ import {
   insertProviderRefund,
   insertRefund,
   listDisputesOf,
+  givenBackOf,
   listRefundsOf,
   listStaleRefunds,
   lockOrder,
@@ -158,7 +159,7 @@ export function createAfterSaleService(deps: { db: Db }) {
       );
       const whole = chosen.length === live.length;
       if (whole) await setCancelled(tx, orderId);
-      const left = refundableCents(order.totalCents, refunds);
+      const left = refundableCents(order.totalCents, await givenBackOf(tx, orderId));
       // The last lines take what is left (shipping too); earlier ones what was paid for them.
       const amountCents = whole
         ? left
@@ -183,14 +184,14 @@ export function createAfterSaleService(deps: { db: Db }) {
         const again = await findRefundByKey(tx, orderId, body.requestKey);
         if (again) return { refund: { refund: again, order, pieces: [], lineNames: [] }, again: true };
       }
-      const [items, refunds] = await Promise.all([listItemsOf(tx, [orderId]), listRefundsOf(tx, [orderId])]);
+      const items = await listItemsOf(tx, [orderId]);
       let amountCents = body.amount ?? 0;
       if (body.itemIds) {
         if (body.itemIds.some((id) => !items.some((i) => i.id === id))) throw bad(AFTER_SALE_MESSAGES.unknownLine);
         const lines = items.filter((i) => body.itemIds!.includes(i.id));
         amountCents = linesRefundCents(order, lines.map((i) => ({ unitPriceCents: i.productPriceCents, quantity: i.quantity })));
       }
-      const left = refundableCents(order.totalCents, refunds);
+      const left = refundableCents(order.totalCents, await givenBackOf(tx, orderId));
       if (left <= 0) throw bad(AFTER_SALE_MESSAGES.nothingLeft);
       if (order.storeCreditCents > 0 && body.destination !== 'credit') throw bad(AFTER_SALE_MESSAGES.paidWithCredit);
       if (amountCents <= 0) throw bad(AFTER_SALE_MESSAGES.amountOrLines);

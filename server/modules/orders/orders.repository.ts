@@ -1,7 +1,8 @@
-import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, lt, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import { sourcesOf } from '../../../common/domain/checkout-lifecycle';
+import { UNSHIPPED_STATUSES } from '../../../common/domain/ship-by';
 import { orderItems, orders } from './orders.tables';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -53,9 +54,13 @@ export async function insertOrderItems(tx: DbOrTx, items: NewOrderItem[]): Promi
   return tx.insert(orderItems).values(items).returning();
 }
 
-function filterOf(filter: { status?: string; q?: string }): SQL | undefined {
+/** `lateOn`: the shop's today; only orders not yet shipped whose ship-by date is before it (isShipLate). */
+export type OrderRowFilter = { status?: string; q?: string; lateOn?: string };
+
+function filterOf(filter: OrderRowFilter): SQL | undefined {
   const where: SQL[] = [];
   if (filter.status) where.push(eq(orders.status, filter.status));
+  if (filter.lateOn) where.push(inArray(orders.status, [...UNSHIPPED_STATUSES]), lt(orders.shipBy, filter.lateOn));
   if (filter.q) {
     const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(
@@ -72,23 +77,26 @@ function filterOf(filter: { status?: string; q?: string }): SQL | undefined {
 
 export async function listOrderRows(
   db: DbOrTx,
-  filter: { status?: string; q?: string },
+  filter: OrderRowFilter,
   page?: { limit: number; offset: number },
 ): Promise<OrderRow[]> {
   const query = db.select().from(orders).where(filterOf(filter)).orderBy(desc(orders.createdAt), orders.id);
   return page ? query.limit(page.limit).offset(page.offset) : query;
 }
 
-export async function countOrderRows(db: DbOrTx, filter: { status?: string; q?: string }): Promise<number> {
+export async function countOrderRows(db: DbOrTx, filter: OrderRowFilter): Promise<number> {
   const [row] = await db.select({ n: count() }).from(orders).where(filterOf(filter));
   return row?.n ?? 0;
 }
 
 /** Locks the orders for a status change (their current status decides which get the "shipped" mail). */
-export async function lockOrders(tx: DbOrTx, ids: readonly string[]): Promise<Array<{ id: string; status: string }>> {
+export async function lockOrders(
+  tx: DbOrTx,
+  ids: readonly string[],
+): Promise<Array<{ id: string; status: string; orderNumber: string; trackingNumber: string | null }>> {
   if (ids.length === 0) return [];
   return tx
-    .select({ id: orders.id, status: orders.status })
+    .select({ id: orders.id, status: orders.status, orderNumber: orders.orderNumber, trackingNumber: orders.trackingNumber })
     .from(orders)
     .where(inArray(orders.id, [...ids]))
     .orderBy(orders.id)

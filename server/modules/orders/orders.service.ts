@@ -17,7 +17,8 @@ import { createAfterSaleService, toDisputeRecord, toRefundRecord } from './after
 import { fullyCancelled, type DisputeRow, type RefundRow } from './after-sale.repository';
 import { createOrderLinks } from './order-links';
 import { trackingUrlOf } from './tracking';
-import { addressOf, createAddressChangeService } from './address-change.service';
+import { addressLine, addressOf, createAddressChangeService } from './address-change.service';
+import { createReturnsService } from './returns.service';
 import { buyerWindowEnds, mayChangeOrder } from '../../../common/domain/order-address';
 import { systemClock, type Clock } from '../../lib/db-clock';
 import { shopTime } from '../../lib/shop-time';
@@ -40,7 +41,10 @@ import {
   setOrderStatus,
   type OrderItemRow,
   type OrderRow,
+  type OrderRowFilter,
 } from './orders.repository';
+import { sourcesOf } from '../../../common/domain/checkout-lifecycle';
+import { BULK_SHIP_NEEDS_TRACKING } from '../../../common/contracts/admin';
 
 /** `today`: the shop's calendar date, to flag orders past their ship-by date (the admin's list). */
 export function toOrder(
@@ -96,7 +100,7 @@ export function toOrder(
   };
 }
 
-type OrderFilter = { status?: OrderStatus; q?: string };
+type OrderFilter = { status?: OrderStatus; q?: string; late?: boolean };
 
 /** Statuses that say the pieces left the shop. */
 const SHIPPED = new Set<string>(['shipped', 'delivered']);
@@ -167,6 +171,16 @@ export function createOrdersService(deps: {
   const pendingMail = new Set<Promise<void>>();
   const clock = deps.clock ?? systemClock;
   const addressChanges = createAddressChangeService({ db });
+  // Returns (docs/product.md "Returns"): their mails go through this service's queue, declared below.
+  const returns = createReturnsService({
+    db,
+    clock,
+    shopName,
+    supportEmail: deps.supportEmail ?? 'support@fifty.local',
+    timeZone,
+    send: (message, orderNumber, what) => sendLater(message, orderNumber, what),
+    orderUrl: (orderNumber) => orderUrl(orderNumber),
+  });
 
   /** The order page's path, with the key that opens this order and nothing else. */
   const orderPath = (orderNumber: string) => `${pathTo(PAGE_PATHS.order, { orderNumber })}?key=${links.viewKey(orderNumber)}`;
@@ -187,11 +201,14 @@ export function createOrdersService(deps: {
     pendingMail.add(p);
   }
 
+  /** The shop's today for the late filter (the same day isShipLate flags on the card). */
+  const rowFilter = ({ late, ...filter }: OrderFilter): OrderRowFilter => (late ? { ...filter, lateOn: today() } : filter);
+
   function mailShipped(orders: readonly Order[]): void {
     for (const order of orders) sendLater(renderShippedNotice(order, shopName, orderUrl(order.orderNumber)), order.orderNumber, 'shipped');
   }
 
-  function toView(row: OrderRow, items: readonly OrderItemRow[], refunds: readonly RefundRow[], disputes: readonly DisputeRow[]): OrderView {
+  function toView(row: OrderRow, items: readonly OrderItemRow[], refunds: readonly RefundRow[], disputes: readonly DisputeRow[], returned?: ReadonlyMap<string, ReadonlySet<number>>): OrderView {
     const given = refunds.filter((r) => r.status !== 'failed');
     return {
       orderNumber: row.orderNumber,
@@ -218,7 +235,8 @@ export function createOrdersService(deps: {
         productImage: i.productImage,
         editionSize: i.editionSize,
         // A cancelled line's pieces went back to the shop: no certificate is theirs any more.
-        pieces: i.cancelledAt ? [] : i.editionNumbers.map((n) => ({ editionNumber: n, certificateId: links.certificateId(i.id, n) })),
+        // A piece that came back in an accepted return is the shop's again (and may be sold with its number).
+        pieces: i.cancelledAt ? [] : i.editionNumbers.filter((n) => !returned?.get(i.id)?.has(n)).map((n) => ({ editionNumber: n, certificateId: links.certificateId(i.id, n) })),
         cancelled: !!i.cancelledAt,
       })),
       subtotal: formatMoney(row.subtotalCents),
@@ -248,10 +266,16 @@ export function createOrdersService(deps: {
     const byOrder = new Map<string, OrderItemRow[]>();
     for (const item of items) byOrder.set(item.orderId, [...(byOrder.get(item.orderId) ?? []), item]);
     const day = today();
-    const records = await afterSale.recordsOf(rows.map((r) => r.id));
-    return rows.map((r) =>
-      toOrder(r, byOrder.get(r.id) ?? [], day, { refunds: records.refunds.get(r.id) ?? [], disputes: records.disputes.get(r.id) ?? [] }),
-    );
+    const [records, changes] = await Promise.all([afterSale.recordsOf(rows.map((r) => r.id)), addressChanges.historyOf(rows.map((r) => r.id))]);
+    return rows.map((r) => ({
+      ...toOrder(r, byOrder.get(r.id) ?? [], day, { refunds: records.refunds.get(r.id) ?? [], disputes: records.disputes.get(r.id) ?? [] }),
+      addressChanges: (changes.get(r.id) ?? []).map((c) => ({
+        changedBy: c.changedBy as 'buyer' | 'owner',
+        changedAt: c.createdAt.toISOString(),
+        from: addressLine(c.oldAddress),
+        to: addressLine(c.newAddress),
+      })),
+    }));
   }
 
   async function one(row: OrderRow | null): Promise<Order | null> {
@@ -263,11 +287,12 @@ export function createOrdersService(deps: {
     afterSale,
     /** Newest first; `q` matches the order number, e-mail or name (case-insensitive, partial). */
     async listOrders(filter: OrderFilter = {}): Promise<Order[]> {
-      return withItems(await listOrderRows(db, filter));
+      return withItems(await listOrderRows(db, rowFilter(filter)));
     },
     /** One page of the filtered list, newest first, with the count over all pages. */
     async listOrdersPage(filter: OrderFilter, page: { limit: number; offset: number }): Promise<{ orders: Order[]; total: number }> {
-      const [rows, total] = await Promise.all([listOrderRows(db, filter, page), countOrderRows(db, filter)]);
+      const where = rowFilter(filter);
+      const [rows, total] = await Promise.all([listOrderRows(db, where, page), countOrderRows(db, where)]);
       return { orders: await withItems(rows), total };
     },
     async getOrder(id: string): Promise<Order | null> {
@@ -286,6 +311,7 @@ export function createOrdersService(deps: {
         if (SHIPPED.has(status) && (await fullyCancelled(tx, [id])).has(id)) throw new HttpError(409, AFTER_SALE_MESSAGES.cancelledNotShippable);
         await setOrderTracking(tx, id, tracking);
         const row = await setOrderStatus(tx, id, status);
+        await returns.stampDelivered(tx, [id]);
         return row ? { row, becameShipped: status === 'shipped' && before.status !== 'shipped' } : null;
       });
       if (!changed) return null;
@@ -293,18 +319,37 @@ export function createOrdersService(deps: {
       if (order && changed.becameShipped) mailShipped([order]);
       return order;
     },
-    /** One status for many orders, all or none (one transaction); the shipped mail for each newly shipped. */
-    async updateStatusMany(ids: readonly string[], status: OrderStatus): Promise<{ updated: number }> {
+    /**
+     * One status for many orders, all or none (one transaction); the shipped mail for each newly shipped.
+     * "Shipped" needs a tracking number for each order it ships (given here or already on it): the shop
+     * promises one by e-mail, so an order without one refuses the whole change, naming it.
+     */
+    async updateStatusMany(
+      ids: readonly string[],
+      status: OrderStatus,
+      tracking: ReadonlyArray<{ orderId: string; trackingNumber: string; carrier: string }> = [],
+    ): Promise<{ updated: number }> {
       const unique = [...new Set(ids)];
+      const given = new Map(tracking.filter((t) => unique.includes(t.orderId)).map((t) => [t.orderId, t]));
       const { rows, shippedIds } = await db.transaction(async (tx) => {
         const before = await lockOrders(tx, unique);
         // Orders the owner cancelled and refunded are left out of a bulk "shipped" (their pieces are back on the shelf).
         const cancelled = SHIPPED.has(status) ? await fullyCancelled(tx, unique) : new Set<string>();
+        if (status === 'shipped') {
+          const shipping = before.filter((o) => o.status !== 'shipped' && !cancelled.has(o.id) && (sourcesOf('order', status) as readonly string[]).includes(o.status));
+          const missing = shipping.filter((o) => !given.has(o.id) && !o.trackingNumber).map((o) => o.orderNumber);
+          if (missing.length > 0) throw new HttpError(400, BULK_SHIP_NEEDS_TRACKING(missing));
+          for (const o of shipping) {
+            const t = given.get(o.id);
+            if (t) await setOrderTracking(tx, o.id, { trackingNumber: t.trackingNumber, carrier: t.carrier });
+          }
+        }
         const rows = await setOrdersStatus(
           tx,
           unique.filter((i) => !cancelled.has(i)),
           status,
         );
+        if (status === 'delivered') await returns.stampDelivered(tx, rows.map((r) => r.id));
         const wasShipped = new Set(before.filter((o) => o.status === 'shipped').map((o) => o.id));
         return { rows, shippedIds: status === 'shipped' ? rows.filter((r) => !wasShipped.has(r.id)).map((r) => r.id) : [] };
       });
@@ -323,6 +368,8 @@ export function createOrdersService(deps: {
     },
     /** The delivery address after the order (the change-order-address flow locks, changes and keeps it). */
     addressChanges,
+    /** Returns by the refund policy (the return-order flow asks, approves and accepts them). */
+    returns,
     /** Whether `key` opens order `orderNumber` (the key of its page's link). */
     opens: (orderNumber: string, key: string | undefined) => links.isViewKey(orderNumber, key),
     /** The buyer's "address changed" mail with the order page's link, sent after the change commits. */
@@ -349,8 +396,8 @@ export function createOrdersService(deps: {
       if (!links.isViewKey(orderNumber, key)) return null;
       const row = await findOrderByNumber(db, orderNumber);
       if (!row) return null;
-      const [items, records] = await Promise.all([listItemsOf(db, [row.id]), afterSale.recordsOf([row.id])]);
-      return toView(row, items, records.refunds.get(row.id) ?? [], records.disputes.get(row.id) ?? []);
+      const [items, records, returned] = await Promise.all([listItemsOf(db, [row.id]), afterSale.recordsOf([row.id]), returns.returnedPieces(row.id)]);
+      return toView(row, items, records.refunds.get(row.id) ?? [], records.disputes.get(row.id) ?? [], returned);
     },
     /**
      * "Find my order": mails the order page's link to the order's own address when the number and the
@@ -368,6 +415,7 @@ export function createOrdersService(deps: {
       if (!named) return null;
       const found = await findItemWithOrder(db, named.orderItemId);
       if (!found || found.status === 'cancelled' || found.item.cancelledAt || !found.item.editionNumbers.includes(named.editionNumber)) return null;
+      if ((await returns.returnedPieces(found.item.orderId)).get(found.item.id)?.has(named.editionNumber)) return null;
       return {
         productName: found.item.productName,
         productImage: found.item.productImage,

@@ -45,6 +45,8 @@ export const orders = pgTable(
      * later, and the admin can sort and flag late orders in SQL. Null for orders made before it was kept.
      */
     shipBy: date('ship_by', { mode: 'string' }),
+    /** When the owner first marked it delivered (the database's clock): the buyer's 2-day return window starts here. */
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
