@@ -33,6 +33,7 @@ describe('productPayloadSchema', () => {
       inStock: true,
       isNew: false,
       isOnSale: false,
+      nonReturnable: false,
       images: [],
       sizes: [],
       colors: [],
