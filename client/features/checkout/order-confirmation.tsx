@@ -1,5 +1,6 @@
 import type { Order } from '../../../common/contracts/checkout';
-import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
+import { formatUsd, parseMoney } from '../../../common/domain/money';
+import { OrderTotals } from '../../components/order-totals';
 import { ProductImage } from '../../components/product-image';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { formatLineOptions } from '../../../common/domain/variant';
@@ -51,34 +52,7 @@ export function OrderConfirmation({ order }: { order: Order }) {
           </li>
         ))}
       </ul>
-      <dl className="space-y-2 border-t-2 border-ink px-5 py-4 text-sm">
-        <div className="flex justify-between">
-          <dt>Subtotal</dt>
-          <dd className="tabular-nums">{displayPrice(order.subtotal)}</dd>
-        </div>
-        {parseMoney(order.discountAmount) > 0 && (
-          <div className="flex justify-between text-green-800">
-            <dt>Discount{order.discountCode ? ` (${order.discountCode})` : ''}</dt>
-            <dd className="tabular-nums">-{displayPrice(order.discountAmount)}</dd>
-          </div>
-        )}
-        <div className="flex justify-between">
-          <dt>Shipping</dt>
-          <dd className="tabular-nums">
-            {parseMoney(order.shipping) === 0 ? 'FREE' : displayPrice(order.shipping)}
-          </dd>
-        </div>
-        {parseMoney(order.tax) > 0 && (
-          <div className="flex justify-between">
-            <dt>Tax</dt>
-            <dd className="tabular-nums">{displayPrice(order.tax)}</dd>
-          </div>
-        )}
-        <div className="flex items-baseline justify-between border-t border-black/10 pt-3">
-          <dt className="font-display text-xl uppercase tracking-wide">Total</dt>
-          <dd className="font-display text-2xl tabular-nums">{displayPrice(order.total)}</dd>
-        </div>
-      </dl>
+      <OrderTotals order={order} />
     </div>
   );
 }

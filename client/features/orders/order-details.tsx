@@ -8,6 +8,7 @@ import { needsSignature, SIGNATURE_REQUIRED_LABEL } from '../../../common/domain
 import { PAGE_PATHS, pathTo } from '../../../common/domain/site-routes';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { formatLineOptions } from '../../../common/domain/variant';
+import { OrderTotals } from '../../components/order-totals';
 import { ProductImage } from '../../components/product-image';
 import { OrderTimeline } from './order-timeline';
 
@@ -186,40 +187,18 @@ export function OrderDetails({ order }: { order: OrderView }) {
             </li>
           ))}
         </ul>
-        <dl className="space-y-2 border-t-2 border-ink px-5 py-4 text-sm" aria-label="Totals">
-          <div className="flex justify-between">
-            <dt>Subtotal</dt>
-            <dd className="tabular-nums">{displayPrice(order.subtotal)}</dd>
-          </div>
-          {parseMoney(order.discountAmount) > 0 && (
-            <div className="flex justify-between text-green-800">
-              <dt>Discount{order.discountCode ? ` (${order.discountCode})` : ''}</dt>
-              <dd className="tabular-nums">-{displayPrice(order.discountAmount)}</dd>
-            </div>
-          )}
-          <div className="flex justify-between">
-            <dt>Shipping</dt>
-            <dd className="tabular-nums">{parseMoney(order.shipping) === 0 ? 'FREE' : displayPrice(order.shipping)}</dd>
-          </div>
-          {parseMoney(order.tax) > 0 && (
-            <div className="flex justify-between">
-              <dt>Tax</dt>
-              <dd className="tabular-nums">{displayPrice(order.tax)}</dd>
-            </div>
-          )}
-          <div className="flex items-baseline justify-between border-t border-black/10 pt-3">
-            <dt className="font-display text-xl uppercase tracking-wide">Total</dt>
-            <dd className="font-display text-2xl tabular-nums" data-testid="order-total">
-              {displayPrice(order.total)}
-            </dd>
-          </div>
-          {order.storeCredit && (
-            <div className="flex justify-between" data-testid="order-store-credit">
-              <dt>Paid with store credit</dt>
-              <dd className="tabular-nums">{displayPrice(order.storeCredit)}</dd>
-            </div>
-          )}
-        </dl>
+        <OrderTotals
+          order={order}
+          label="Totals"
+          after={
+            order.storeCredit && (
+              <div className="flex justify-between" data-testid="order-store-credit">
+                <dt>Paid with store credit</dt>
+                <dd className="tabular-nums">{displayPrice(order.storeCredit)}</dd>
+              </div>
+            )
+          }
+        />
       </section>
     </div>
   );
