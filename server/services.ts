@@ -196,6 +196,8 @@ export async function createServices(config: Config, database: Database, log: Fa
     shopName: config.SHOP_NAME,
   });
   jobs.every('expire-store-credit', 60 * 60 * 1000, () => storeCredit.expire());
+  // Each grant's buyer is told once, 30 days before it runs out.
+  jobs.every('remind-expiring-store-credit', 60 * 60 * 1000, () => storeCredit.remindExpiring());
   const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock, credit: storeCredit });
   const orders = createOrdersService({
     db,

@@ -61,6 +61,7 @@ export const KEPT_TABLES: readonly string[] = [
   'store_credit_accounts',
   'store_credit_redemptions',
   'store_credit_entries',
+  'store_credit_expiry_notices', // which grants' buyers were told they run out within 30 days (told once)
   'order_address_changes', // who changed a delivery address from what to what (docs/product.md "Order page")
   'order_returns', // returns asked for, approved and accepted, with the credit granted (docs/product.md "Returns")
   'drops',

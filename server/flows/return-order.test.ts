@@ -219,6 +219,9 @@ describeEachDb(
       expect(await balance()).toBe(before + expected);
       expect(await productState(db(), productId)).toEqual({ stock: 9, soldCount: 1 });
       expect((await mails()).filter((m) => m.includes(`order ${order.orderNumber}: your return was accepted`))).toHaveLength(1);
+      // And the credit mail every grant has: the balance and when it runs out, once.
+      await expect.poll(async () => (await mails()).filter((m) => m.includes(`of store credit for order ${order.orderNumber}`)).length).toBe(1);
+      expect((await mails()).find((m) => m.includes(`of store credit for order ${order.orderNumber}`))).toContain('Your store credit balance is');
 
       // The returned line's credit counts as given back: a goodwill refund can take only what is left.
       const left = parseMoney(order.total) - expected;

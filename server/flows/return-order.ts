@@ -90,6 +90,9 @@ export function createReturnOrderFlow(deps: {
       if (!done.again) {
         if (done.back > 0) deps.onStockChanged?.();
         await returns.mailAfter(done.inHand);
+        // The credit mail with the balance and when it runs out, as every grant has (docs/product.md "Store credit").
+        if (to === 'accepted' && done.inHand.ret.creditCents > 0)
+          await deps.storeCredit.tellGranted(done.inHand.order.customerEmail, done.inHand.ret.creditCents, done.inHand.order.orderNumber);
       }
       return returns.list(orderId);
     },

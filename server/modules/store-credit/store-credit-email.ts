@@ -35,3 +35,30 @@ export function renderCreditGranted(opts: {
 <p>— ${escapeHtml(shopName)}</p></body></html>`;
   return { to: opts.to, subject, text, html };
 }
+
+/**
+ * "Expires in 30 days" (docs/product.md "Store credit"): what of the balance runs out and when, so the buyer can
+ * spend it first; sent once per grant.
+ */
+export function renderCreditExpiring(opts: {
+  to: string;
+  shopName: string;
+  expiringCents: number;
+  expiresAt: Date;
+  balanceCents: number;
+}): MailMessage {
+  const { shopName } = opts;
+  const date = formatShopDate(opts.expiresAt.toISOString().slice(0, 10));
+  const subject = `${shopName}: ${formatUsd(opts.expiringCents)} of your store credit expires on ${date}`;
+  const lead = `${formatUsd(opts.expiringCents)} of your store credit expires on ${date}.`;
+  const balance = `Your store credit balance is ${formatUsd(opts.balanceCents)}.`;
+  const use = 'It is offered at checkout when you pay with this e-mail address.';
+  const text = [lead, balance, use, '', `— ${shopName}`].join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
+<p><strong>${escapeHtml(lead)}</strong></p>
+<p>${escapeHtml(balance)}</p>
+<p>${escapeHtml(use)}</p>
+<p>— ${escapeHtml(shopName)}</p></body></html>`;
+  return { to: opts.to, subject, text, html };
+}

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { redemptionSourcesOf, type CreditGrantSource, type GrantLeft } from '../../../common/domain/store-credit';
-import { storeCreditAccounts, storeCreditEntries, storeCreditRedemptions } from './store-credit.tables';
+import { storeCreditAccounts, storeCreditEntries, storeCreditExpiryNotices, storeCreditRedemptions } from './store-credit.tables';
 
 export type EntryRow = typeof storeCreditEntries.$inferSelect;
 export type RedemptionRow = typeof storeCreditRedemptions.$inferSelect;
@@ -150,4 +150,34 @@ export async function ownersWithExpiredGrants(db: DbOrTx, nowSql: ReturnType<typ
     )
     .limit(limit);
   return rows.map((r) => r.ownerKey);
+}
+
+/**
+ * Grants that run out within `withinDays` and whose buyer was not told yet (the "expires in 30 days" mail), with
+ * something possibly left; the caller checks what is left under the owner's ledger.
+ */
+export async function grantsExpiringUntold(db: DbOrTx, nowSql: ReturnType<typeof sql>, withinDays: number, limit: number) {
+  return db
+    .select({ id: storeCreditEntries.id, ownerKey: storeCreditEntries.ownerKey })
+    .from(storeCreditEntries)
+    .where(
+      and(
+        eq(storeCreditEntries.kind, 'grant'),
+        sql`${storeCreditEntries.expiresAt} > ${nowSql}`,
+        sql`${storeCreditEntries.expiresAt} <= ${nowSql} + make_interval(days => ${withinDays})`,
+        sql`not exists (select 1 from store_credit_expiry_notices n where n.grant_id = ${storeCreditEntries.id})`,
+      ),
+    )
+    .limit(limit);
+}
+
+/** Marks grants told; returns the ones this call marked (another instance's job may have marked some first). */
+export async function markExpiryNotices(tx: DbOrTx, grantIds: readonly string[]): Promise<string[]> {
+  if (grantIds.length === 0) return [];
+  const rows = await tx
+    .insert(storeCreditExpiryNotices)
+    .values(grantIds.map((grantId) => ({ grantId })))
+    .onConflictDoNothing()
+    .returning({ grantId: storeCreditExpiryNotices.grantId });
+  return rows.map((r) => r.grantId);
 }

@@ -15,10 +15,11 @@ import {
 } from '../../../common/domain/store-credit';
 import { systemClock, type Clock } from '../../lib/db-clock';
 import type { Mailer } from '../../lib/mailer';
-import { renderCreditGranted } from './store-credit-email';
+import { renderCreditExpiring, renderCreditGranted } from './store-credit-email';
 import {
   findAccount,
   findGrantByRef,
+  grantsExpiringUntold,
   grantsLeft,
   insertGrant,
   insertMoves,
@@ -26,11 +27,15 @@ import {
   listAccounts,
   liveRedemptionOf,
   lockAccount,
+  markExpiryNotices,
   moveRedemption,
   ownersWithExpiredGrants,
   redemptionMoves,
   upsertAccount,
 } from './store-credit.repository';
+
+/** How long before a grant runs out its buyer is mailed (docs/product.md "Store credit"). */
+const EXPIRY_REMINDER_DAYS = 30;
 
 /** A mailbox's credit as the buyer and the owner see it. */
 export interface CreditSummary {
@@ -210,6 +215,39 @@ export function createStoreCreditService(deps: {
         });
       }
       return closed;
+    },
+
+    /**
+     * Job: mails each buyer whose grant runs out within 30 days what runs out and when, once per grant (a notice
+     * row, written before the mail: a crash may skip a reminder, never send two). Grants already spent are
+     * marked without a mail.
+     */
+    async remindExpiring(limit = 100): Promise<number> {
+      const due = await grantsExpiringUntold(db, clock.sqlNow(), EXPIRY_REMINDER_DAYS, limit);
+      let mailed = 0;
+      for (const ownerKey of new Set(due.map((g) => g.ownerKey))) {
+        const ids = due.filter((g) => g.ownerKey === ownerKey).map((g) => g.id);
+        const told = await db.transaction(async (tx) => {
+          const marked = new Set(await markExpiryNotices(tx, ids));
+          const grants = await grantsLeft(tx, [ownerKey]);
+          const nowMs = clock.now();
+          const expiring = grants.filter((g) => marked.has(g.id) && isLive(g, nowMs) && g.leftCents > 0);
+          const account = expiring.length > 0 ? await findAccount(tx, ownerKey) : null;
+          return account ? { email: account.email, expiring, summary: summarise(grants, nowMs) } : null;
+        });
+        if (!told || !deps.mailer) continue;
+        const soonest = Math.min(...told.expiring.map((g) => g.expiresAtMs));
+        const message = renderCreditExpiring({
+          to: told.email,
+          shopName: deps.shopName,
+          expiringCents: told.expiring.reduce((a, g) => a + g.leftCents, 0),
+          expiresAt: new Date(soonest),
+          balanceCents: told.summary.balanceCents,
+        });
+        await deps.mailer.send(message).catch((err: unknown) => deps.log?.error({ err }, 'sending the credit-expiring mail failed'));
+        mailed++;
+      }
+      return mailed;
     },
 
     async hasAccount(email: string): Promise<boolean> {

@@ -76,3 +76,11 @@ export const storeCreditEntries = pgTable(
     ),
   ],
 );
+
+/** A grant whose buyer was mailed that it runs out within 30 days: one notice per grant, never two. */
+export const storeCreditExpiryNotices = pgTable('store_credit_expiry_notices', {
+  grantId: uuid('grant_id')
+    .primaryKey()
+    .references(() => storeCreditEntries.id, { onDelete: 'cascade' }),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+});

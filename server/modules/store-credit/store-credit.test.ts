@@ -136,6 +136,29 @@ describeEachDb('store credit: a ledger per folded mailbox, kept like money', (t)
     expect(await db.select().from(storeCreditEntries).where(eq(storeCreditEntries.grantId, grantId))).toHaveLength(1);
   });
 
+  test('30 days before a grant runs out its buyer is mailed once what expires and the balance; a spent grant mails nothing', async () => {
+    const db = t().database.db;
+    const email = 'Expiring.Soon+x@example.com';
+    const { grantId } = await give(email, 700);
+    await give(email, 300);
+    // This grant's year ends in 20 days; the other has most of its year left.
+    await db.update(storeCreditEntries).set({ expiresAt: sql`now() + interval '20 days'` }).where(eq(storeCreditEntries.id, grantId));
+    const spent = await give('spent.before@example.com', 400);
+    await db.update(storeCreditEntries).set({ expiresAt: sql`now() + interval '5 days'` }).where(eq(storeCreditEntries.id, spent.grantId));
+    expect(await db.transaction((tx) => credit().hold(tx, { email: 'spent.before@example.com', checkoutId: crypto.randomUUID(), totalCents: 400 }))).toBe(400);
+
+    const before = outbox(t()).filter((m) => m.includes('store credit expires on')).length;
+    expect(await credit().remindExpiring()).toBe(1);
+    const mails = outbox(t()).filter((m) => m.includes('store credit expires on'));
+    expect(mails).toHaveLength(before + 1);
+    const mail = mails.find((m) => m.includes('To: Expiring.Soon+x@example.com'))!;
+    expect(mail).toContain('$7.00 of your store credit expires on');
+    expect(mail).toContain('Your store credit balance is $10.00.');
+    // Once per grant: the job runs every hour.
+    expect(await credit().remindExpiring()).toBe(0);
+    expect(outbox(t()).filter((m) => m.includes('store credit expires on'))).toHaveLength(before + 1);
+  });
+
   test('a grant made for a refund record is written once, however often it is retried', async () => {
     const db = t().database.db;
     const ref = crypto.randomUUID();
