@@ -100,7 +100,7 @@ export function createRefundOrderFlow(deps: RefundOrderDeps) {
     const { refund, order, lineNames } = settled.inHand;
     const kind = refund.reason !== 'cancellation' ? 'refunded' : order.status === 'cancelled' ? 'cancelled' : 'lines-cancelled';
     // A refund the provider made on its own is the owner's business with the buyer: no mail from the shop.
-    if (refund.reason !== 'provider') orders.mailAfterSale(order, { kind, amountCents: refund.amountCents, lines: lineNames });
+    if (refund.reason !== 'provider') orders.mailAfterSale(order, { kind, amountCents: refund.amountCents, lines: lineNames, destination: refund.destination === 'credit' ? 'credit' : 'card' });
     return true;
   }
 

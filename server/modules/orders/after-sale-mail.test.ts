@@ -22,6 +22,14 @@ describe('after-sale mails (docs/product.md §2.14)', () => {
     expect(lines.text).toContain('We cancelled part of your order FIFTY-AB12-CD34: Drop Tee.');
     const goodwill = renderAfterSaleNotice({ ...order, isTest: true }, { kind: 'refunded', amountCents: 1000, lines: [] }, 'FIFTY', url);
     expect(goodwill.subject).toBe('[TEST] FIFTY order FIFTY-AB12-CD34: you were refunded');
-    expect(goodwill.text).toContain('$10.00 is on its way back to your card');
+    // A test order moved no money: the mail says so instead of promising a bank refund.
+    expect(goodwill.text).toContain("this was a test order paid with the shop's offline test gateway, so no money moved");
+    expect(goodwill.text).not.toContain('on its way back to your card');
+  });
+
+  test('a refund as store credit says so, never "back to your card"', () => {
+    const credit = renderAfterSaleNotice(order, { kind: 'cancelled', amountCents: 5399, lines: [], destination: 'credit' }, 'FIFTY', url);
+    expect(credit.text).toContain('$53.99 was added to your store credit, valid 1 year');
+    expect(credit.text).not.toContain('your card');
   });
 });

@@ -197,7 +197,7 @@ ${orderLinkHtml(orderUrl)}
  */
 export function renderAfterSaleNotice(
   order: Pick<Order, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>,
-  what: { kind: 'cancelled' | 'lines-cancelled' | 'refunded'; amountCents: number; lines: string[] },
+  what: { kind: 'cancelled' | 'lines-cancelled' | 'refunded'; amountCents: number; lines: string[]; destination?: 'card' | 'credit' },
   shopName: string,
   orderUrl: string,
 ): MailMessage {
@@ -214,7 +214,13 @@ export function renderAfterSaleNotice(
       : what.kind === 'lines-cancelled'
         ? `We cancelled part of your order ${order.orderNumber}: ${what.lines.join(', ')}.`
         : `We refunded part of your order ${order.orderNumber}.`;
-  const money = `${formatUsd(what.amountCents)} is on its way back to your card; banks usually show it within 5–10 business days.`;
+  // Where the money went: store credit (a mail of its own gives the balance), or the card; a test order moved none.
+  const money =
+    what.destination === 'credit'
+      ? `${formatUsd(what.amountCents)} was added to your store credit, valid 1 year; it is offered at checkout with this e-mail address.`
+      : order.isTest
+        ? `${formatUsd(what.amountCents)} would go back to the card; this was a test order paid with the shop's offline test gateway, so no money moved.`
+        : `${formatUsd(what.amountCents)} is on its way back to your card; banks usually show it within 5–10 business days.`;
   const text = [`Hi ${order.customerFirstName},`, '', lead, money, '', `${ORDER_LINK_TEXT}: ${orderUrl}`, '', `— ${shopName}`].join('\n');
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">

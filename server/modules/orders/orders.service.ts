@@ -362,7 +362,7 @@ export function createOrdersService(deps: {
      */
     mailAfterSale(
       row: Pick<OrderRow, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>,
-      what: { kind: 'cancelled' | 'lines-cancelled' | 'refunded'; amountCents: number; lines: string[] },
+      what: { kind: 'cancelled' | 'lines-cancelled' | 'refunded'; amountCents: number; lines: string[]; destination?: 'card' | 'credit' },
     ): void {
       sendLater(renderAfterSaleNotice(row, what, shopName, orderUrl(row.orderNumber)), row.orderNumber, 'after-sale');
     },
