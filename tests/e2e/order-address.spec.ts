@@ -1,4 +1,4 @@
-import { test, expect } from '@playwright/test';
+import { test, expect, type Page } from '@playwright/test';
 import {
   E2E_ADMIN_PASSWORD,
   chooseSize,
@@ -10,10 +10,50 @@ import {
   shootAtBothWidths,
   teeData,
 } from '../support/e2e';
+import { startPrivateShop } from '../support/private-shop';
 
 // The buyer's hour after ordering (docs/product.md "Order page"), on a phone: a buyer pays with the offline
 // test card, opens the order page from the success page, corrects the delivery address, and then cancels the
-// order (a confirm dialog); the page shows it cancelled and refunded to the card.
+// order (a confirm dialog); the page shows it cancelled and refunded to the card. On a shop of its own whose
+// clock the spec moves: a change at 10 minutes is taken, and at 61 minutes neither offered nor accepted.
+
+/**
+ * Buys one M of `id` with the offline test card at 375 px and opens the order page from the success page's
+ * link: the order number, the page's path (with its key) and the amount paid.
+ */
+async function buyAndOpenOrder(page: Page, base: string, id: string, name: string, street: string) {
+  await page.goto(`${base}/product/${id}`);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await chooseSize(page, 'M');
+  await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+  await page
+    .getByRole('dialog', { name: 'Shopping Cart' })
+    .getByRole('button', { name: 'Checkout' })
+    .click();
+  const values: Record<string, string> = {
+    Email: 'wrong-door@example.com',
+    'First Name': 'Ada',
+    'Last Name': 'Lovelace',
+    Address: street,
+    City: 'Boston',
+    State: 'MA',
+    'ZIP Code': '02108',
+  };
+  for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  const pay = page.getByRole('button', { name: /^Pay \$\d+\.\d{2}$/ });
+  const paid = (await pay.textContent())!.replace(/^Pay /, '');
+  await pay.click();
+  await expect(page).toHaveURL(/\/order-success$/);
+  const orderNumber = (await page.getByTestId('order-number').textContent())!.trim();
+  const orderPath = (await page.getByRole('link', { name: 'View your order' }).getAttribute('href'))!;
+  await page.getByRole('link', { name: 'View your order' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: orderNumber })).toBeVisible();
+  return { orderNumber, orderPath, paid };
+}
 
 test('the buyer changes the address and then cancels within the hour at 375 px', async ({
   page,
@@ -27,36 +67,7 @@ test('the buyer changes the address and then cancels within the hour at 375 px',
     await markNewsletterSeen(page);
     await page.setViewportSize({ width: 375, height: 812 });
 
-    await page.goto(`/product/${id}`);
-    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-    await chooseSize(page, 'M');
-    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
-    await page
-      .getByRole('dialog', { name: 'Shopping Cart' })
-      .getByRole('button', { name: 'Checkout' })
-      .click();
-    const values: Record<string, string> = {
-      Email: 'wrong-door@example.com',
-      'First Name': 'Ada',
-      'Last Name': 'Lovelace',
-      Address: '7 Wrong Turn',
-      City: 'Boston',
-      State: 'MA',
-      'ZIP Code': '02108',
-    };
-    for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
-    await page.getByRole('button', { name: 'Continue to Payment' }).click();
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.getByLabel('CVC').fill('123');
-    const pay = page.getByRole('button', { name: /^Pay \$\d+\.\d{2}$/ });
-    const paid = (await pay.textContent())!.replace(/^Pay /, '');
-    await pay.click();
-    await expect(page).toHaveURL(/\/order-success$/);
-    const orderNumber = (await page.getByTestId('order-number').textContent())!.trim();
-    const orderPath = (await page.getByRole('link', { name: 'View your order' }).getAttribute('href'))!;
-    await page.getByRole('link', { name: 'View your order' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: orderNumber })).toBeVisible();
+    const { orderNumber, orderPath, paid } = await buyAndOpenOrder(page, baseURL!, id, name, '7 Wrong Turn');
 
     // The hour is named with the shop's clock.
     const changes = page.getByRole('region', { name: 'Change or cancel' });
@@ -129,5 +140,49 @@ test('the buyer changes the address and then cancels within the hour at 375 px',
     await shootAtBothWidths(page, testInfo, 'order-cancelled-by-buyer', { fullPage: true });
   } finally {
     await owner.dispose();
+  }
+});
+
+// The hour is the shop's (its database clock): this spec's own shop moves it instead of waiting an hour.
+test('an address change at 10 minutes is accepted; at 61 minutes the page offers none and the shop refuses it', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const shop = await startPrivateShop();
+  const owner = await loginOwner(shop.base);
+  try {
+    const name = `Late Door Tee ${Date.now().toString(36)}`;
+    const id = await owner.createProduct(teeData(owner, name, { stock: 5, editionSize: 5 }));
+    await markNewsletterSeen(page);
+    await page.setViewportSize({ width: 375, height: 812 });
+    const { orderNumber, orderPath } = await buyAndOpenOrder(page, shop.base, id, name, '9 Early Street');
+
+    shop.moveClock(10 * 60_000);
+    await page.reload();
+    const changes = page.getByRole('region', { name: 'Change or cancel' });
+    await changes.getByRole('button', { name: 'Change address' }).click();
+    const form = changes.getByRole('form', { name: 'New delivery address' });
+    await form.getByLabel('Address').fill('10 Minutes Later Road');
+    await form.getByRole('button', { name: 'Save address' }).click();
+    await expect(changes.getByRole('status')).toHaveText('Address changed. We have e-mailed you the new delivery address.');
+    await expect(page.getByTestId('shipping-address')).toContainText('10 Minutes Later Road');
+
+    shop.moveClock(51 * 60_000);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: orderNumber })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Change or cancel' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Change address' })).toHaveCount(0);
+    // A page left open past the hour (or a hand-made request) is refused by the shop, and nothing changes.
+    const key = new URL(orderPath, shop.base).searchParams.get('key')!;
+    const late = await page.request.post(`${shop.base}/api/orders/${orderNumber}/address?key=${encodeURIComponent(key)}`, {
+      data: { shippingAddress: '61 Minutes Road', shippingCity: 'Boston', shippingState: 'MA', shippingZip: '02108', shippingCountry: 'US' },
+    });
+    expect(late.status()).toBe(409);
+    expect(await late.json()).toEqual({ message: 'The hour to change this order has passed. Please contact support if something is wrong.' });
+    await page.reload();
+    await expect(page.getByTestId('shipping-address')).toContainText('10 Minutes Later Road');
+  } finally {
+    await owner.dispose();
+    await shop.stop();
   }
 });
