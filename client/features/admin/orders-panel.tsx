@@ -177,7 +177,12 @@ export function OrdersPanel({ orderCount, countError, live }: OrdersPanelProps) 
                 onSelectAll={(on) => setSelected(on ? new Set(onPage) : new Set())}
                 onDone={() => setSelected(new Set())}
               />
-              <ul className={cn('grid grid-cols-1 gap-4', page.isPlaceholderData && 'opacity-60')} aria-label="Orders">
+              <ul
+                className={cn('grid grid-cols-1 gap-4', page.isPlaceholderData && 'opacity-60')}
+                aria-label="Orders"
+                // The previous search's orders, dimmed, while the new ones load: busy for assistive technology too.
+                aria-busy={page.isPlaceholderData}
+              >
                 {orders.map((o) => (
                   <li key={o.id}>
                     <OrderCard

@@ -126,7 +126,17 @@ export default function WaitingRoom({ productId, children }: WaitingRoomProps) {
     if (rejoinButton.current) {
       cameToRejoin.current = false;
       ownsFocus.current = true;
-      rejoinButton.current.focus();
+      const button = rejoinButton.current;
+      button.focus({ preventScroll: true });
+      // Scrolled to once the frame is laid out, and again a moment later: the room's lines above it can still
+      // settle (the lapse sentence, the pass answer), and the button must end up where the shopper looks.
+      const show = () => {
+        if (document.activeElement !== button) return;
+        const box = button.getBoundingClientRect();
+        if (box.top < 0 || box.bottom > window.innerHeight) button.scrollIntoView({ block: 'center' });
+      };
+      requestAnimationFrame(show);
+      window.setTimeout(show, 400);
       return;
     }
     // The turn's pass is still being asked for (the server may refuse it): wait for the answer.
