@@ -1,7 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import {
   E2E_ADMIN_PASSWORD,
-  chooseSize,
+  buyOneWithTestCard,
   describeViolationWithTargets,
   keepScreenshot,
   loginOwner,
@@ -17,42 +17,17 @@ import { startPrivateShop } from '../support/private-shop';
 // order (a confirm dialog); the page shows it cancelled and refunded to the card. On a shop of its own whose
 // clock the spec moves: a change at 10 minutes is taken, and at 61 minutes neither offered nor accepted.
 
-/**
- * Buys one M of `id` with the offline test card at 375 px and opens the order page from the success page's
- * link: the order number, the page's path (with its key) and the amount paid.
- */
+/** Buys one M of `id` on `base` and opens the order page from the success page's link. */
 async function buyAndOpenOrder(page: Page, base: string, id: string, name: string, street: string) {
-  await page.goto(`${base}/product/${id}`);
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-  await chooseSize(page, 'M');
-  await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
-  await page
-    .getByRole('dialog', { name: 'Shopping Cart' })
-    .getByRole('button', { name: 'Checkout' })
-    .click();
-  const values: Record<string, string> = {
-    Email: 'wrong-door@example.com',
-    'First Name': 'Ada',
-    'Last Name': 'Lovelace',
-    Address: street,
-    City: 'Boston',
-    State: 'MA',
-    'ZIP Code': '02108',
-  };
-  for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
-  await page.getByRole('button', { name: 'Continue to Payment' }).click();
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  const pay = page.getByRole('button', { name: /^Pay \$\d+\.\d{2}$/ });
-  const paid = (await pay.textContent())!.replace(/^Pay /, '');
-  await pay.click();
-  await expect(page).toHaveURL(/\/order-success$/);
-  const orderNumber = (await page.getByTestId('order-number').textContent())!.trim();
-  const orderPath = (await page.getByRole('link', { name: 'View your order' }).getAttribute('href'))!;
+  const bought = await buyOneWithTestCard(
+    page,
+    `${base}/product/${id}`,
+    { email: 'wrong-door@example.com', address: street, city: 'Boston', state: 'MA', zip: '02108' },
+    name,
+  );
   await page.getByRole('link', { name: 'View your order' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: orderNumber })).toBeVisible();
-  return { orderNumber, orderPath, paid };
+  await expect(page.getByRole('heading', { level: 1, name: bought.orderNumber })).toBeVisible();
+  return bought;
 }
 
 test('the buyer changes the address and then cancels within the hour at 375 px', async ({
@@ -164,7 +139,9 @@ test('an address change at 10 minutes is accepted; at 61 minutes the page offers
     const form = changes.getByRole('form', { name: 'New delivery address' });
     await form.getByLabel('Address').fill('10 Minutes Later Road');
     await form.getByRole('button', { name: 'Save address' }).click();
-    await expect(changes.getByRole('status')).toHaveText('Address changed. We have e-mailed you the new delivery address.');
+    await expect(changes.getByRole('status')).toHaveText(
+      'Address changed. We have e-mailed you the new delivery address.',
+    );
     await expect(page.getByTestId('shipping-address')).toContainText('10 Minutes Later Road');
 
     shop.moveClock(51 * 60_000);
@@ -174,11 +151,22 @@ test('an address change at 10 minutes is accepted; at 61 minutes the page offers
     await expect(page.getByRole('button', { name: 'Change address' })).toHaveCount(0);
     // A page left open past the hour (or a hand-made request) is refused by the shop, and nothing changes.
     const key = new URL(orderPath, shop.base).searchParams.get('key')!;
-    const late = await page.request.post(`${shop.base}/api/orders/${orderNumber}/address?key=${encodeURIComponent(key)}`, {
-      data: { shippingAddress: '61 Minutes Road', shippingCity: 'Boston', shippingState: 'MA', shippingZip: '02108', shippingCountry: 'US' },
-    });
+    const late = await page.request.post(
+      `${shop.base}/api/orders/${orderNumber}/address?key=${encodeURIComponent(key)}`,
+      {
+        data: {
+          shippingAddress: '61 Minutes Road',
+          shippingCity: 'Boston',
+          shippingState: 'MA',
+          shippingZip: '02108',
+          shippingCountry: 'US',
+        },
+      },
+    );
     expect(late.status()).toBe(409);
-    expect(await late.json()).toEqual({ message: 'The hour to change this order has passed. Please contact support if something is wrong.' });
+    expect(await late.json()).toEqual({
+      message: 'The hour to change this order has passed. Please contact support if something is wrong.',
+    });
     await page.reload();
     await expect(page.getByTestId('shipping-address')).toContainText('10 Minutes Later Road');
   } finally {

@@ -1,11 +1,23 @@
 import { test, expect } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD, chooseSize, keepScreenshot, loginOwner, markNewsletterSeen, seriousViolations, teeData, describeViolationWithTargets } from '../support/e2e';
+import {
+  E2E_ADMIN_PASSWORD,
+  buyOneWithTestCard,
+  keepScreenshot,
+  loginOwner,
+  markNewsletterSeen,
+  seriousViolations,
+  teeData,
+  describeViolationWithTargets,
+} from '../support/e2e';
 
 // After the sale (docs/product.md "After the sale: cancel and refund"), on a phone: a buyer pays with the
 // offline test card, the owner cancels the order from the admin's order card (a confirm dialog), and the
 // buyer's order page then shows it cancelled and refunded.
 
-test('the owner cancels an order from the admin at 375 px; the buyer’s order page shows cancelled and refunded', async ({ page, baseURL }, testInfo) => {
+test('the owner cancels an order from the admin at 375 px; the buyer’s order page shows cancelled and refunded', async ({
+  page,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(120_000);
   const owner = await loginOwner(baseURL);
   const name = `Cancel Me Tee ${Date.now().toString(36)}`;
@@ -15,34 +27,23 @@ test('the owner cancels an order from the admin at 375 px; the buyer’s order p
     await page.setViewportSize({ width: 375, height: 812 });
 
     // The buyer pays.
-    await page.goto(`/product/${id}`);
-    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-    await chooseSize(page, 'M');
-    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
-    await page.getByRole('dialog', { name: 'Shopping Cart' }).getByRole('button', { name: 'Checkout' }).click();
-    const values: Record<string, string> = {
-      Email: 'cancelled-buyer@example.com',
-      'First Name': 'Ada',
-      'Last Name': 'Lovelace',
-      Address: '12 Engine Row',
-      City: 'Baltimore',
-      State: 'MD',
-      'ZIP Code': '21201',
-    };
-    for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
-    await page.getByRole('button', { name: 'Continue to Payment' }).click();
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.getByLabel('CVC').fill('123');
-    const pay = page.getByRole('button', { name: /^Pay \$\d+\.\d{2}$/ });
-    const paid = (await pay.textContent())!.replace(/^Pay /, '');
-    await pay.click();
-    await expect(page).toHaveURL(/\/order-success$/);
-    const orderNumber = (await page.getByTestId('order-number').textContent())!.trim();
-    const orderPath = (await page.getByRole('link', { name: 'View your order' }).getAttribute('href'))!;
+    const { orderNumber, orderPath, paid } = await buyOneWithTestCard(
+      page,
+      `/product/${id}`,
+      {
+        email: 'cancelled-buyer@example.com',
+        address: '12 Engine Row',
+        city: 'Baltimore',
+        state: 'MD',
+        zip: '21201',
+      },
+      name,
+    );
 
     // The owner cancels it from the order card.
-    expect((await page.request.post('/api/admin/login', { data: { password: E2E_ADMIN_PASSWORD } })).ok()).toBe(true);
+    expect(
+      (await page.request.post('/api/admin/login', { data: { password: E2E_ADMIN_PASSWORD } })).ok(),
+    ).toBe(true);
     await page.goto('/admin');
     await page.getByRole('tab', { name: /^Orders \(\d+\)$/ }).click();
     await page.getByRole('searchbox').fill(orderNumber);
@@ -52,16 +53,24 @@ test('the owner cancels an order from the admin at 375 px; the buyer’s order p
     await expect(dialog).toContainText('The money goes back to the card');
     await keepScreenshot(page, testInfo, 'cancel-dialog-375');
     // The dialog alone: the page behind it is dimmed on purpose (and checked once the dialog is closed).
-    expect(await seriousViolations(page, { include: '[role="dialog"]', describe: describeViolationWithTargets }), 'cancel dialog at 375px').toEqual([]);
+    expect(
+      await seriousViolations(page, { include: '[role="dialog"]', describe: describeViolationWithTargets }),
+      'cancel dialog at 375px',
+    ).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel and refund' }).click();
     await expect(dialog).toBeHidden();
-    await expect(card.getByRole('combobox', { name: `Order status for ${orderNumber}` })).toHaveText('Cancelled');
+    await expect(card.getByRole('combobox', { name: `Order status for ${orderNumber}` })).toHaveText(
+      'Cancelled',
+    );
     const records = card.getByRole('region', { name: 'Refunds and disputes' });
     await expect(records).toContainText(`Cancelled refund to the card: ${paid}`);
     await expect(records).toContainText('refunded');
     await expect(card.getByRole('button', { name: `Cancel order ${orderNumber}` })).toHaveCount(0);
     await keepScreenshot(page, testInfo, 'admin-cancelled-375', { fullPage: true });
-    expect(await seriousViolations(page, { describe: describeViolationWithTargets }), 'admin at 375px').toEqual([]);
+    expect(
+      await seriousViolations(page, { describe: describeViolationWithTargets }),
+      'admin at 375px',
+    ).toEqual([]);
 
     // The buyer's page says so.
     await page.goto(orderPath);
@@ -70,7 +79,10 @@ test('the owner cancels an order from the admin at 375 px; the buyer’s order p
     await expect(page.getByTestId('order-refunds')).toContainText(`Refunded ${paid} to your card`);
     await expect(page.getByRole('region', { name: 'Your pieces' })).toContainText('Cancelled');
     await keepScreenshot(page, testInfo, 'order-page-cancelled-375', { fullPage: true });
-    expect(await seriousViolations(page, { describe: describeViolationWithTargets }), 'order page at 375px').toEqual([]);
+    expect(
+      await seriousViolations(page, { describe: describeViolationWithTargets }),
+      'order page at 375px',
+    ).toEqual([]);
   } finally {
     await owner.dispose();
   }

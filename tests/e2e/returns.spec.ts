@@ -1,7 +1,7 @@
 import { test, expect } from '@playwright/test';
 import {
   E2E_ADMIN_PASSWORD,
-  chooseSize,
+  buyOneWithTestCard,
   describeViolationWithTargets,
   keepScreenshot,
   loginOwner,
@@ -26,34 +26,26 @@ test('the buyer asks for a return, the owner approves and accepts it, the credit
     await markNewsletterSeen(page);
     await page.setViewportSize({ width: 375, height: 812 });
 
-    await page.goto(`/product/${id}`);
-    await chooseSize(page, 'M');
-    await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
-    await page.getByRole('dialog', { name: 'Shopping Cart' }).getByRole('button', { name: 'Checkout' }).click();
-    const values: Record<string, string> = {
-      Email: 'send-back@example.com',
-      'First Name': 'Ada',
-      'Last Name': 'Lovelace',
-      Address: '7 Return Lane',
-      City: 'Boston',
-      State: 'MA',
-      'ZIP Code': '02108',
-    };
-    for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
-    await page.getByRole('button', { name: 'Continue to Payment' }).click();
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await page.getByLabel('CVC').fill('123');
-    await page.getByRole('button', { name: /^Pay \$\d+\.\d{2}$/ }).click();
-    await expect(page).toHaveURL(/\/order-success$/);
-    const orderNumber = (await page.getByTestId('order-number').textContent())!.trim();
-    const orderPath = (await page.getByRole('link', { name: 'View your order' }).getAttribute('href'))!;
+    const { orderNumber, orderPath } = await buyOneWithTestCard(page, `/product/${id}`, {
+      email: 'send-back@example.com',
+      address: '7 Return Lane',
+      city: 'Boston',
+      state: 'MA',
+      zip: '02108',
+    });
 
     // The owner marks it delivered (the status dropdown's value, through its API).
-    expect((await page.request.post('/api/admin/login', { data: { password: E2E_ADMIN_PASSWORD } })).ok()).toBe(true);
-    const orders = (await (await page.request.get(`/api/admin/orders?q=${orderNumber}`)).json()) as Array<{ id: string; orderNumber: string }>;
+    expect(
+      (await page.request.post('/api/admin/login', { data: { password: E2E_ADMIN_PASSWORD } })).ok(),
+    ).toBe(true);
+    const orders = (await (await page.request.get(`/api/admin/orders?q=${orderNumber}`)).json()) as Array<{
+      id: string;
+      orderNumber: string;
+    }>;
     const orderId = orders.find((o) => o.orderNumber === orderNumber)!.id;
-    expect((await page.request.put(`/api/admin/orders/${orderId}/status`, { data: { status: 'delivered' } })).ok()).toBe(true);
+    expect(
+      (await page.request.put(`/api/admin/orders/${orderId}/status`, { data: { status: 'delivered' } })).ok(),
+    ).toBe(true);
 
     // The buyer asks from the order page.
     await page.goto(orderPath);
@@ -62,7 +54,10 @@ test('the buyer asks for a return, the owner approves and accepts it, the credit
     await returns.getByLabel(`Quantity of ${name} to return`).selectOption('1');
     await returns.getByLabel('Reason').fill('Too big');
     await keepScreenshot(page, testInfo, 'return-request-375', { fullPage: true });
-    expect(await seriousViolations(page, { describe: describeViolationWithTargets }), 'return form at 375px').toEqual([]);
+    expect(
+      await seriousViolations(page, { describe: describeViolationWithTargets }),
+      'return form at 375px',
+    ).toEqual([]);
     await returns.getByRole('button', { name: 'Request return' }).click();
     await expect(returns.getByTestId('order-return')).toContainText('Requested: waiting for the shop');
 
@@ -79,7 +74,10 @@ test('the buyer asks for a return, the owner approves and accepts it, the credit
     await expect(page.getByRole('list', { name: 'Orders' })).toHaveAttribute('aria-busy', 'false');
     await keepScreenshot(page, testInfo, 'admin-returns-375');
     expect(
-      await seriousViolations(page, { include: `[aria-label="Returns"]`, describe: describeViolationWithTargets }),
+      await seriousViolations(page, {
+        include: `[aria-label="Returns"]`,
+        describe: describeViolationWithTargets,
+      }),
       'admin returns at 375px',
     ).toEqual([]);
     await section.getByRole('button', { name: `Received: accept for order ${orderNumber}` }).click();

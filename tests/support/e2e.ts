@@ -49,6 +49,53 @@ export async function chooseSize(page: Page, size: string): Promise<void> {
   else await page.getByLabel('Size').selectOption(size);
 }
 
+/** Who buys in buyOneWithTestCard: the checkout's contact and US address fields. */
+export interface TestBuyer {
+  email: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+/**
+ * Buys one M of a product through the storefront (cart drawer, both checkout steps, the offline test card
+ * 4242) and waits for the success page (the product's heading checked first when named): the order number, its page's path (with its key) and what was paid.
+ */
+export async function buyOneWithTestCard(
+  page: Page,
+  productUrl: string,
+  buyer: TestBuyer,
+  productName?: string,
+): Promise<{ orderNumber: string; orderPath: string; paid: string }> {
+  await page.goto(productUrl);
+  if (productName) await expect(page.getByRole('heading', { level: 1, name: productName })).toBeVisible();
+  await chooseSize(page, 'M');
+  await page.getByRole('button', { name: /^Add to Cart - \$/ }).click();
+  await page.getByRole('dialog', { name: 'Shopping Cart' }).getByRole('button', { name: 'Checkout' }).click();
+  const values: Record<string, string> = {
+    Email: buyer.email,
+    'First Name': 'Ada',
+    'Last Name': 'Lovelace',
+    Address: buyer.address,
+    City: buyer.city,
+    State: buyer.state,
+    'ZIP Code': buyer.zip,
+  };
+  for (const [label, value] of Object.entries(values)) await page.getByLabel(label).fill(value);
+  await page.getByRole('button', { name: 'Continue to Payment' }).click();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  const pay = page.getByRole('button', { name: /^Pay \$\d+\.\d{2}$/ });
+  const paid = (await pay.textContent())!.replace(/^Pay /, '');
+  await pay.click();
+  await expect(page).toHaveURL(/\/order-success$/);
+  const orderNumber = (await page.getByTestId('order-number').textContent())!.trim();
+  const orderPath = (await page.getByRole('link', { name: 'View your order' }).getAttribute('href'))!;
+  return { orderNumber, orderPath, paid };
+}
+
 export const describeViolation = (v: Violation) => `${v.id}: ${v.help}`;
 export const describeViolationWithCount = (v: Violation) => `${v.id}: ${v.help} (${v.nodes.length})`;
 export const describeViolationWithTargets = (v: Violation) =>
