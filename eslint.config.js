@@ -87,6 +87,13 @@ const libZone = {
   from: modulesDir,
   message: 'server/lib holds helpers below the modules: it imports no module.',
 };
+// Errors, cookie names and advisory-lock keys live in server/lib so modules and plugins share them; the
+// plugins sit above lib (they register routes and hooks), so lib never reaches up into them.
+const libBelowPlugins = {
+  target: path.join(root, 'server/lib'),
+  from: path.join(root, 'server/plugins'),
+  message: 'server/lib is below the plugins: it imports none of server/plugins.',
+};
 
 const importXSettings = {
   'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
@@ -184,7 +191,7 @@ export default tseslint.config(
     ignores: ['server/**/*.test.ts', 'server/modules/**/*.tables.ts'],
     plugins: { 'import-x': importX },
     settings: importXSettings,
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...moduleZones(false), libZone] }] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...moduleZones(false), libZone, libBelowPlugins] }] },
   },
   {
     files: ['server/modules/**/*.tables.ts'],

@@ -57,6 +57,8 @@ import { draws as drawsTable } from '../server/modules/draws/draws.tables';
 import { readSizeStock, replaceSizeRun } from '../server/modules/inventory/variants.repository';
 import { createOfflineGateway } from '../server/modules/payments/offline-gateway';
 import { createDeclineBudget } from '../server/modules/rate-limit/decline-budget';
+import { systemClock } from '../server/lib/db-clock';
+import { createKeyService } from '../server/lib/keys';
 import { createSettingsService } from '../server/modules/settings/settings.service';
 import { solvePow } from '../tests/support/pow';
 import { percentile } from './support/stats';
@@ -564,7 +566,7 @@ async function runBench(s: SpawnedShop): Promise<Figures> {
   const flowDb = await openDatabase({ dataDir, poolSize: 8, embeddedMode: 'shared' });
   const fdb = flowDb.db;
   const catalog = createCatalogService(fdb);
-  const drawsService = createDrawsService({ db: fdb, catalog, secret: SESSION_SECRET, log: quiet });
+  const drawsService = createDrawsService({ db: fdb, catalog, secret: createKeyService(SESSION_SECRET).drawEntrySecret(), clock: systemClock, log: quiet });
   const sent: MailMessage[] = [];
   const flow = createEnterDrawFlow({
     draws: drawsService,

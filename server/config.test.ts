@@ -93,6 +93,14 @@ describe('loadConfig', () => {
     );
   });
 
+  test('SHOP_COUNTRY: US by default, a country we ship to taken in any case, any other refused with a message', () => {
+    expect(loadConfig({}).SHOP_COUNTRY).toBe('US');
+    expect(loadConfig({ SHOP_COUNTRY: ' gb ' }).SHOP_COUNTRY).toBe('GB');
+    expect(() => loadConfig({ SHOP_COUNTRY: 'ZZ' })).toThrow(
+      /SHOP_COUNTRY: must be the two-letter code of a country the shop ships to/,
+    );
+  });
+
   test('every problem is listed at once', () => {
     expect(() => loadConfig({ PORT: 'x', TAX_RATE: 'y', DATABASE_URL: 'z' })).toThrow(
       /PORT:[\s\S]*TAX_RATE:|TAX_RATE:[\s\S]*PORT:/,

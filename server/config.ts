@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isKnownCountry } from '../common/domain/address-format';
 import path from 'node:path';
 import { isTimeZone } from './lib/shop-time';
 
@@ -72,6 +73,16 @@ const envSchema = z.object({
   SOCIAL_TIKTOK_URL: httpUrl.optional(),
   SOCIAL_X_URL: httpUrl.optional(),
   PUBLIC_URL: httpUrl.optional(),
+  /**
+   * The shop's home country (ISO 3166-1 alpha-2, one we ship to): standard and express shipping there, the
+   * international rate everywhere else (docs/decisions/023-international-addresses.md).
+   */
+  SHOP_COUNTRY: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .default('US')
+    .refine(isKnownCountry, 'must be the two-letter code of a country the shop ships to, such as US, GB or FR'),
   FREE_SHIPPING_THRESHOLD: money.default(6000),
   TAX_RATE: z.coerce.number().min(0).max(1).default(0),
   SHIPPING_STANDARD: money.default(899),

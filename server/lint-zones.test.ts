@@ -35,7 +35,7 @@ describe('server module zones', () => {
     const code = [
       "import { createWishlistService } from './wishlist.service';",
       "import { mapLimit } from '../../lib/map-limit';",
-      "import { notFound } from '../../plugins/http-error';",
+      "import { notFound } from '../../lib/http-error';",
       "import { isUuid } from '../../../common/domain/ids';",
       'export const x = [createWishlistService, mapLimit, notFound, isUuid];',
       '',
@@ -67,5 +67,10 @@ describe('server module zones', () => {
     ].join('\n');
     expect(await zoneErrors(several, 'server/flows/zone-allowed.ts')).toEqual([]);
     expect(await zoneErrors(several, 'server/lib/zone-breach.ts')).toHaveLength(2);
+  });
+
+  test('server/lib imports none of server/plugins (errors, cookies and lock keys sit below them)', async () => {
+    const code = "import { LruCache } from '../plugins/page-cache';\nexport const x = LruCache;\n";
+    expect(await zoneErrors(code, 'server/lib/zone-breach.ts')).toHaveLength(1);
   });
 });

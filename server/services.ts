@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
@@ -20,6 +19,7 @@ import { createSettingsService } from './modules/settings/settings.service';
 import { createCartService } from './modules/cart/cart.service';
 import { createCheckoutService } from './modules/checkout/checkout.service';
 import { createRequestGate } from './lib/request-gate';
+import { createKeyService } from './lib/keys';
 import { createDbClock, createSteeredClock, shiftFromFile, type Clock } from './lib/db-clock';
 import { createInventoryService } from './modules/inventory/inventory.service';
 import { readSizeStock, sellVariant } from './modules/inventory/variants.repository';
@@ -61,8 +61,8 @@ export interface ServiceOverrides {
   mailer?: Mailer;
   /** Image storage (default: S3 when S3_BUCKET is set, else local disk). */
   objectStore?: ObjectStore;
-  /** Signs local upload URLs (buildApp passes its session secret). */
-  sessionSecret?: string;
+  /** The session secret every instance shares: the one key service (server/lib/keys.ts) derives every key from it. */
+  sessionSecret: string;
   /** The clock of drop-day decisions (default: the database's, learned by server/lib/db-clock.ts); tests inject one. */
   clock?: Clock;
   /** How long a rate-limit count may take before the request passes uncounted (default 1 s). */
@@ -70,8 +70,10 @@ export interface ServiceOverrides {
 }
 
 /** Wires every capability's service once; modules reach each other only through these. */
-export async function createServices(config: Config, database: Database, log: FastifyBaseLogger, overrides: ServiceOverrides = {}) {
+export async function createServices(config: Config, database: Database, log: FastifyBaseLogger, overrides: ServiceOverrides) {
   const { db } = database;
+  // One key service, from the one required secret: every instance derives the same keys (server/lib/keys.ts).
+  const keys = createKeyService(overrides.sessionSecret);
   const settings = createSettingsService(config);
   // Stock and product changes reach other instances sharing the database through LISTEN/NOTIFY.
   const catalog = createCatalogService(db, {
@@ -103,10 +105,14 @@ export async function createServices(config: Config, database: Database, log: Fa
     mailer,
     shopName: config.SHOP_NAME,
     publicUrl: config.PUBLIC_URL,
+    supportEmail: config.SUPPORT_EMAIL,
     log,
     // Keys the hashes of folded mailboxes (one welcome code per inbox, ADR 013).
-    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+    keys,
   });
+  // The draw (docs/draw.md, ADR 018): entries authorise a card; the `draws` job opens, closes, draws and
+  // settles each due draw (captures paced, idempotent). Held pieces are sold by inventory's per-size statement.
+  const draws = createDrawsService({ db, catalog, clock, log, secret: keys.drawEntrySecret() });
   const seo = createSeoService({
     catalog,
     settings,
@@ -114,7 +120,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     // The home hero and /drops say 'Live now' for the drop window (ADR 010's settings).
     dropTiming: { raffleMinutes: config.DROP_RAFFLE_MINUTES, windowMinutes: config.DROP_WINDOW_MINUTES },
-    // Product pages show their draw from the first paint (declared below, the draws module; asked per page).
+    // Product pages show their draw from the first paint (the draws module, asked per page).
     draws: {
       publicDrawOfProduct: (productId) => draws.publicDrawOfProduct(productId),
       productDrawStamp: (productId) => draws.productDrawStamp(productId),
@@ -130,7 +136,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   const rateLimitCounter = createRateLimitCounter(db, overrides.rateLimitCounter);
   jobs.every('prune-rate-limits', 5 * 60 * 1000, () => rateLimitCounter.pruneExpired());
   // Proof-of-work bot check (newsletter): challenges signed with a key every instance derives alike.
-  const botCheck = createBotCheckService({ db, secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'), tries: config.POW_TRIES });
+  const botCheck = createBotCheckService({ db, keys, tries: config.POW_TRIES });
   jobs.every('prune-spent-pow-challenges', 15 * 60 * 1000, () => botCheck.pruneSpent());
 
   // Buying path (docs/architecture.md, Data flow of a drop): cart → checkout (holds) → gateway → fulfil → order.
@@ -157,10 +163,50 @@ export async function createServices(config: Config, database: Database, log: Fa
   const limits = createPurchaseLimitsService({
     db,
     catalog,
-    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+    keys,
     holdMinutes: settings.holdMinutes,
     clock,
   });
+  const cart = createCartService({ db, catalog, inventory, limits });
+  // Store credit (docs/product.md §2.15): a ledger per folded mailbox, keyed like the purchase limits.
+  const storeCredit = createStoreCreditService({
+    db,
+    keys,
+    clock,
+    mailer,
+    log,
+    shopName: config.SHOP_NAME,
+    shopUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    supportEmail: config.SUPPORT_EMAIL,
+  });
+  jobs.every('expire-store-credit', 60 * 60 * 1000, () => storeCredit.expire());
+  // Each grant's buyer is told once, 30 days before it runs out.
+  jobs.every('remind-expiring-store-credit', 60 * 60 * 1000, () => storeCredit.remindExpiring());
+  const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock, credit: storeCredit });
+  // The fair waiting room of scheduled drops (ADR 010): every instance paces admissions and feeds its
+  // event streams from PostgreSQL a few times a second (one conditional UPDATE and one poll per live drop).
+  const drops = createDropsService({
+    db,
+    // Ports (modules/drops/drops.ports.ts): the services fit them as they are.
+    catalog,
+    inventory: sizedInventory,
+    botCheck,
+    streamHub,
+    keys,
+    settings: {
+      raffleMs: config.DROP_RAFFLE_MINUTES * 60_000,
+      windowMs: config.DROP_WINDOW_MINUTES * 60_000,
+      placesPerAddress: config.DROP_PLACES_PER_ADDRESS,
+      ipv6Prefix: config.IPV6_PREFIX,
+      passMs: config.DROP_PASS_MINUTES * 60_000,
+      overbooking: config.DROP_OVERBOOKING,
+    },
+    clock,
+    engagedSessions: (productId, sessionIds) => checkout.sessionsHoldingOrBought(productId, sessionIds),
+    secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false,
+    log,
+  });
+  jobs.every('drop-admissions', DROP_TICK_MS, () => drops.tick());
   // 'Notify me' (ADR 011): release mails at the release time; returned pieces kept for the waiting list.
   const alerts = createAlertsService({
     db,
@@ -171,10 +217,12 @@ export async function createServices(config: Config, database: Database, log: Fa
     log,
     shopName: config.SHOP_NAME,
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    supportEmail: config.SUPPORT_EMAIL,
     reserveMinutes: config.ALERT_RESERVE_MINUTES,
     timeZone: config.SHOP_TIME_ZONE,
     // Keys the hashes of folded mailboxes (one signup per inbox and product, ADR 013).
-    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+    keys,
+    clock,
     // Inside a drop window a returned piece goes back to the admitted line, unless the drop sold out (ADR 011).
     dropWindowMs: config.DROP_WINDOW_MINUTES * 60_000,
     // Release subscribers are mailed when the waiting room opens, with the drop's .ics (ADR 011).
@@ -185,20 +233,6 @@ export async function createServices(config: Config, database: Database, log: Fa
   // When the room opens by the one clock of drop-day decisions, not by this instance's own (ADR 010).
   jobs.every('release-alerts', 10_000, () => alerts.sendReleaseAlerts(clock.now()));
   jobs.every('restock-alerts', 15_000, () => alerts.offerReturnedPieces());
-  const cart = createCartService({ db, catalog, inventory, limits });
-  // Store credit (docs/product.md §2.15): a ledger per folded mailbox, keyed like the purchase limits.
-  const storeCredit = createStoreCreditService({
-    db,
-    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
-    clock,
-    mailer,
-    log,
-    shopName: config.SHOP_NAME,
-  });
-  jobs.every('expire-store-credit', 60 * 60 * 1000, () => storeCredit.expire());
-  // Each grant's buyer is told once, 30 days before it runs out.
-  jobs.every('remind-expiring-store-credit', 60 * 60 * 1000, () => storeCredit.remindExpiring());
-  const checkout = createCheckoutService({ db, cart, inventory, discounts, settings, gateway, log, limits, onStockChanged, clock, credit: storeCredit });
   const orders = createOrdersService({
     db,
     mailer,
@@ -206,7 +240,7 @@ export async function createServices(config: Config, database: Database, log: Fa
     supportEmail: config.SUPPORT_EMAIL,
     log,
     // The buyer's order links (docs/product.md "Order page") are signed with a key derived from the session secret.
-    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+    keys,
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     timeZone: config.SHOP_TIME_ZONE,
     clock,
@@ -217,19 +251,11 @@ export async function createServices(config: Config, database: Database, log: Fa
     clock,
     admission: { assertAdmitted: (sessionId, productIds, passes) => drops.assertAdmitted(sessionId, productIds, passes) },
     reservations: alerts,
-    // Declared below (the draws module); asked only when a request comes.
+    // The draws module, asked only when a request comes.
     draws: { productsSoldByDraw: (productIds) => draws.productsSoldByDraw(productIds) },
     // A live drop's last pieces in checkouts: a stock refusal says "stay", not "sold out" (docs/product.md §9, Drops).
     dropInCheckouts: (productId) => drops.allPiecesInCheckouts(productId),
     limits,
-  };
-  const flows = {
-    addToCart: createAddToCartFlow({ cart, mayBuy }),
-    changeCartLine: createChangeCartLineFlow({ cart, mayBuy }),
-    // Credit paid all of it: the order is placed at once, through complete-purchase (declared below, called later).
-    startPayment: createStartPaymentFlow({ cart, checkout, mayBuy, placePaidByCredit: (sid, intentId) => fulfilment.fulfilForSession(sid, intentId) }),
-    checkoutCredit: createCheckoutCreditFlow({ checkout, storeCredit }),
-    saveCustomerInfo: createSaveCustomerInfoFlow({ cart, checkout, draws: mayBuy.draws }),
   };
   const fulfilment = createCompletePurchaseFlow({
     db, gateway, checkout, orders, cart, inventory, limits, mailer, settings, log, onStockChanged, storeCredit,
@@ -237,6 +263,14 @@ export async function createServices(config: Config, database: Database, log: Fa
     isLimitedDrop: async (productIds) => (await Promise.all(productIds.map((id) => catalog.getProduct(id)))).some((p) => !!p?.releaseAt),
   });
   gateway.onSucceeded((intentId, intent) => fulfilment.fulfil(intentId, { intent }));
+  const flows = {
+    addToCart: createAddToCartFlow({ cart, mayBuy }),
+    changeCartLine: createChangeCartLineFlow({ cart, mayBuy }),
+    // Credit paid all of it: the order is placed at once, through complete-purchase.
+    startPayment: createStartPaymentFlow({ cart, checkout, mayBuy, placePaidByCredit: (sid, intentId) => fulfilment.fulfilForSession(sid, intentId) }),
+    checkoutCredit: createCheckoutCreditFlow({ checkout, storeCredit }),
+    saveCustomerInfo: createSaveCustomerInfoFlow({ cart, checkout, draws: mayBuy.draws }),
+  };
   // After the sale (ADR 021): the owner's cancel and refund, and the provider's refunds and disputes, are flows.
   const refundOrder = createRefundOrderFlow({
     db, afterSale: orders.afterSale, orders, inventory, gateway, storeCredit, log, onStockChanged,
@@ -245,7 +279,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   const cancelOrder = createCancelOrderFlow({ db, afterSale: orders.afterSale, refunds: refundOrder, onStockChanged });
   // The buyer's hour after ordering and the owner's address change (docs/product.md "Order page").
   const changeOrder = createChangeOrderAddressFlow({
-    db, orders, limits, cancel: cancelOrder, clock, supportEmail: config.SUPPORT_EMAIL,
+    db, orders, limits, cancel: cancelOrder, clock, supportEmail: config.SUPPORT_EMAIL, homeCountry: config.SHOP_COUNTRY,
     // A new address meets the checkout's rule for the order's pieces (no P.O. box for a limited edition).
     assertShipsTo: async (address, productIds) =>
       assertShipsTo(
@@ -266,30 +300,6 @@ export async function createServices(config: Config, database: Database, log: Fa
     finalSaleOf: async (ids) => new Set([...(await catalog.getProductsFresh(ids)).values()].filter((p) => p.nonReturnable).map((p) => p.id)),
   });
   jobs.every('return-deadlines', 15 * 60 * 1000, () => returnOrder.sweep());
-  // The fair waiting room of scheduled drops (ADR 010): every instance paces admissions and feeds its
-  // event streams from PostgreSQL a few times a second (one conditional UPDATE and one poll per live drop).
-  const drops = createDropsService({
-    db,
-    // Ports (modules/drops/drops.ports.ts): the services fit them as they are.
-    catalog,
-    inventory: sizedInventory,
-    botCheck,
-    streamHub,
-    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
-    settings: {
-      raffleMs: config.DROP_RAFFLE_MINUTES * 60_000,
-      windowMs: config.DROP_WINDOW_MINUTES * 60_000,
-      placesPerAddress: config.DROP_PLACES_PER_ADDRESS,
-      ipv6Prefix: config.IPV6_PREFIX,
-      passMs: config.DROP_PASS_MINUTES * 60_000,
-      overbooking: config.DROP_OVERBOOKING,
-    },
-    clock,
-    engagedSessions: (productId, sessionIds) => checkout.sessionsHoldingOrBought(productId, sessionIds),
-    secureCookies: config.PUBLIC_URL?.startsWith('https:') ?? false,
-    log,
-  });
-  jobs.every('drop-admissions', DROP_TICK_MS, () => drops.tick());
   // "E-mail me when it's my turn": admitted shoppers whose page is hidden or gone are mailed (ADR 011).
   const turnMail = createTurnMail({
     db,
@@ -298,17 +308,15 @@ export async function createServices(config: Config, database: Database, log: Fa
     log,
     shopName: config.SHOP_NAME,
     baseUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    supportEmail: config.SUPPORT_EMAIL,
     passMs: config.DROP_PASS_MINUTES * 60_000,
     timeZone: config.SHOP_TIME_ZONE,
     onLeft: (productId, sessionId) => drops.ticketLeft(productId, sessionId),
     clock,
     // Keys the mailed link's token (following it is what extends the pass).
-    secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'),
+    keys,
   });
   jobs.every('drop-turn-mails', 5_000, () => turnMail.sendTurnMails());
-  // The draw (docs/draw.md, ADR 018): entries authorise a card; the `draws` job opens, closes, draws and
-  // settles each due draw (captures paced, idempotent). Held pieces are sold by inventory's per-size statement.
-  const draws = createDrawsService({ db, catalog, clock, log, secret: overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex') });
   const drawBaseUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const drawFlows = {
     // The card is authorised at confirmation, within a budget of declines (docs/security.md, "Card testing").
@@ -318,7 +326,7 @@ export async function createServices(config: Config, database: Database, log: Fa
   jobs.every('draws', 5_000, () => drawFlows.settle.tick());
 
   const images = createImagesService(
-    overrides.objectStore ?? (await createObjectStore(config, overrides.sessionSecret ?? crypto.randomBytes(32).toString('hex'))),
+    overrides.objectStore ?? (await createObjectStore(config, keys)),
     log,
   );
   // The back office imports no other module: its ports are filled here, and what spans modules is a flow.

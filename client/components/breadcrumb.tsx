@@ -11,7 +11,7 @@ export interface BreadcrumbItem {
 /** WAI-ARIA breadcrumb pattern: a named nav with an ordered list; the last item is the current page. */
 export function Breadcrumb({ items, className }: { items: BreadcrumbItem[]; className?: string }) {
   return (
-    <nav aria-label="Breadcrumb" className={cn('text-xs font-semibold uppercase tracking-widest', className)}>
+    <nav aria-label="Breadcrumb" className={cn('text-sm', className)}>
       <ol className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
         {items.map((item, i) => {
           const last = i === items.length - 1;

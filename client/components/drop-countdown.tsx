@@ -1,5 +1,6 @@
 import { Bell } from 'lucide-react';
 import { describeCountdown, formatCountdown, formatReleaseUtc } from '../../common/domain/release';
+import { formatShopDateTime } from '../../common/domain/date-time-format';
 import { buttonVariants } from './ui/button';
 import { cn } from '../lib/cn';
 import type { SizeStock } from '../../common/contracts/catalog';
@@ -18,16 +19,7 @@ export function DropCountdown({ msLeft, className }: { msLeft: number; className
 /** The release time in the shopper's own zone (after hydration; the server knows only UTC). */
 export function ReleaseTime({ releaseAt, className }: { releaseAt: string; className?: string }) {
   const hydrated = useHydrated();
-  const local = hydrated
-    ? new Intl.DateTimeFormat(undefined, {
-        weekday: 'short',
-        day: 'numeric',
-        month: 'short',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZoneName: 'short',
-      }).format(new Date(releaseAt))
-    : formatReleaseUtc(releaseAt);
+  const local = hydrated ? formatShopDateTime(releaseAt, { zoneName: true }) : formatReleaseUtc(releaseAt);
   return (
     <time dateTime={releaseAt} className={className}>
       {local}

@@ -122,20 +122,20 @@ export function NotifyMeButton({
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3" noValidate={false}>
-          <label htmlFor={inputId} className="text-sm font-bold uppercase tracking-widest">
+          <label htmlFor={inputId} className="text-sm font-medium">
             Email address
           </label>
           <EmailInput id={inputId} value={email} onValueChange={setEmail} className="h-12 px-4" />
           {soldOutSizes.length > 0 && (
             <>
-              <label htmlFor={sizeId} className="text-sm font-bold uppercase tracking-widest">
+              <label htmlFor={sizeId} className="text-sm font-medium">
                 Size
               </label>
               <select
                 id={sizeId}
                 value={chosenSize}
                 onChange={(e) => setSize(e.target.value)}
-                className="h-12 border-2 border-ink bg-paper px-3 text-base focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
+                className="h-12 border border-hairline-strong bg-surface px-3 text-base hover:border-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
               >
                 {!sizeOnly && <option value="">Any size</option>}
                 {soldOutSizes.map((s) => (
@@ -164,7 +164,7 @@ export function NotifyMeButton({
             <a
               href={`/api/products/${productId}/calendar.ics`}
               download="drop.ics"
-              className="inline-flex h-11 items-center justify-center gap-2 border-2 border-ink px-5 text-sm font-bold uppercase tracking-widest text-ink hover:bg-ink hover:text-paper focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
+              className="inline-flex h-11 items-center justify-center gap-2 border border-ink px-5 text-sm font-medium text-ink hover:bg-ink hover:text-paper focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ink"
             >
               <CalendarPlus className="h-4 w-4" aria-hidden="true" />
               Add to calendar

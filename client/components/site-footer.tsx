@@ -17,8 +17,8 @@ const RATE_ORDER = ['express', 'standard', 'international'] as const;
 function Column({ title, children }: { title: string; children: ReactNode }) {
   return (
     <div>
-      <h2 className="mb-4 text-xs font-bold uppercase tracking-[0.25em] text-accent">{title}</h2>
-      <ul className="flex flex-col gap-2.5 text-sm text-neutral-300">{children}</ul>
+      <h2 className="type-eyebrow mb-4 text-neutral-400">{title}</h2>
+      <ul className="flex flex-col gap-2.5 text-sm text-neutral-200">{children}</ul>
     </div>
   );
 }
@@ -42,11 +42,11 @@ export function SiteFooter() {
 
   return (
     <footer className="bg-ink text-paper">
-      <div className="mx-auto max-w-7xl px-4 pb-10 pt-16 md:px-6">
+      <div className="mx-auto max-w-7xl px-4 pb-10 pt-14 md:px-6 md:pt-20">
         <div className="grid gap-12 lg:grid-cols-[1.4fr_1fr_1.2fr_1fr]">
           <div className="max-w-sm">
-            <p className="font-display text-6xl uppercase leading-none tracking-wide">{shopName}</p>
-            <p className="mt-4 text-sm leading-relaxed text-neutral-300">
+            <p className="font-display text-3xl uppercase leading-none tracking-wide">{shopName}</p>
+            <p className="mt-4 text-sm leading-relaxed text-neutral-400">
               Limited-edition streetwear made to order. Every design is capped at 50 pieces worldwide and
               never reproduced once it sells out. Sustainable materials, no overstock, no compromises.
             </p>
@@ -58,7 +58,7 @@ export function SiteFooter() {
                       href={s.href}
                       target="_blank"
                       rel="noopener noreferrer"
-                      className="inline-flex h-10 items-center border border-paper/30 px-3 text-xs font-bold uppercase tracking-widest hover:border-accent hover:text-accent"
+                      className="inline-flex h-10 items-center border border-paper/30 px-3 text-sm hover:border-paper"
                     >
                       {s.label}
                       <span className="sr-only"> (opens in a new tab)</span>
@@ -102,7 +102,7 @@ export function SiteFooter() {
           </div>
         </div>
 
-        <div className="mt-16 flex flex-col gap-4 border-t border-paper/20 pt-6 text-xs text-neutral-400 sm:flex-row sm:items-center sm:justify-between">
+        <div className="mt-14 flex flex-col gap-4 border-t border-paper/15 pt-6 text-xs text-neutral-400 sm:flex-row sm:items-center sm:justify-between">
           {/* The year comes from the shop's settings, like the season in the home page's copy. */}
           <p>
             © {season.year} {shopName}. 50 pieces per design. Never remade.

@@ -60,14 +60,14 @@ function SearchForm({
         autoComplete="off"
         enterKeyHint="search"
         className={cn(
-          'h-10 w-full border-2 border-ink/15 bg-white pl-3 pr-11 text-sm text-ink placeholder:text-neutral-500 focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600',
+          'h-10 w-full border border-hairline-strong bg-surface pl-3 pr-11 text-sm text-ink placeholder:text-neutral-500 hover:border-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600',
           inputClassName,
         )}
       />
       <button
         type="submit"
         aria-label="Submit search"
-        className="absolute right-0 top-0 grid h-10 w-10 place-items-center text-ink hover:bg-black/5"
+        className="absolute right-0 top-0 grid h-10 w-10 place-items-center text-muted hover:text-ink"
       >
         <Search className="h-4 w-4" aria-hidden="true" />
       </button>
@@ -76,7 +76,8 @@ function SearchForm({
 }
 
 export function SiteHeader() {
-  const { shopName } = useShopSettings();
+  // The season comes from the settings, as the home page's collection line does: they cannot disagree.
+  const { shopName, season } = useShopSettings();
   const count = useCartCount();
   const [menuOpen, setMenuOpen] = useState(false);
   const [location] = useLocation();
@@ -104,20 +105,20 @@ export function SiteHeader() {
     <header className="sticky -top-8 z-40 bg-paper md:top-0">
       <a
         href="#main-content"
-        className="sr-only left-3 top-3 z-50 bg-ink px-4 py-3 text-sm font-semibold uppercase tracking-wide text-paper focus:not-sr-only focus:absolute"
+        className="sr-only left-3 top-3 z-50 bg-ink px-4 py-3 text-sm font-medium text-paper focus:not-sr-only focus:absolute"
       >
         Skip to content
       </a>
-      <div className="flex h-8 items-center justify-center overflow-hidden whitespace-nowrap bg-ink px-3 text-center text-[11px] font-semibold uppercase tracking-[0.12em] text-paper sm:text-sm sm:tracking-[0.2em] md:h-auto md:py-2">
+      <div className="flex h-8 items-center justify-center overflow-hidden whitespace-nowrap bg-ink px-3 text-center text-[11px] font-medium uppercase tracking-[0.12em] text-paper sm:text-xs sm:tracking-[0.16em] md:h-9">
         <p>
-          <span className="hidden sm:inline">Fall drop: </span>
-          <span className="text-accent">15% off</span> everything with code{' '}
-          <span className="bg-accent px-1.5 py-0.5 font-bold text-ink">FALL15</span>
+          <span className="hidden sm:inline">{season.name} drop: </span>
+          <span>15% off</span> everything with code{' '}
+          <span className="border border-paper/50 px-1.5 py-0.5 font-mono font-semibold tracking-normal">FALL15</span>
         </p>
       </div>
 
-      <div className="border-b-2 border-ink">
-        <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4 md:h-20 md:gap-6 md:px-6">
+      <div className="border-b border-hairline">
+        <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4 md:h-20 md:gap-4 md:px-6 lg:gap-6">
           <button
             type="button"
             className="-ml-2 grid h-11 w-11 place-items-center md:hidden"
@@ -133,20 +134,20 @@ export function SiteHeader() {
             )}
           </button>
 
-          <Link href="/" className="font-display text-3xl uppercase leading-none tracking-wider md:text-4xl">
+          <Link href="/" className="font-display text-[1.75rem] uppercase leading-none tracking-wide md:text-3xl">
             {shopName}
             <span className="sr-only"> home</span>
           </Link>
 
-          <nav aria-label="Main" className="ml-4 hidden md:block">
-            <ul className="flex items-center gap-6 lg:gap-8">
+          <nav aria-label="Main" className="ml-2 hidden md:block lg:ml-4">
+            <ul className="flex items-center gap-4 lg:gap-7">
               {NAV_LINKS.map((l) => (
                 <li key={l.href}>
                   <Link
                     href={l.href}
                     aria-current={isActive(l.href) ? 'page' : undefined}
                     className={cn(
-                      'relative py-2 text-sm font-bold uppercase tracking-widest after:absolute after:inset-x-0 after:-bottom-0.5 after:h-0.5 after:origin-left after:scale-x-0 after:bg-ink after:transition-transform hover:after:scale-x-100',
+                      'relative whitespace-nowrap py-2 text-sm font-medium after:absolute after:inset-x-0 after:-bottom-0.5 after:h-px after:origin-left after:scale-x-0 after:bg-ink after:transition-transform hover:after:scale-x-100',
                       isActive(l.href) && 'after:scale-x-100',
                     )}
                   >
@@ -158,14 +159,14 @@ export function SiteHeader() {
           </nav>
 
           <div className="ml-auto flex items-center gap-2">
-            <SearchForm label="Search" className="hidden w-56 md:block lg:w-72" />
+            <SearchForm label="Search" className="hidden w-36 md:block lg:w-72" />
             <Link
               href="/wishlist"
               aria-label="Wishlist"
               aria-current={isActive('/wishlist') ? 'page' : undefined}
-              className="grid h-11 w-11 place-items-center hover:bg-black/5"
+              className="grid h-11 w-11 place-items-center hover:opacity-70"
             >
-              <Heart className="h-6 w-6" aria-hidden="true" />
+              <Heart className="h-5 w-5" strokeWidth={1.75} aria-hidden="true" />
             </Link>
             <button
               type="button"
@@ -173,14 +174,14 @@ export function SiteHeader() {
               aria-label={
                 count > 0 ? `Shopping cart, ${count} ${count === 1 ? 'item' : 'items'}` : 'Shopping cart'
               }
-              className="relative -mr-2 grid h-11 w-11 place-items-center hover:bg-black/5"
+              className="relative -mr-2 grid h-11 w-11 place-items-center hover:opacity-70"
             >
-              <ShoppingBag className="h-6 w-6" aria-hidden="true" />
+              <ShoppingBag className="h-5 w-5" strokeWidth={1.75} aria-hidden="true" />
               {count > 0 ? (
                 <span
                   data-testid="cart-count"
                   aria-hidden="true"
-                  className="absolute right-0.5 top-0.5 grid h-5 min-w-5 place-items-center rounded-full bg-accent px-1 text-[11px] font-bold leading-none text-ink ring-2 ring-ink"
+                  className="absolute right-0.5 top-1 grid h-[1.125rem] min-w-[1.125rem] place-items-center rounded-full bg-ink px-1 text-[11px] font-semibold leading-none text-paper tabular-nums"
                 >
                   {count > 99 ? '99+' : count}
                 </span>
@@ -194,16 +195,16 @@ export function SiteHeader() {
         </div>
       </div>
 
-      <div id={menuId} hidden={!menuOpen} className="border-b-2 border-ink bg-paper md:hidden">
+      <div id={menuId} hidden={!menuOpen} className="border-b border-hairline bg-paper md:hidden">
         <nav aria-label="Mobile">
           <ul className="flex flex-col px-4 py-2">
             {NAV_LINKS.map((l) => (
-              <li key={l.href} className="border-b border-black/10 last:border-b-0">
+              <li key={l.href} className="border-b border-hairline last:border-b-0">
                 <Link
                   href={l.href}
                   onClick={() => setMenuOpen(false)}
                   aria-current={isActive(l.href) ? 'page' : undefined}
-                  className="block py-4 font-display text-3xl uppercase tracking-wide"
+                  className="block py-4 text-lg font-medium"
                 >
                   {l.label}
                 </Link>

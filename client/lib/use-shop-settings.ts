@@ -15,6 +15,7 @@ const fallback: ShopSettings = {
   ],
   payments: { provider: 'offline', stripePublishableKey: null },
   supportEmail: 'support@fifty.local',
+  homeCountry: 'US',
   socialLinks: [],
   season: seasonOf(new Date()),
 };

@@ -26,10 +26,10 @@ function CategoryHeaderSkeleton() {
       <div className="mx-auto max-w-7xl px-4 pt-6 pb-4 sm:px-6 lg:px-8">
         <Skeleton className="h-4 w-40" />
       </div>
-      <div className="bg-ink">
+      <div className="border-b border-hairline">
         <div className="mx-auto max-w-7xl px-4 py-14 sm:px-6 sm:py-20 lg:px-8">
-          <Skeleton className="h-16 w-2/3 bg-neutral-800" />
-          <Skeleton className="mt-6 h-5 w-1/2 bg-neutral-800" />
+          <Skeleton className="h-16 w-2/3" />
+          <Skeleton className="mt-6 h-5 w-1/2" />
         </div>
       </div>
     </div>
@@ -62,21 +62,21 @@ export default function CategoryPage() {
           <div className="mx-auto max-w-7xl px-4 pt-6 pb-4 sm:px-6 lg:px-8">
             <Breadcrumb items={[{ label: 'Home', href: '/' }, { label: data.name }]} />
           </div>
-          <div className="bg-ink text-paper">
+          <div className="border-b border-hairline">
             <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-12 sm:px-6 sm:py-16 md:flex-row md:items-end md:justify-between lg:px-8">
               <div>
-                <p className="text-xs font-bold tracking-[0.3em] text-accent uppercase">
+                <p className="type-eyebrow text-muted">
                   Limited edition · 50 pieces per design
                 </p>
-                <h1 className="mt-3 font-display text-6xl leading-[0.9] uppercase sm:text-8xl">
+                <h1 className="type-display mt-3">
                   {data.name}
                 </h1>
-                <p className="mt-5 max-w-2xl text-base leading-relaxed text-neutral-300 sm:text-lg">
+                <p className="mt-5 max-w-2xl text-base leading-relaxed text-muted sm:text-lg">
                   {data.description}
                 </p>
               </div>
               {count !== undefined && (
-                <p className="shrink-0 font-display text-2xl text-accent uppercase">
+                <p className="type-mono shrink-0 text-sm text-muted">
                   {count} {count === 1 ? 'design' : 'designs'}
                 </p>
               )}

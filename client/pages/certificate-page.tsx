@@ -24,7 +24,7 @@ export default function CertificatePage() {
         <CertificateCard certificate={found} shopName={shopName} />
       ) : (
         <div className="text-center">
-          <h1 className="font-display text-5xl uppercase leading-none">Certificate not found</h1>
+          <h1 className="type-display-sm">Certificate not found</h1>
           <p className="mt-3 text-muted">This certificate does not exist or is no longer valid.</p>
         </div>
       )}

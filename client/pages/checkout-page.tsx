@@ -25,8 +25,8 @@ export default function CheckoutPage() {
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 sm:py-12 lg:px-8">
-      <p className="text-xs font-bold uppercase tracking-[0.3em] text-muted">Secure checkout</p>
-      <h1 className="font-display text-5xl uppercase leading-none sm:text-6xl">Checkout</h1>
+      <p className="type-eyebrow text-muted">Secure checkout</p>
+      <h1 className="type-display-sm mt-2">Checkout</h1>
       {isPending ? (
         <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_420px]" role="status">
           <span className="sr-only">Loading your cart</span>
@@ -34,13 +34,13 @@ export default function CheckoutPage() {
           <Skeleton className="h-72 w-full" />
         </div>
       ) : !items || items.length === 0 ? (
-        <div className="mt-10 flex flex-col items-center gap-4 border-2 border-ink bg-white px-6 py-16 text-center">
+        <div className="mt-10 flex flex-col items-center gap-4 border-t border-hairline px-6 py-16 text-center">
           <div className="flex h-20 w-20 items-center justify-center rounded-full bg-bone">
             <ShoppingBag className="h-9 w-9 text-muted" aria-hidden="true" />
           </div>
-          <h2 className="font-display text-3xl uppercase tracking-wide">Your cart is empty</h2>
+          <h2 className="type-title">Your cart is empty</h2>
           <p className="max-w-md text-muted">Add some items to your cart before proceeding to checkout.</p>
-          <Link href="/" className={buttonVariants({ variant: 'accent', size: 'lg', className: 'mt-2' })}>
+          <Link href="/" className={buttonVariants({ variant: 'primary', size: 'lg', className: 'mt-2' })}>
             Shop the Drop
           </Link>
         </div>

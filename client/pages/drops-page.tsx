@@ -1,5 +1,6 @@
 import type { Product } from '../../common/contracts/catalog';
 import { listDrops } from '../../common/domain/drop-schedule';
+import { editionRangeText } from '../../common/domain/edition-copy';
 import { Breadcrumb } from '../components/breadcrumb';
 import { ProductCard, ProductCardSkeleton } from '../features/catalog/product-card';
 import { useNow } from '../lib/release-clock';
@@ -48,6 +49,8 @@ export default function DropsPage() {
   const drops = useDrops();
   const now = useNow((drops.data ?? []).some((p) => p.releaseAt !== null && p.soldOutAt === null));
   const listing = drops.data ? listDrops(drops.data, now, dropTiming()) : null;
+  // The editions on this page, from the drops themselves ('3 to 50 pieces'), not a number written here.
+  const editions = editionRangeText((drops.data ?? []).map((p) => p.editionSize));
   return (
     <div className="mx-auto max-w-7xl px-4 pb-16 md:px-6">
       <div className="pt-6">
@@ -55,8 +58,8 @@ export default function DropsPage() {
       </div>
       <h1 className="mt-6 font-display text-6xl uppercase leading-none md:text-8xl">Drops</h1>
       <p className="mt-4 max-w-2xl text-base text-neutral-700 md:text-lg">
-        Every design is one drop of 50 pieces. When a drop goes live, join the line on its page: the
-        waiting room lets shoppers in fairly, a few at a time.
+        {editions ? `Every design is one drop: a numbered edition of ${editions}, never made again.` : 'Every design is one drop: a numbered edition, never made again.'}{' '}
+        When a drop goes live, join the line on its page: the waiting room lets shoppers in fairly, a few at a time.
       </p>
       {!listing ? (
         <ul className="mt-10 grid grid-cols-2 gap-4 md:gap-6 lg:grid-cols-4" aria-label="Loading drops">
@@ -74,7 +77,7 @@ export default function DropsPage() {
             lead="Set a reminder"
             title="Upcoming"
             products={listing.upcoming}
-            empty="The next drop is not announced yet: join the newsletter to hear first."
+            empty="The next drop is not announced yet. When it is, Notify me on its page e-mails you as its waiting room opens."
           />
           <DropSection id="past" lead="How fast they went" title="Past drops" products={listing.past} empty="No past drops yet." />
         </>

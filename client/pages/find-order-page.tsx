@@ -11,7 +11,7 @@ export default function FindOrderPage() {
   return (
     <div className="mx-auto max-w-3xl px-4 py-8 md:px-6 md:py-12">
       <Breadcrumb items={[{ label: 'Home', href: '/' }, { label: 'Find my order' }]} className="mb-6" />
-      <h1 className="font-display text-5xl uppercase leading-none sm:text-6xl">Your order</h1>
+      <h1 className="type-display-sm">Your order</h1>
       <p className="mt-3 max-w-xl text-muted">
         Every order has its own page: its status, your numbered pieces, delivery and tracking. The link is in every e-mail
         we send about it; lost it? We'll send it again.

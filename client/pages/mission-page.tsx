@@ -30,12 +30,12 @@ const values = [
   },
 ];
 
+// Only what the shop does: the welcome code, the edition numbers, the room-open mail and the fair draw.
 const elite = [
-  'First access to every drop before it goes public',
   'A 10% welcome code when you join the newsletter',
   'Your own edition number on every piece you own',
-  'Early looks at designs in progress and behind-the-scenes stories',
-  'Stories from the people and places behind each design',
+  'A mail the moment a drop’s waiting room opens: tap Notify me on its page',
+  'A fair start on drop day: everyone in the room before the release gets a random place in line',
 ];
 
 /** docs/product.md §2 Mission. */
@@ -58,20 +58,20 @@ export default function MissionPage() {
     >
       <div className="space-y-16">
         <section aria-labelledby="values-heading">
-          <h2 id="values-heading" className="font-display text-3xl uppercase sm:text-4xl">
+          <h2 id="values-heading" className="type-heading">
             What we stand for
           </h2>
           <ul className="mt-6 grid gap-4 md:grid-cols-3">
             {values.map(({ icon: Icon, title, text }) => (
               <li
                 key={title}
-                className="flex flex-col border-2 border-ink bg-paper p-6 transition-transform hover:-translate-y-1"
+                className="flex flex-col border-t border-hairline pt-6"
               >
-                <span className="flex h-12 w-12 items-center justify-center bg-ink text-accent">
-                  <Icon className="h-6 w-6" aria-hidden="true" />
+                <span className="flex h-10 w-10 items-center justify-center border border-hairline-strong">
+                  <Icon className="h-5 w-5" aria-hidden="true" />
                 </span>
-                <h3 className="mt-5 font-display text-2xl uppercase">{title}</h3>
-                <p className="mt-3 leading-relaxed text-neutral-800">{text}</p>
+                <h3 className="type-title mt-5">{title}</h3>
+                <p className="mt-3 leading-relaxed text-muted">{text}</p>
               </li>
             ))}
           </ul>
@@ -93,7 +93,7 @@ export default function MissionPage() {
           </PageSection>
 
           <PageSection id="join-the-elite" title="Join the Elite">
-            <p>Fifty pieces don't last long. Members hear about them first:</p>
+            <p>Fifty pieces don't last long. Here is how to be there when they drop:</p>
             <ul className="space-y-3">
               {elite.map((item) => (
                 <li key={item} className="flex gap-3">
@@ -109,7 +109,7 @@ export default function MissionPage() {
         </div>
 
         <section aria-labelledby="looking-forward-heading" className="bg-ink p-6 text-paper sm:p-10">
-          <h2 id="looking-forward-heading" className="font-display text-3xl uppercase sm:text-4xl">
+          <h2 id="looking-forward-heading" className="type-heading">
             Looking Forward
           </h2>
           <p className="mt-4 max-w-3xl leading-relaxed text-neutral-300">

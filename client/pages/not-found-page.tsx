@@ -16,7 +16,7 @@ export default function NotFoundPage() {
           <p>The page you're looking for doesn't exist or has moved.</p>
           {/* Shoppers never see the hint: only a development build (vite dev server) shows it. */}
           {import.meta.env.DEV && (
-            <p className="mx-auto mt-6 max-w-xl border-2 border-dashed border-black/30 bg-bone px-4 py-3 text-left text-sm text-ink">
+            <p className="mx-auto mt-6 max-w-xl border border-dashed border-hairline-strong bg-bone px-4 py-3 text-left text-sm text-ink">
               <span className="font-bold">Developer hint:</span> did you forget to add the page to the router?
               Add a route for <code className="bg-paper px-1 font-mono break-all">{location}</code> in{' '}
               <code className="bg-paper px-1 font-mono">client/app/router.tsx</code>.

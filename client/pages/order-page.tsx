@@ -49,8 +49,8 @@ export default function OrderPage() {
             </div>
           )}
           {key && <OrderReturns orderNumber={found.orderNumber} orderKey={key} />}
-          <section aria-labelledby="order-help-heading" className="mt-6 border-2 border-ink bg-bone p-5 text-sm">
-            <h2 id="order-help-heading" className="font-display text-xl uppercase tracking-wide">
+          <section aria-labelledby="order-help-heading" className="mt-10 border-t border-hairline pt-6 text-sm">
+            <h2 id="order-help-heading" className="type-title">
               Need help with this order?
             </h2>
             <p className="mt-2">
@@ -62,11 +62,11 @@ export default function OrderPage() {
       ) : (
         <div className="space-y-6">
           <div className="flex items-start gap-4">
-            <div className="flex h-14 w-14 shrink-0 items-center justify-center rounded-full border-2 border-ink bg-bone">
+            <div className="flex h-14 w-14 shrink-0 items-center justify-center rounded-full bg-bone">
               <PackageSearch className="h-7 w-7" aria-hidden="true" />
             </div>
             <div>
-              <h1 ref={headingRef} tabIndex={-1} className="font-display text-4xl uppercase leading-none focus:outline-none sm:text-5xl">
+              <h1 ref={headingRef} tabIndex={-1} className="type-display-sm focus:outline-none">
                 {order.isError ? 'We could not load this order' : "This link doesn't open an order"}
               </h1>
               <p className="mt-3 text-muted">

@@ -56,13 +56,13 @@ export default function OrderSuccessPage() {
   if (noOrder) {
     return (
       <div className="mx-auto max-w-3xl px-4 py-12 text-center sm:py-16">
-        <div className="mx-auto flex h-20 w-20 items-center justify-center rounded-full border-2 border-ink bg-bone">
-          <PackageSearch className="h-10 w-10" aria-hidden="true" />
+        <div className="mx-auto flex h-16 w-16 items-center justify-center rounded-full border border-hairline-strong">
+          <PackageSearch className="h-7 w-7" strokeWidth={1.5} aria-hidden="true" />
         </div>
         <h1
           ref={headingRef}
           tabIndex={-1}
-          className="mt-6 font-display text-5xl uppercase leading-none focus:outline-none sm:text-6xl"
+          className="type-display-sm mt-6 focus:outline-none"
         >
           No recent order
         </h1>
@@ -84,13 +84,13 @@ export default function OrderSuccessPage() {
 
   return (
     <div className="mx-auto max-w-3xl px-4 py-12 text-center sm:py-16">
-      <div className="mx-auto flex h-20 w-20 items-center justify-center rounded-full border-2 border-ink bg-accent">
-        <Check className="h-10 w-10" strokeWidth={3} aria-hidden="true" />
+      <div className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-success text-white">
+        <Check className="h-8 w-8" strokeWidth={2.5} aria-hidden="true" />
       </div>
       <h1
         ref={headingRef}
         tabIndex={-1}
-        className="mt-6 font-display text-5xl uppercase leading-none focus:outline-none sm:text-6xl"
+        className="type-display-sm mt-6 focus:outline-none"
       >
         Payment Successful!
       </h1>
@@ -114,9 +114,9 @@ export default function OrderSuccessPage() {
 
       <section
         aria-labelledby="whats-next-heading"
-        className="mt-10 border-2 border-ink bg-bone p-6 text-left"
+        className="mt-10 border-t border-hairline pt-6 text-left"
       >
-        <h2 id="whats-next-heading" className="font-display text-2xl uppercase tracking-wide">
+        <h2 id="whats-next-heading" className="type-title">
           What's Next?
         </h2>
         <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm">

@@ -18,11 +18,10 @@ import { useDocumentTitle } from '../lib/use-document-title';
 import { useProductDraw } from '../features/draws/draw-api';
 import { DrawPanel, DrawResultNote } from '../features/draws/draw-panel';
 import { drawOwnsPurchase } from '../features/draws/draw-view';
-import { SHIPPING_COUNTRIES } from '../features/checkout/countries';
 import { cardDigits, formatCardNumber, formatExpiry } from '../features/checkout/card-input';
 
-/** What the draw's entry form takes from the checkout, so both read an address and a card alike. */
-const checkoutParts = { countries: SHIPPING_COUNTRIES, formatCardNumber, formatExpiry, cardDigits };
+/** What the draw's entry form takes from the checkout, so both read a card alike (the address form is shared). */
+const checkoutParts = { formatCardNumber, formatExpiry, cardDigits };
 
 function useProduct(id: string) {
   const qc = useQueryClient();

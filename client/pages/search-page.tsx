@@ -62,17 +62,17 @@ export default function SearchPage() {
       <div className="mx-auto max-w-7xl px-4 pt-6 pb-4 sm:px-6 lg:px-8">
         <Breadcrumb items={[{ label: 'Home', href: '/' }, { label: 'Search' }]} />
       </div>
-      <div className="bg-ink text-paper">
+      <div className="border-b border-hairline">
         <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 sm:py-16 lg:px-8">
-          <p className="text-xs font-bold tracking-[0.3em] text-accent uppercase">Search the archive</p>
-          <h1 className="mt-3 font-display text-5xl leading-[0.95] break-words uppercase sm:text-7xl">
+          <p className="type-eyebrow text-muted">Search the archive</p>
+          <h1 className="type-display mt-3 break-words">
             {q ? <>“{q}”</> : 'Search'}
           </h1>
           <p
             role="status"
             aria-live="polite"
             aria-atomic="true"
-            className="mt-5 text-base text-neutral-300 sm:text-lg"
+            className="mt-5 text-base text-muted sm:text-lg"
           >
             {status}
           </p>
@@ -81,9 +81,9 @@ export default function SearchPage() {
 
       <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6 sm:py-14 lg:px-8">
         {q === '' ? (
-          <section aria-labelledby="search-prompt" className="border-2 border-ink p-6 sm:p-10">
+          <section aria-labelledby="search-prompt" className="max-w-3xl">
             <Search className="h-8 w-8" aria-hidden="true" />
-            <h2 id="search-prompt" className="mt-4 font-display text-3xl uppercase">
+            <h2 id="search-prompt" className="type-heading mt-4">
               What are you looking for?
             </h2>
             <p className="mt-3 max-w-2xl text-muted">
@@ -93,11 +93,11 @@ export default function SearchPage() {
             <CategoryLinks />
           </section>
         ) : count === 0 || results.isError ? (
-          <section aria-labelledby="no-results" className="border-2 border-ink p-6 sm:p-10">
-            <h2 id="no-results" className="font-display text-3xl uppercase">
+          <section aria-labelledby="no-results" className="max-w-3xl">
+            <h2 id="no-results" className="type-heading">
               Nothing matched your search
             </h2>
-            <ul className="mt-4 list-disc space-y-1 pl-5 text-neutral-800">
+            <ul className="mt-4 list-disc space-y-1 pl-5 text-muted">
               <li>Check the spelling, or try fewer or more general words — “hoodie”, “tee”, “cap”.</li>
               <li>Search by material or colour, like “organic cotton” or “black”.</li>
               <li>Every design is limited to 50 pieces, so a sold-out drop may be gone for good.</li>

@@ -14,10 +14,10 @@ function wholeDollars(value: string): string {
 
 function RateCard({ rate, note }: { rate: ShippingRate; note?: string }) {
   return (
-    <li className="flex flex-col border-2 border-ink bg-paper p-5">
-      <h3 className="text-lg font-bold uppercase">{rate.label}</h3>
-      <p className="mt-3 font-display text-4xl leading-none">{displayPrice(rate.price)}</p>
-      <p className="mt-2 text-sm font-semibold">{rate.days}</p>
+    <li className="flex flex-col border border-hairline bg-surface p-5">
+      <h3 className="text-base font-semibold">{rate.label}</h3>
+      <p className="mt-3 text-3xl leading-none font-semibold tracking-tight tabular-nums">{displayPrice(rate.price)}</p>
+      <p className="mt-2 text-sm">{rate.days}</p>
       {note && <p className="mt-2 text-sm text-muted">{note}</p>}
     </li>
   );
@@ -49,10 +49,10 @@ export default function ShippingPage() {
             {domestic.map((r) => (
               <RateCard key={r.id} rate={r} />
             ))}
-            <li className="flex flex-col border-2 border-ink bg-accent p-5">
-              <h3 className="text-lg font-bold uppercase">Free Shipping</h3>
-              <p className="mt-3 font-display text-4xl leading-none">$0.00</p>
-              <p className="mt-2 text-sm font-semibold">On orders of {threshold} and above</p>
+            <li className="flex flex-col border border-ink bg-surface p-5">
+              <h3 className="text-base font-semibold">Free Shipping</h3>
+              <p className="mt-3 text-3xl leading-none font-semibold tracking-tight tabular-nums">$0.00</p>
+              <p className="mt-2 text-sm">On orders of {threshold} and above</p>
               <p className="mt-2 text-sm">Applied automatically at checkout.</p>
             </li>
           </ul>
@@ -136,8 +136,8 @@ export default function ShippingPage() {
 
         <PageSection id="important-information" title="Important information">
           <div className="grid gap-4 md:grid-cols-2">
-            <div className="border-2 border-ink p-5">
-              <h3 className="flex items-center gap-2 text-lg font-bold uppercase">
+            <div>
+              <h3 className="flex items-center gap-2 text-base font-semibold">
                 <PackageCheck className="h-5 w-5" aria-hidden="true" />
                 Delivery requirements
               </h3>
@@ -151,8 +151,8 @@ export default function ShippingPage() {
                 </li>
               </ul>
             </div>
-            <div className="border-2 border-ink p-5">
-              <h3 className="flex items-center gap-2 text-lg font-bold uppercase">
+            <div>
+              <h3 className="flex items-center gap-2 text-base font-semibold">
                 <ShieldAlert className="h-5 w-5" aria-hidden="true" />
                 Restrictions
               </h3>

@@ -48,10 +48,10 @@ export default function SizeGuidePage() {
       }
     >
       <div className="space-y-14">
-        <aside aria-label="Made to order" className="flex gap-4 border-2 border-ink bg-accent p-5 sm:p-6">
+        <aside aria-label="Made to order" className="flex gap-4 border-l-2 border-ink bg-bone p-5 sm:p-6">
           <Ruler className="mt-1 h-6 w-6 shrink-0" aria-hidden="true" />
           <div>
-            <p className="font-display text-2xl uppercase">Made to order — measure twice</p>
+            <p className="type-title">Made to order — measure twice</p>
             <p className="mt-2 max-w-3xl leading-relaxed">
               Every piece is made to order in a run of 50, so we can't simply swap it for another size off a
               shelf. Please measure carefully before you order, compare with the charts below, and if you're
@@ -66,11 +66,11 @@ export default function SizeGuidePage() {
           </p>
           <ol className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
             {measurements.map((m, i) => (
-              <li key={m.name} className="border-2 border-ink bg-paper p-5">
-                <span className="font-display text-4xl text-muted" aria-hidden="true">
+              <li key={m.name} className="border-t border-hairline pt-5">
+                <span className="type-mono text-sm text-muted" aria-hidden="true">
                   0{i + 1}
                 </span>
-                <h3 className="mt-2 text-lg font-bold uppercase">{m.name}</h3>
+                <h3 className="mt-2 text-base font-semibold">{m.name}</h3>
                 <p className="mt-2 text-sm leading-relaxed">{m.how}</p>
               </li>
             ))}
@@ -110,7 +110,7 @@ export default function SizeGuidePage() {
             </TabsContent>
             <TabsContent value="accessories" className="space-y-8">
               <div>
-                <h3 className="mb-3 text-lg font-bold uppercase">Caps &amp; beanies</h3>
+                <h3 className="mb-3 text-base font-semibold">Caps &amp; beanies</h3>
                 <SizeTable
                   caption="Headwear sizes"
                   columns={['Item', 'Size', 'Fit']}
@@ -118,7 +118,7 @@ export default function SizeGuidePage() {
                 />
               </div>
               <div>
-                <h3 className="mb-3 text-lg font-bold uppercase">Bags &amp; backpacks</h3>
+                <h3 className="mb-3 text-base font-semibold">Bags &amp; backpacks</h3>
                 <SizeTable
                   caption="Bag dimensions, in inches (approximate)"
                   columns={['Item', 'Dimensions (W x H x D)']}
@@ -129,7 +129,7 @@ export default function SizeGuidePage() {
                 </p>
               </div>
               <div>
-                <h3 className="mb-3 text-lg font-bold uppercase">Skate decks</h3>
+                <h3 className="mb-3 text-base font-semibold">Skate decks</h3>
                 <p className="leading-relaxed">
                   Deck sizes (7.5&quot;, 8.0&quot;, 8.25&quot; and 8.5&quot;) are the board's width. Narrower
                   decks flip faster for technical street skating; wider decks feel more stable on transition

@@ -18,8 +18,8 @@ export default function WishlistPage() {
       <div className="pt-6">
         <Breadcrumb items={[{ label: 'Home', href: '/' }, { label: 'Wishlist' }]} />
       </div>
-      <h1 className="mt-6 font-display text-6xl uppercase leading-none md:text-8xl">Wishlist</h1>
-      <div aria-live="polite" className="mt-4 text-base text-neutral-700">
+      <h1 className="type-display mt-6">Wishlist</h1>
+      <div aria-live="polite" className="mt-4 text-base text-muted">
         {items ? (
           items.length === 0 ? (
             <p>
@@ -39,7 +39,7 @@ export default function WishlistPage() {
       </div>
       {items ? (
         items.length > 0 ? (
-          <ul className="mt-8 grid grid-cols-2 gap-4 md:gap-6 lg:grid-cols-4">
+          <ul className="mt-8 grid grid-cols-2 gap-x-4 gap-y-8 lg:grid-cols-4">
             {items.map((i) => (
               <li key={i.productId} className="flex">
                 <ProductCard product={i.product} className="w-full" headingLevel="h2" />
@@ -48,7 +48,7 @@ export default function WishlistPage() {
           </ul>
         ) : null
       ) : wishlist.isError ? null : (
-        <ul className="mt-8 grid grid-cols-2 gap-4 md:gap-6 lg:grid-cols-4" aria-label="Loading wishlist">
+        <ul className="mt-8 grid grid-cols-2 gap-x-4 gap-y-8 lg:grid-cols-4" aria-label="Loading wishlist">
           {[0, 1, 2, 3].map((i) => (
             <li key={i}>
               <ProductCardSkeleton />

@@ -2,11 +2,15 @@ import { z } from 'zod';
 import { safeString } from './safe-string';
 import { disputeRecordSchema, refundRecordSchema } from './after-sale';
 import { shippingMethodSchema } from './settings';
+import { addressFields, storedAddressFields, withAddressRules } from './address';
 
 const required = (message: string) => safeString({ message }).trim().min(1, { message });
 
-/** docs/product.md §5 messages, exact. Shared by the form (react-hook-form) and the server. */
-export const customerInfoBody = z.object({
+/**
+ * docs/product.md §5 messages, exact (the US ones: the address's rules and labels follow its country,
+ * common/contracts/address.ts). Shared by the form (react-hook-form) and the server.
+ */
+export const customerInfoFields = z.object({
   email: z
     .string({ message: 'Please enter a valid email address' })
     .trim()
@@ -15,15 +19,16 @@ export const customerInfoBody = z.object({
   firstName: required('First name is required').pipe(safeString().max(100)),
   lastName: required('Last name is required').pipe(safeString().max(100)),
   phone: safeString().trim().max(40).optional().nullable(),
-  shippingAddress: required('Shipping address is required').pipe(safeString().max(300)),
-  shippingCity: required('City is required').pipe(safeString().max(100)),
-  shippingState: required('State is required').pipe(safeString().max(100)),
-  shippingZip: required('ZIP code is required').pipe(safeString().max(20)),
-  shippingCountry: safeString().trim().min(2).max(2).toUpperCase().default('US'),
+  ...addressFields,
 });
+export const customerInfoBody = withAddressRules(customerInfoFields);
 export type CustomerInfoBody = z.infer<typeof customerInfoBody>;
 
-export const customerInfoSchema = customerInfoBody.extend({ id: safeString().uuid(), sessionId: safeString() });
+export const customerInfoSchema = customerInfoFields.extend({
+  ...storedAddressFields,
+  id: safeString().uuid(),
+  sessionId: safeString(),
+});
 export type CustomerInfo = z.infer<typeof customerInfoSchema>;
 /** GET /api/customer-info: 200 with null when nothing is saved yet. */
 export const savedCustomerInfoSchema = customerInfoSchema.nullable();
@@ -36,6 +41,11 @@ export type DiscountResult = z.infer<typeof discountResult>;
 export const calculateShippingBody = z.object({
   discountCode: safeString().trim().max(64).nullish(),
   shippingMethod: shippingMethodSchema.optional(),
+  /**
+   * The country being chosen on the info step, before it is saved: the summary is priced for it (a preview;
+   * the payment is priced on the saved address). Absent: the saved address's country.
+   */
+  shippingCountry: safeString().trim().max(2).toUpperCase().optional(),
 });
 
 export const totalsSchema = z.object({

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { DRAW_PIECES_MAX } from '../domain/draw-allocation';
 import { DRAW_FAIRNESS_RULES, FAIRNESS_LOOKBACK_MAX, FAIRNESS_LOOKBACK_MIN } from '../domain/draw-fairness';
 import { DRAW_ENTRY_STATUSES, DRAW_STATUSES } from '../domain/draw-lifecycle';
-import { customerInfoBody } from './checkout';
+import { customerInfoFields } from './checkout';
+import { withAddressRules } from './address';
 import { safeString } from './safe-string';
 import { shippingMethodSchema } from './settings';
 
@@ -94,7 +95,7 @@ export type AdminDrawUpdate = z.infer<typeof adminDrawUpdate>;
 const sizeLabel = safeString().trim().min(1).max(20);
 
 /** The shopper's entry: where the piece ships, the sizes, the card. */
-export const enterDrawBody = customerInfoBody.extend({
+export const enterDrawBody = withAddressRules(customerInfoFields.extend({
   size: sizeLabel.nullable().optional(),
   secondSize: sizeLabel.nullable().optional(),
   shippingMethod: shippingMethodSchema.optional(),
@@ -113,7 +114,7 @@ export const enterDrawBody = customerInfoBody.extend({
     .regex(/^pi_[A-Za-z0-9_]{1,120}$/, { message: 'This card check is not valid. Please enter your card again.' })
     .optional(),
   altcha: safeString().max(10_000, { message: 'Invalid proof of work' }),
-});
+}));
 export type EnterDrawBody = z.infer<typeof enterDrawBody>;
 
 export const changeDrawEntryBody = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customerInfoBody } from './checkout';
+import { addressFields, withAddressRules } from './address';
 import { safeString } from './safe-string';
 import { BUYER_ADDRESS_CHANGES } from '../domain/order-address';
 
@@ -12,14 +12,8 @@ import { BUYER_ADDRESS_CHANGES } from '../domain/order-address';
 //   POST /api/orders/:orderNumber/cancel?key=…    → OrderView (cancelled, refunded to the card); 409 after the hour
 //   POST /api/admin/orders/:orderId/address       body OrderAddressBody → AdminOrder; 409 once shipped
 
-/** The checkout's own address fields and messages (common/contracts/checkout.ts): an address is valid here as it was there. */
-export const orderAddressBody = customerInfoBody.pick({
-  shippingAddress: true,
-  shippingCity: true,
-  shippingState: true,
-  shippingZip: true,
-  shippingCountry: true,
-});
+/** The checkout's own address fields, rules and messages (common/contracts/address.ts): an address is valid here as it was there. */
+export const orderAddressBody = withAddressRules(z.object(addressFields));
 export type OrderAddressBody = z.infer<typeof orderAddressBody>;
 
 export const ORDER_CHANGE_MESSAGES = {

@@ -24,6 +24,11 @@ export const shopSettingsSchema = z.object({
     stripePublishableKey: safeString().nullable(),
   }),
   supportEmail: safeString(),
+  /**
+   * The shop's home country (SHOP_COUNTRY): standard and express ship there, the international rate
+   * everywhere else; free shipping over the threshold is domestic standard only (ADR 023).
+   */
+  homeCountry: safeString(),
   /** Only the profiles the owner configured. */
   socialLinks: z.array(z.object({ label: safeString(), href: safeString() })),
   /** The one source of dates in copy: the current collection ('Fall 2026') and the copyright year. */

@@ -8,6 +8,8 @@ import {
   disputeStatusOf,
   IllegalTransitionError,
   isCancellable,
+  isDisputeOpen,
+  isRefundPending,
   linesRefundCents,
   REFUND_STATUSES,
   refundableCents,
@@ -80,5 +82,14 @@ describe('refund amounts', () => {
     const thirds = [1, 2, 3].map(() => linesRefundCents(odd, [{ unitPriceCents: 1000, quantity: 1 }]));
     expect(thirds.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2999);
     expect(linesRefundCents({ subtotalCents: 0, discountAmountCents: 0, taxCents: 0 }, [{ unitPriceCents: 0, quantity: 1 }])).toBe(0);
+  });
+});
+
+describe('pending refunds and open disputes, read from the lifecycle table', () => {
+  test('only a requested refund is pending; only an open dispute is open', () => {
+    expect(REFUND_STATUSES.filter(isRefundPending)).toEqual(['requested']);
+    expect(DISPUTE_STATUSES.filter(isDisputeOpen)).toEqual(['open']);
+    expect(isRefundPending('unknown')).toBe(false);
+    expect(isDisputeOpen('unknown')).toBe(false);
   });
 });

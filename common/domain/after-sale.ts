@@ -49,6 +49,11 @@ export const assertAfterSale = afterSaleRules.assert;
 /** The statuses a refund or dispute row may be in to move to `to`. */
 export const afterSaleSourcesOf = afterSaleRules.sourcesOf;
 
+/** A refund still being carried out: its status has somewhere to go in the table (`requested`). */
+export const isRefundPending = (status: string): boolean => (AFTER_SALE_LIFECYCLES.refund[status as RefundStatus]?.length ?? 0) > 0;
+/** A dispute not yet decided: its status has somewhere to go in the table (`open`). */
+export const isDisputeOpen = (status: string): boolean => (AFTER_SALE_LIFECYCLES.dispute[status as DisputeStatus]?.length ?? 0) > 0;
+
 /** Stripe's dispute statuses, folded into ours: a closed inquiry (`warning_closed`) took no money, as a won one. */
 export function disputeStatusOf(providerStatus: string): DisputeStatus {
   switch (providerStatus) {

@@ -2,9 +2,16 @@ import { describe, expect, test } from 'vitest';
 import {
   assertDrawTransition,
   canDrawTransition,
+  drawHasRun,
   drawSourcesOf,
+  drawTakesEntries,
+  ENTRY_IN_PLAY,
+  ENTRY_RELEASED,
+  FINAL_ENTRY_RESULTS,
+  isEntryChangeable,
   MAX_WINDOW_MS,
   scheduleProblem,
+  WINNING_ENTRY,
 } from './draw-lifecycle';
 import { IllegalTransitionError } from './lifecycle';
 
@@ -29,6 +36,32 @@ describe('draw and entry lifecycles', () => {
     expect(canDrawTransition('entry', 'pending', 'selected')).toBe(false);
     expect(canDrawTransition('entry', 'won', 'capture_failed')).toBe(false);
     expect(() => drawSourcesOf('entry', 'pending')).toThrow(IllegalTransitionError);
+  });
+
+  test('a card is captured only through a claim, and a declined claim goes back to be released', () => {
+    expect(drawSourcesOf('authorisation', 'capturing')).toEqual(['authorised']);
+    expect(drawSourcesOf('authorisation', 'captured')).toEqual(['capturing']);
+    expect(drawSourcesOf('authorisation', 'voided').sort()).toEqual(['authorised', 'prepared']);
+    expect(canDrawTransition('authorisation', 'capturing', 'authorised')).toBe(true);
+    expect(canDrawTransition('authorisation', 'capturing', 'voided')).toBe(false);
+    expect(canDrawTransition('authorisation', 'captured', 'voided')).toBe(false);
+  });
+
+  test('the status questions: run, taking entries, changeable, still in play, released, mailed', () => {
+    expect(['drawn', 'settled'].every(drawHasRun)).toBe(true);
+    expect(['scheduled', 'open', 'closed', 'cancelled'].some(drawHasRun)).toBe(false);
+    expect(['scheduled', 'open'].every(drawTakesEntries)).toBe(true);
+    expect(drawTakesEntries('closed')).toBe(false);
+    expect(isEntryChangeable('pending') && isEntryChangeable('confirmed')).toBe(true);
+    expect(isEntryChangeable('withdrawn')).toBe(false);
+    // Every entry status is either still in play or final for the draw (released, or won).
+    for (const s of ['pending', 'confirmed', 'withdrawn', 'lapsed', 'removed', 'selected', 'waiting', 'won', 'capture_failed', 'lost', 'cancelled'] as const)
+      expect(ENTRY_IN_PLAY.includes(s) !== (ENTRY_RELEASED.includes(s) || s === 'won')).toBe(true);
+    // Withdrawn entrants left on their own and cancelled draws are not mailed a result.
+    expect(FINAL_ENTRY_RESULTS).not.toContain('withdrawn');
+    expect(FINAL_ENTRY_RESULTS).not.toContain('cancelled');
+    // A recent winner is one charged or being charged: both are out of play and not released.
+    for (const s of WINNING_ENTRY) expect(ENTRY_IN_PLAY.includes(s) || s === 'won').toBe(true);
   });
 
   test('the schedule: close after open, draw at or after close, within 7 days of the opening', () => {

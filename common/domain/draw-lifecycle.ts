@@ -21,6 +21,14 @@ export type DrawStatus = (typeof DRAW_STATUSES)[number];
 export const DRAW_OWNS_SALE: readonly DrawStatus[] = ['scheduled', 'open', 'closed', 'drawn'];
 export const drawOwnsSale = (status: DrawStatus): boolean => DRAW_OWNS_SALE.includes(status);
 
+/** A draw that has run (drawn or settled): its seed, ranks and winners are public. */
+export const DRAW_HAS_RUN: readonly DrawStatus[] = ['drawn', 'settled'];
+export const drawHasRun = (status: string): boolean => (DRAW_HAS_RUN as readonly string[]).includes(status);
+
+/** A draw whose entry window may be open (the clock says whether it is): scheduled or open. */
+export const DRAW_TAKES_ENTRIES: readonly DrawStatus[] = ['scheduled', 'open'];
+export const drawTakesEntries = (status: string): boolean => (DRAW_TAKES_ENTRIES as readonly string[]).includes(status);
+
 /**
  * Where a draw stands for a shopper: `upcoming` (the window has not opened), `open` (entries taken),
  * `closed` (no more entries; the draw has not run), `result` (drawn or settled: the seed and the ranking
@@ -77,8 +85,10 @@ export type DrawEntryStatus = (typeof DRAW_ENTRY_STATUSES)[number];
 /**
  * Where the entry's card authorisation stands at the gateway. `prepared`: kept for the confirmation, never
  * sent to the bank and holding nothing (docs/draw.md: the card is authorised once the mailbox is confirmed).
+ * `capturing`: claimed for its capture, the gateway asked outside any transaction; the answer is recorded
+ * in a second one (a claim left by a crash is taken again once CAPTURE_CLAIM_MS has passed).
  */
-export const AUTHORISATION_STATES = ['prepared', 'authorised', 'captured', 'voided', 'failed'] as const;
+export const AUTHORISATION_STATES = ['prepared', 'authorised', 'capturing', 'captured', 'voided', 'failed'] as const;
 export type AuthorisationState = (typeof AUTHORISATION_STATES)[number];
 
 export const DRAW_LIFECYCLES = {
@@ -103,6 +113,19 @@ export const DRAW_LIFECYCLES = {
     lost: [],
     cancelled: [],
   } satisfies Lifecycle<DrawEntryStatus>,
+  /**
+   * The card of an entry: prepared at entry, authorised at confirmation (or failed, then prepared again
+   * with another card), claimed for the capture, captured; released (voided) whenever the draw no longer
+   * needs it. A declined capture gives the claim back (authorised) so the release voids it.
+   */
+  authorisation: {
+    prepared: ['authorised', 'failed', 'voided'],
+    authorised: ['capturing', 'voided'],
+    capturing: ['captured', 'authorised'],
+    captured: [],
+    voided: [],
+    failed: ['prepared'],
+  } satisfies Lifecycle<AuthorisationState>,
 } as const;
 
 export type DrawLifecycleName = keyof typeof DRAW_LIFECYCLES;
@@ -115,10 +138,35 @@ export const assertDrawTransition = drawRules.assert;
 /** The statuses a row may be in to move to `to` (what a conditional UPDATE's `WHERE status = ANY(...)` allows). */
 export const drawSourcesOf = drawRules.sourcesOf;
 
+/** Entries still in the draw before it runs: pending (its mailbox to confirm) or confirmed. */
+export const LIVE_ENTRY: readonly DrawEntryStatus[] = ['pending', 'confirmed'];
+
 /** An entry whose entrant may still see, change or withdraw it: before the close, not withdrawn. */
 export function isEntryChangeable(status: string): boolean {
-  return status === 'pending' || status === 'confirmed';
+  return (LIVE_ENTRY as readonly string[]).includes(status);
 }
+
+/** Entries the draw still has work for (a confirmation, a rank, a capture, a piece passed on). */
+export const ENTRY_IN_PLAY: readonly DrawEntryStatus[] = ['pending', 'confirmed', 'selected', 'waiting'];
+
+/** Entries that won their draw or are being charged for it (the sit_out rule's recent winners). */
+export const WINNING_ENTRY: readonly DrawEntryStatus[] = ['selected', 'won'];
+
+/** Entries out of the draw whose card, if still held, is released (the draw no longer needs it). */
+export const ENTRY_RELEASED: readonly DrawEntryStatus[] = [
+  'withdrawn',
+  'lapsed',
+  'removed',
+  'capture_failed',
+  'lost',
+  'cancelled',
+];
+
+/** A card the gateway still holds (or that was kept for a confirmation): what a release voids. */
+export const AUTHORISATION_HELD: readonly AuthorisationState[] = ['authorised', 'prepared'];
+
+/** A capture claim older than this was left by a crash (the gateway answers in seconds): it is taken again. */
+export const CAPTURE_CLAIM_MS = 5 * 60 * 1000;
 
 /** Entries whose result is final (their entrant is mailed it once). */
 export const FINAL_ENTRY_RESULTS: readonly DrawEntryStatus[] = [

@@ -53,6 +53,7 @@ test('dropBoundaries: a day before, room opens, release, window ends', () => {
   ]);
 });
 
-test("dropsAtText: 'Drops Friday 18:00'", () => {
-  expect(dropsAtText('2026-11-27T18:00:00Z', 'UTC')).toBe('Drops Friday 18:00');
+test("dropsAtText: 'Drops Friday 6:00 PM'", () => {
+  expect(dropsAtText('2026-11-27T18:00:00Z', { timeZone: 'UTC' })).toBe('Drops Friday 6:00 PM');
+  expect(dropsAtText('2026-11-27T18:00:00Z', { timeZone: 'America/New_York', zoneName: true })).toBe('Drops Friday 1:00 PM EST');
 });

@@ -1,6 +1,7 @@
 // Which drops the storefront puts first (home hero, /drops, grid order, drop cards): a product with a
 // release time is a drop; it is upcoming before its release, live from the moment its waiting room
 // opens until its drop window ends or it sells out, past after that (ADR 010 for the room and window).
+import { formatShopWeekdayTime, type ShopTimeOptions } from './date-time-format';
 
 export interface DropTiming {
   /** The waiting room opens this long before the release (DROP_RAFFLE_MINUTES). */
@@ -107,11 +108,7 @@ export function newestDropsFirst<T extends { releaseAt?: string | null }>(produc
     .map((x) => x.p);
 }
 
-const WEEKDAY_TIME = { weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
-
-/** 'Drops Friday 18:00' in `timeZone` (default: the runtime's own). */
-export function dropsAtText(releaseAt: string, timeZone?: string): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { ...WEEKDAY_TIME, timeZone }).formatToParts(new Date(releaseAt));
-  const get = (t: string) => parts.find((x) => x.type === t)?.value ?? '';
-  return `Drops ${get('weekday')} ${get('hour')}:${get('minute')}`;
+/** 'Drops Friday 6:00 PM' in `opts.timeZone` (default: the runtime's own); common/domain/date-time-format.ts. */
+export function dropsAtText(releaseAt: string, opts: ShopTimeOptions = {}): string {
+  return `Drops ${formatShopWeekdayTime(releaseAt, opts)}`;
 }

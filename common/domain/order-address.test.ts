@@ -25,5 +25,8 @@ describe('the buyer hour after ordering', () => {
     expect(altersShipping({ country: 'US', method: 'standard' }, 'CA')).toBe(true);
     expect(altersShipping({ country: 'DE', method: 'international' }, 'FR')).toBe(true);
     expect(altersShipping({ country: 'DE', method: 'international' }, 'DE')).toBe(false);
+    // A shop at home in Germany ships standard there: an old international order to DE is another zone.
+    expect(altersShipping({ country: 'DE', method: 'international' }, 'DE', 'DE')).toBe(true);
+    expect(altersShipping({ country: 'DE', method: 'standard' }, 'DE', 'DE')).toBe(false);
   });
 });

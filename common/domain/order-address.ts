@@ -35,13 +35,15 @@ export function mayChangeOrder(
 export function altersShipping(
   order: { country: string; method: string | null },
   newCountry: string,
+  /** The shop's home country (SHOP_COUNTRY): where standard and express apply. */
+  home?: string,
 ): boolean {
   const from = order.country.trim().toUpperCase();
   const to = newCountry.trim().toUpperCase();
   if (from !== to) return true;
   return (
     !!order.method &&
-    resolveShippingMethod(to, order.method as Parameters<typeof resolveShippingMethod>[1]) !== order.method
+    resolveShippingMethod(to, order.method as Parameters<typeof resolveShippingMethod>[1], home) !== order.method
   );
 }
 

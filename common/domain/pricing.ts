@@ -79,6 +79,7 @@ export function computeTotals(input: TotalsInput): TotalsCents {
           thresholdCents: input.freeShippingThresholdCents,
         });
   const tax = Math.round(merchandise * input.taxRate);
+  const abroad = input.shippingMethod === 'international';
   return {
     subtotal,
     discountCode: input.discount?.code ?? null,
@@ -88,9 +89,10 @@ export function computeTotals(input: TotalsInput): TotalsCents {
     shippingMethod: input.shippingMethod,
     tax,
     total: merchandise + shipping + tax,
-    freeShippingEligible: isFreeShippingEligible(merchandise, input.freeShippingThresholdCents),
+    // Abroad the threshold waives nothing (ADR 023): neither "eligible" nor "add $X more" is offered.
+    freeShippingEligible: !abroad && isFreeShippingEligible(merchandise, input.freeShippingThresholdCents),
     freeShippingThreshold: input.freeShippingThresholdCents,
-    amountToFreeShipping: amountToFreeShipping(merchandise, input.freeShippingThresholdCents),
+    amountToFreeShipping: abroad ? 0 : amountToFreeShipping(merchandise, input.freeShippingThresholdCents),
     itemCount: itemCount(input.lines),
   };
 }

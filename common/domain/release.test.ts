@@ -42,9 +42,9 @@ describe('release', () => {
   });
 
   test('the refusal names the product and the time in UTC', () => {
-    expect(formatReleaseUtc(at)).toBe('Fri, 27 Nov 2026, 18:00 UTC');
+    expect(formatReleaseUtc(at)).toBe('Fri, Nov 27, 2026, 6:00 PM UTC');
     expect(releaseMessages.notYet('Drop Tee', at)).toBe(
-      "Drop Tee drops on Fri, 27 Nov 2026, 18:00 UTC. It can't be bought yet.",
+      "Drop Tee drops on Fri, Nov 27, 2026, 6:00 PM UTC. It can't be bought yet.",
     );
   });
 

@@ -1,5 +1,6 @@
 // Scheduled release (docs/product.md §9): before its release time a product is shown with a countdown
 // and cannot be put in a cart or paid for; at the release second it is on sale like any other.
+import { formatShopDateTime } from './date-time-format';
 
 export interface ReleaseState {
   /** ISO 8601 instant (UTC), or null: on sale now. */
@@ -52,23 +53,14 @@ export function describeCountdown(ms: number): string {
   return `Drops in ${said.join(', ')}`;
 }
 
-/** 'Fri, 27 Nov 2026, 18:00' in `timeZone` (default: the runtime's own zone). */
+/** 'Fri, Nov 27, 2026, 6:00 PM' in `timeZone` (default: the runtime's own zone): common/domain/date-time-format.ts. */
 export function formatReleaseTime(releaseAt: string, timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZone,
-  }).format(new Date(releaseAt));
+  return formatShopDateTime(releaseAt, { timeZone });
 }
 
-/** 'Fri, 27 Nov 2026, 18:00 UTC': the server's messages name the time in UTC (it knows no shopper's zone). */
+/** 'Fri, Nov 27, 2026, 6:00 PM UTC': the server's messages name the time in UTC (it knows no shopper's zone). */
 export function formatReleaseUtc(releaseAt: string): string {
-  return `${formatReleaseTime(releaseAt, 'UTC')} UTC`;
+  return formatShopDateTime(releaseAt, { timeZone: 'UTC', zoneName: true });
 }
 
 export const releaseMessages = {

@@ -22,11 +22,10 @@ export const returnAssurance = {
 export const FINAL_SALE_LINE = "Final sale: this piece can't be returned.";
 
 /**
- * What 'never reproduced' means for a sold-out piece: no new production, but a piece returned within
- * the return window goes back on sale (to the line during a drop), which is what 'Notify me' waits for.
+ * A sold-out piece is never produced again, but a piece returned within the return window goes back on sale
+ * (to the line during a drop), which is what 'Notify me' waits for. The line that says so names the
+ * product's own edition: common/domain/edition-copy.ts editionRestockText.
  */
 export const restockCopy = {
-  notice:
-    'Each piece is made to order and numbered. Once all 50 are made, this design is never produced again. A returned piece can come back on sale.',
   notifyLabel: 'Notify me if one comes back',
 } as const;

@@ -2,6 +2,7 @@
 // pieces ship in 1-2 business days, a limited drop in 2-3; an order after 2 PM in the shop's time zone
 // (SHOP_TIME_ZONE) counts from the next business day; Saturdays and Sundays are never business days.
 // The promise is the later end of the range, written as the shop's calendar date ('2026-12-09').
+import { formatCalendarDate } from './date-time-format';
 
 /** Orders placed at or after this hour (shop time) count from the next business day. */
 export const SHIP_CUTOFF_HOUR = 14;
@@ -56,9 +57,7 @@ export function isShipLate(shipBy: string | null | undefined, status: string, to
   return !!shipBy && UNSHIPPED.has(status) && today > shipBy;
 }
 
-/** '2026-12-09' → 'Wed, Dec 9, 2026' (the date as written, in no time zone). */
+/** '2026-12-09' → 'Wed, Dec 9, 2026' (the date as written, in no time zone): common/domain/date-time-format.ts. */
 export function formatShopDate(shipBy: string): string {
-  return new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(dayOf(shipBy)),
-  );
+  return formatCalendarDate(shipBy);
 }

@@ -3,6 +3,8 @@ import {
   amountToFreeShipping,
   availableShippingMethods,
   formatThreshold,
+  freeShippingApplies,
+  isDomestic,
   isFreeShippingEligible,
   resolveShippingMethod,
   shippingCostCents,
@@ -20,6 +22,16 @@ describe('shipping', () => {
     expect(availableShippingMethods('FR')).toEqual(['international']);
   });
 
+  test('zones follow the home country: a shop in the UK ships domestic to GB and international to the US', () => {
+    expect(isDomestic('gb', 'GB')).toBe(true);
+    expect(isDomestic(null, 'GB')).toBe(true);
+    expect(isDomestic('US', 'GB')).toBe(false);
+    expect(resolveShippingMethod('GB', 'express', 'GB')).toBe('express');
+    expect(resolveShippingMethod('US', 'express', 'GB')).toBe('international');
+    expect(availableShippingMethods('FR', 'FR')).toEqual(['standard', 'express']);
+    expect(availableShippingMethods('US', 'FR')).toEqual(['international']);
+  });
+
   test('free shipping at the threshold and above ("$60 and above")', () => {
     expect(isFreeShippingEligible(5999, 6000)).toBe(false);
     expect(isFreeShippingEligible(6000, 6000)).toBe(true);
@@ -28,13 +40,15 @@ describe('shipping', () => {
     expect(amountToFreeShipping(7000, 6000)).toBe(0);
   });
 
-  test('standard and international are waived when eligible; express is always charged', () => {
+  test('only domestic standard is waived when eligible; express and international are always charged', () => {
     const base = { rateCents: 899, thresholdCents: 6000 };
     expect(shippingCostCents({ ...base, method: 'standard', merchandiseCents: 5999 })).toBe(899);
     expect(shippingCostCents({ ...base, method: 'standard', merchandiseCents: 6000 })).toBe(0);
     expect(
       shippingCostCents({ ...base, method: 'international', rateCents: 2499, merchandiseCents: 8000 }),
-    ).toBe(0);
+    ).toBe(2499);
+    expect(freeShippingApplies('standard')).toBe(true);
+    expect(freeShippingApplies('international')).toBe(false);
     expect(shippingCostCents({ ...base, method: 'express', rateCents: 1599, merchandiseCents: 8000 })).toBe(
       1599,
     );

@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { PROCESS_LOCKS } from '../lib/advisory-locks';
 
 export const EMBEDDED_OS_USER = 'fifty-postgres';
 const DB_USER = 'fifty';
@@ -32,7 +33,7 @@ export const APP_DB_USER = 'fifty_app';
 const APP_DATABASE = 'fifty';
 const SOCKET_PORT = 5432;
 /** Key of the advisory lock that marks the one process owning an embedded data directory. */
-const OWNER_LOCK_KEY = 505051;
+const OWNER_LOCK_KEY = PROCESS_LOCKS.embeddedOwner;
 
 export class DataDirInUseError extends Error {}
 

@@ -2,18 +2,19 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { PROCESS_LOCKS } from '../lib/advisory-locks';
 import { projectRoot } from '../lib/project-root';
 import type { Database, Db } from './client';
 
 export const migrationsFolder = path.join(projectRoot, 'server', 'db', 'migrations');
 
-/** Session advisory lock keys (one bigint each; the embedded server's owner lock is 505051). */
-const MIGRATION_LOCK_KEY = 505050;
+/** Session advisory lock keys (server/lib/advisory-locks.ts). */
+const MIGRATION_LOCK_KEY = PROCESS_LOCKS.migration;
 /**
  * Held SHARED by every serving shop instance for its whole life; `db:restore` takes it EXCLUSIVE, so a
  * restore never truncates a database that instances are writing orders into (docs/operations.md).
  */
-export const SHOP_PRESENCE_LOCK_KEY = 505052;
+export const SHOP_PRESENCE_LOCK_KEY = PROCESS_LOCKS.shopPresence;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

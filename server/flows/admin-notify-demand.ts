@@ -1,5 +1,5 @@
 import { isUuid, type NotifyDemand, type NotifySignupList } from '../../common/contracts/admin';
-import { notFound } from '../plugins/http-error';
+import { notFound } from '../lib/http-error';
 import type { AlertsService } from '../modules/alerts/alerts.service';
 import type { CatalogService } from '../modules/catalog/catalog.service';
 

@@ -10,7 +10,7 @@ import type { Product } from '../../common/contracts/catalog';
 import type { Db, DbOrTx } from '../db/client';
 import { EDITION_SIZE } from '../../common/domain/stock';
 import { normaliseSizeLabel, sizeKey, validateSizeRun, type SizeRunEntry } from '../../common/domain/size-run';
-import { badRequest, notFound } from '../plugins/http-error';
+import { badRequest, notFound } from '../lib/http-error';
 import { parseMoney, parseMoneyOrNull } from '../../common/domain/money';
 import type { CatalogService, ProductDetails } from '../modules/catalog/catalog.service';
 import type { InventoryService } from '../modules/inventory/inventory.service';

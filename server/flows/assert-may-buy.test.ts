@@ -9,7 +9,7 @@ import { createProduct, customer, startPayment } from '../../tests/support/shop-
 import { products } from '../modules/catalog/catalog.tables';
 import { checkouts } from '../modules/checkout/checkout.tables';
 import { drops } from '../modules/drops/drops.tables';
-import { PASS_COOKIE } from '../plugins/shopper';
+import { PASS_COOKIE } from '../lib/cookies';
 
 // assertMayBuy (server/flows/assert-may-buy.ts) guards every path that adds or holds: cart add, line raise
 // (PUT /api/cart/:id) and payment. On the real database, through the real routes.

@@ -2,7 +2,7 @@ import { dropMessages } from '../../common/domain/drop';
 import { isReleased, releaseMessages } from '../../common/domain/release';
 import { stockMessages } from '../../common/domain/stock';
 import type { Clock } from '../lib/db-clock';
-import { conflict, HttpError } from '../plugins/http-error';
+import { conflict, HttpError } from '../lib/http-error';
 
 /**
  * May this shopper take these pieces? The ONE check of every path that adds or holds (cart add, line

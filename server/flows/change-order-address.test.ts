@@ -100,7 +100,7 @@ describeEachDb(
       expect(before.changeUntil?.at).toBe(
         new Date(new Date(before.placedAt).getTime() + 60 * MIN).toISOString(),
       );
-      expect(before.changeUntil?.time).toMatch(/^\d\d:\d\d /);
+      expect(before.changeUntil?.time).toMatch(/^\d{1,2}:\d\d [AP]M /);
 
       shift = 10 * MIN;
       const res = await t().client().post(`${api}/address?key=${key}`, NEW_ADDRESS);
@@ -191,6 +191,14 @@ describeEachDb(
         [{ ...NEW_ADDRESS, shippingCity: '  ' }, 'City is required'],
         [{ ...NEW_ADDRESS, shippingZip: '' }, 'ZIP code is required'],
         [{ ...NEW_ADDRESS, shippingAddress: 'x'.repeat(301) }, ''],
+        // The country's own rules (common/domain/address-format.ts), as at checkout.
+        [{ ...NEW_ADDRESS, shippingCountry: 'ZZ' }, 'Please choose a country we ship to'],
+        [
+          { shippingAddress: '5 rue Oberkampf', shippingCity: 'Paris', shippingZip: 'E1 6RF', shippingCountry: 'FR' },
+          'This postal code does not look like a French postal code',
+        ],
+        [{ shippingAddress: '1-2-3 Shibuya', shippingZip: '150-0002', shippingCountry: 'JP' }, 'Prefecture is required'],
+        [{ ...NEW_ADDRESS, shippingState: 'IDF', shippingZip: '75011' }, 'Please choose a state from the list'],
       ];
       for (const [body, message] of cases) {
         const res = await t().client().post(`${api}/address?key=${key}`, body);
@@ -222,7 +230,13 @@ describeEachDb(
       const { order, key, api } = await buy(t());
       const res = await t()
         .client()
-        .post(`${api}/address?key=${key}`, { ...NEW_ADDRESS, shippingCountry: 'CA' });
+        .post(`${api}/address?key=${key}`, {
+          shippingAddress: '1 Front St W',
+          shippingCity: 'Toronto',
+          shippingState: 'ON',
+          shippingZip: 'M5J 2N8',
+          shippingCountry: 'CA',
+        });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({
         message: `This change would alter shipping. Please contact support at ${t().config.SUPPORT_EMAIL}.`,
@@ -338,6 +352,11 @@ describeEachDb(
       const admin = await adminClient(t());
       shift = 3 * 60 * MIN;
       expect((await t().client().post(`${api}/address?key=${key}`, NEW_ADDRESS)).statusCode).toBe(409);
+      // The owner's edit meets the same address rules as the checkout (ADR 023).
+      const wrongZip = await admin.post(`/api/admin/orders/${order.id}/address`, { ...NEW_ADDRESS, shippingZip: 'E1 6RF' });
+      expect(wrongZip.statusCode).toBe(400);
+      expect(wrongZip.json()).toEqual({ message: 'This ZIP code does not look like a US ZIP code' });
+      expect(await historyOf(order.id)).toEqual([]);
       const res = await admin.post(`/api/admin/orders/${order.id}/address`, NEW_ADDRESS);
       expect(res.statusCode, res.body).toBe(200);
       expect(adminOrderSchema.parse(res.json())).toMatchObject({

@@ -6,7 +6,7 @@ import { ORDER_CHANGE_MESSAGES, type OrderAddressBody } from '../../common/contr
 import { altersShipping, BUYER_ADDRESS_CHANGES, mayChangeOrder } from '../../common/domain/order-address';
 import { isUuid } from '../../common/domain/ids';
 import type { Clock } from '../lib/db-clock';
-import { conflict, notFound } from '../plugins/http-error';
+import { conflict, notFound } from '../lib/http-error';
 import type { OrdersService } from '../modules/orders/orders.service';
 import type { PurchaseLimitsService } from '../modules/purchase-limits/purchase-limits.service';
 import type { CancelOrderFlow } from './cancel-order';
@@ -29,6 +29,8 @@ export function createChangeOrderAddressFlow(deps: {
   cancel: CancelOrderFlow;
   clock: Clock;
   supportEmail: string;
+  /** SHOP_COUNTRY: where standard and express apply (a change into or out of it alters shipping). */
+  homeCountry?: string;
   /**
    * The checkout's own address rule for these pieces (the ship-to-address flow's: no P.O. box for a limited
    * edition), as a 400 with its message; absent: none.
@@ -64,6 +66,7 @@ export function createChangeOrderAddressFlow(deps: {
         altersShipping(
           { country: before.shippingCountry, method: before.shippingMethod },
           next.shippingCountry,
+          deps.homeCountry,
         )
       )
         throw conflict(ORDER_CHANGE_MESSAGES.alteringShipping(deps.supportEmail));

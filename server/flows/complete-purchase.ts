@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import type { Order } from '../../common/contracts/checkout';
-import { HttpError, notFound } from '../plugins/http-error';
+import { HttpError, notFound } from '../lib/http-error';
 import type { CartService } from '../modules/cart/cart.service';
 import type { CheckoutRow, CheckoutService } from '../modules/checkout/checkout.service';
 import { CheckoutRefundedError, HoldLostError, OverLimitError } from '../modules/checkout/purchase.service';
@@ -138,7 +138,7 @@ export function createCompletePurchaseFlow(deps: FulfilmentDeps) {
             firstName: co.customer.firstName,
             amountCents: co.amountCents,
             productName: err.productName,
-            shopName: settings.shopName,
+            shopName: orders.mailBrand,
             reason: err instanceof OverLimitError ? err.message : null,
           }),
           settings.publicSettings.supportEmail,

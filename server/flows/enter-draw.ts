@@ -5,7 +5,8 @@ import { poBoxRefusal } from '../../common/domain/po-box';
 import { computeTotals } from '../../common/domain/pricing';
 import { resolveShippingMethod } from '../../common/domain/shipping';
 import type { Mailer, MailMessage } from '../lib/mailer';
-import { badRequest, HttpError, notFound } from '../plugins/http-error';
+import { absoluteUrl } from '../lib/mail-template';
+import { badRequest, HttpError, notFound } from '../lib/http-error';
 import type { CatalogService } from '../modules/catalog/catalog.service';
 import type { DrawsService } from '../modules/draws/draws.service';
 import { renderEntryConfirmation } from '../modules/draws/draw-mail';
@@ -91,18 +92,20 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
   function mailLink(
     entry: { email: string; firstName: string; amountCents: number },
     token: string,
-    productName: string,
+    product: { name: string; images: readonly string[] },
     closesAt: Date,
   ): void {
     sendLater(
       renderEntryConfirmation({
         to: entry.email,
         firstName: entry.firstName,
-        productName,
+        productName: product.name,
+        productImageUrl: absoluteUrl(base, product.images[0]),
         amountCents: entry.amountCents,
         closesAt,
         url: entryUrl(token),
-        shopName: settings.shopName,
+        // Who the mail is from: the one mail template's mark, shop and refund-policy links, support line.
+        shopName: { shopName: settings.shopName, shopUrl: base, supportEmail: settings.publicSettings.supportEmail },
         timeZone: settings.timeZone,
       }),
     );
@@ -227,13 +230,13 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
       // went out). The same link goes out again, at most once a minute, so the entrant is never stuck.
       const token = entered.status === 'pending' ? draws.linkTokenOf(entered) : null;
       if (token && mayMailAgain(entered.id)) {
-        mailLink(entered, token, product.name, draw.closesAt);
+        mailLink(entered, token, product, draw.closesAt);
         throw new HttpError(409, draws.messages.linkSentAgain);
       }
       throw new HttpError(409, draws.messages.alreadyEntered);
     }
 
-    const shippingMethod = resolveShippingMethod(body.shippingCountry, body.shippingMethod);
+    const shippingMethod = resolveShippingMethod(body.shippingCountry, body.shippingMethod, settings.homeCountry);
     const totals = computeTotals({
       lines: [{ unitPriceCents: draw.priceCents, quantity: 1 }],
       discount: null,
@@ -276,7 +279,7 @@ export function createEnterDrawFlow(deps: EnterDrawDeps) {
       throw err;
     }
 
-    mailLink(recorded.entry, recorded.token, product.name, draw.closesAt);
+    mailLink(recorded.entry, recorded.token, product, draw.closesAt);
     return { publicId, status: 'pending', message: ENTER_DRAW_MESSAGES.entered };
   }
 

@@ -176,8 +176,8 @@ describeEachDb(
       expect(csv.statusCode).toBe(200);
       const lines = csv.body.replace(/^\uFEFF/, '').split('\r\n');
       expect(lines[0]).toContain('"Signature"');
-      expect(lines.find((l) => l.startsWith(`"${bigOrder}"`))).toMatch(/"Signature required"$/);
-      expect(lines.find((l) => l.startsWith(`"${smallOrder}"`))).toMatch(/,""$/);
+      expect(lines.find((l) => l.startsWith(`"${bigOrder}"`))).toMatch(/"Signature required","United States","[^"]+"$/);
+      expect(lines.find((l) => l.startsWith(`"${smallOrder}"`))).toMatch(/,"","United States","[^"]+"$/);
 
       // Paid orders waiting to be packed: the pick list names the ones that ship signed-for.
       const listed = (await admin.get('/api/admin/orders')).json() as Array<{ id: string; orderNumber: string }>;

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../db/client';
 import type { Order } from '../../common/contracts/checkout';
 import { AFTER_SALE_MESSAGES } from '../../common/contracts/after-sale';
 import { isUuid } from '../../common/domain/ids';
-import { HttpError } from '../plugins/http-error';
+import { HttpError } from '../lib/http-error';
 import type { InventoryService } from '../modules/inventory/inventory.service';
 import type { AfterSaleService, PiecesBack, RefundInHand } from '../modules/orders/after-sale.service';
 import type { OrdersService } from '../modules/orders/orders.service';

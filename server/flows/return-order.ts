@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { ORDER_NOT_FOUND } from '../../common/contracts/orders';
 import type { ReturnAction, ReturnRecord, ReturnRequestBody, ReturnsView } from '../../common/contracts/returns';
 import { isUuid } from '../../common/domain/ids';
-import { notFound } from '../plugins/http-error';
+import { notFound } from '../lib/http-error';
 import type { OrdersService } from '../modules/orders/orders.service';
 import type { StoreCreditService } from '../modules/store-credit/store-credit.service';
 import type { RefundOrderFlow } from './refund-order';

@@ -2,10 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AdminDraw } from '../../common/contracts/draws';
 import type { Product } from '../../common/contracts/catalog';
 import { allocateInRankOrder } from '../../common/domain/draw-allocation';
+import { drawTakesEntries } from '../../common/domain/draw-lifecycle';
 import { sizeKey } from '../../common/domain/size-run';
 import { EDITION_SIZE } from '../../common/domain/stock';
 import type { Db, Tx } from '../db/client';
 import type { Mailer, MailMessage } from '../lib/mailer';
+import { absoluteUrl } from '../lib/mail-template';
 import type { CatalogService } from '../modules/catalog/catalog.service';
 import { renderDrawResult, type DrawResultKind } from '../modules/draws/draw-mail';
 import type { DrawEntryRow, DrawRow, DrawsService } from '../modules/draws/draws.service';
@@ -31,7 +33,7 @@ interface SettleDrawDeps {
   orders: Pick<OrdersService, 'record' | 'confirmationMail'>;
   gateway: PaymentGateway;
   mailer: Mailer;
-  settings: Pick<SettingsService, 'shopName'>;
+  settings: Pick<SettingsService, 'shopName'> & { publicSettings: Pick<SettingsService['publicSettings'], 'supportEmail'> };
   log: FastifyBaseLogger;
   baseUrl: string;
   /** Pause between two captures (the provider's rate limits); default 250 ms. */
@@ -52,11 +54,18 @@ const RELEASE_LANES = 4;
  *   2. rankAndAllocate     — ONE transaction: draws locks the draw, removes duplicates, reveals and ranks;
  *                            inventory holds one piece per selected entry in rank order (first choice, else
  *                            second), the rest wait as alternates (common/domain/draw-allocation.ts)
- *   3. captureWinners      — one transaction per winner, paced: payments captures (idempotent at the
- *                            provider: never twice), inventory sells the held piece (edition number), orders
- *                            records the order, draws marks it won; after the commit the winner gets the
- *                            buyers' order confirmation. A declined capture passes the piece to
- *                            the next ranked alternate wanting that size, or gives it back to stock
+ *   3. captureWinners      — per winner, paced, and no lock held while the provider is asked:
+ *                            a. draws claims the entry (authorisation `capturing`) in one statement;
+ *                            b. payments captures, outside any transaction (idempotent at the provider:
+ *                               never twice);
+ *                            c. ONE short transaction records the answer: inventory sells the held piece
+ *                               (edition number), orders records the order, draws marks it won; after the
+ *                               commit the winner gets the buyers' order confirmation. A declined capture
+ *                               passes the piece to the next ranked alternate wanting that size, or gives it
+ *                               back to stock.
+ *                            A crash between b and c leaves the claim: once CAPTURE_CLAIM_MS has passed the
+ *                            next run claims it again, the provider answers `already_captured`, and c
+ *                            records it once.
  *   4. releaseOthers       — every other authorisation voided (the waiting ones once nothing is left to pass on)
  *   5. mailResults         — every entrant mailed their result once (claimed before sending)
  *   6. settle              — drawn → settled when nothing is left to do
@@ -147,11 +156,20 @@ export function createSettleDrawFlow(deps: SettleDrawDeps) {
 
   /** Captures one selected entry; false when another instance holds it (it captures it instead). */
   async function captureOne(d: DrawRow, entryId: string, product: Product | null): Promise<boolean> {
+    const claimed = await draws.claimCapture(entryId);
+    if (!claimed) return false;
+    // Asked outside any transaction: no row lock waits on the provider.
+    let result: Awaited<ReturnType<PaymentGateway['capture']>>;
+    try {
+      result = await gateway.capture(claimed.authorisationId);
+    } catch (err) {
+      // The provider could not be asked: the claim is given back, the next run asks again.
+      await draws.releaseCaptureClaim(entryId);
+      throw err;
+    }
     const outcome = await db.transaction(async (tx) => {
-      const e = await draws.lockSelected(tx, entryId);
+      const e = await draws.lockClaimed(tx, entryId);
       if (!e) return 'busy' as const;
-      // Idempotent at the provider: after a crash the same authorisation reports `already_captured`.
-      const result = await gateway.capture(e.authorisationId);
       if (result.kind === 'failed') {
         const next = await draws.passOn(tx, e, result.code);
         if (!next && e.variantId)
@@ -237,7 +255,10 @@ export function createSettleDrawFlow(deps: SettleDrawDeps) {
     }
   }
 
-  function mailResults(d: DrawRow, entries: readonly DrawEntryRow[], productName: string): void {
+  function mailResults(d: DrawRow, entries: readonly DrawEntryRow[], product: { name: string; images: readonly string[] } | null): void {
+    const productName = product?.name ?? 'the piece';
+    // Who the mails are from: the one mail template's mark, shop and refund-policy links, support line.
+    const brand = { shopName: settings.shopName, shopUrl: base, supportEmail: settings.publicSettings.supportEmail };
     for (const e of entries) {
       const p = mailer
         .send(
@@ -253,7 +274,8 @@ export function createSettleDrawFlow(deps: SettleDrawDeps) {
             // The public page, opened on this entrant's rank (the entry's own link is known only to its mailbox).
             url: `${base}/draws/${d.id}?entry=${e.publicId}`,
             nextDropsUrl: `${base}/drops`,
-            shopName: settings.shopName,
+            shopName: brand,
+            productImageUrl: absoluteUrl(base, product?.images[0]),
           }),
         )
         // Claimed before sending (exactly once); the mailer keeps and retries what cannot go out now.
@@ -270,7 +292,7 @@ export function createSettleDrawFlow(deps: SettleDrawDeps) {
     let d = await draws.findDraw(id);
     if (!d) return;
     if (d.status === 'scheduled') await draws.openIfDue(d);
-    if (d.status === 'scheduled' || d.status === 'open') {
+    if (drawTakesEntries(d.status)) {
       if (!(await draws.closeIfDue(d))) return;
       await releaseOthers(id);
       d = (await draws.findDraw(id))!;
@@ -287,7 +309,7 @@ export function createSettleDrawFlow(deps: SettleDrawDeps) {
       await releaseOthers(id);
       const claimed = await draws.claimResultMails(id);
       if (claimed.length > 0)
-        mailResults(d, claimed, (await catalog.getProductFresh(d.productId))?.name ?? 'the piece');
+        mailResults(d, claimed, await catalog.getProductFresh(d.productId));
       await draws.settleIfDone(id);
     }
   }

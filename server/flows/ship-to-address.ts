@@ -2,7 +2,7 @@ import type { CustomerInfo, CustomerInfoBody } from '../../common/contracts/chec
 import { isPoBoxAddress, poBoxRefusal } from '../../common/domain/po-box';
 import type { CartService } from '../modules/cart/cart.service';
 import type { CheckoutService } from '../modules/checkout/checkout.service';
-import { HttpError } from '../plugins/http-error';
+import { HttpError } from '../lib/http-error';
 import type { MayBuyDeps } from './assert-may-buy';
 
 /** What the address check reads: which of the pieces a draw sells (the release time comes with each piece). */

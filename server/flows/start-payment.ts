@@ -2,7 +2,7 @@ import type { CreatePaymentIntentResult } from '../../common/contracts/checkout'
 import { quantitiesByProduct } from '../../common/domain/stock';
 import type { CartService } from '../modules/cart/cart.service';
 import type { CheckoutService, PaymentIntentBody } from '../modules/checkout/checkout.service';
-import { badRequest } from '../plugins/http-error';
+import { badRequest } from '../lib/http-error';
 import { CHECKOUT_MESSAGES } from '../modules/checkout/totals.service';
 import type { Shopper } from '../plugins/shopper';
 import { assertMayBuy, buyingShopper, tellInCheckouts, type MayBuyDeps, type WantedPiece } from './assert-may-buy';

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { HttpError } from '../plugins/http-error';
+import { HttpError } from './http-error';
 
 /**
  * Later funnel steps go first: `settle` (card confirm, payment-success, webhooks) turns a held piece

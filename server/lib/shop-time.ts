@@ -1,12 +1,15 @@
-// Times the shop writes into its mails ("kept until 18:05 CET"), in the shop's own time zone
+// Times the shop writes into its mails ("kept until 6:05 PM EST"), in the shop's own time zone
 // (SHOP_TIME_ZONE, an IANA name; default UTC): a shopper in the brand's city reads the hour on their
-// clock, and the zone's short name says which clock it is.
+// clock, and the zone's short name says which clock it is. The format is the shop's one
+// (common/domain/date-time-format.ts), as on its pages.
+import { formatShopDateTime, formatShopTime } from '../../common/domain/date-time-format';
 
-/** '18:00 CET' and 'Fri, 27 Nov 2026, 18:00 CET' in `timeZone`. */
+/** '6:00 PM EST' and 'Fri, Nov 27, 2026, 6:00 PM EST' in `timeZone`. */
 export function shopTime(at: Date, timeZone = 'UTC'): { short: string; long: string } {
-  const parts = (opts: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short', timeZone, ...opts }).format(at);
-  return { short: parts({}), long: parts({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }) };
+  return {
+    short: formatShopTime(at, { timeZone, zoneName: true }),
+    long: formatShopDateTime(at, { timeZone, zoneName: true }),
+  };
 }
 
 /** Whether Intl knows `name` as a time zone ('Europe/Berlin', 'America/New_York', 'UTC'). */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { buildTestApp, describeEachDb } from '../../tests/support/build-test-app';
-import { badRequest } from './http-error';
+import { badRequest } from '../lib/http-error';
 
 // Probe routes: the foundation has no write endpoints of its own, so these stand in for one.
 async function probeRoutes(app: FastifyInstance) {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, onRequestHookHandler, preHandlerHookHandler } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { HttpError } from './http-error';
+import { HttpError } from '../lib/http-error';
 import { INVALID_TEXT_MESSAGE } from '../../common/contracts/safe-string';
 import { constraintOf, isDatabaseUnavailable, isStorageFailure, sqlState } from '../db/db-errors';
 import { noteStorageFailure } from '../db/write-probe';

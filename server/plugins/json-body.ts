@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { HttpError } from './http-error';
+import { HttpError } from '../lib/http-error';
 
 export const FORBIDDEN_KEY_MESSAGE = 'Request body contains a forbidden key (__proto__ or constructor.prototype)';
 export const TOO_DEEP_MESSAGE = 'Request body is nested too deeply';

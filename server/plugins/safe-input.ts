@@ -1,6 +1,6 @@
 import type { FastifyInstance, preValidationHookHandler, RouteOptions } from 'fastify';
 import { findUnsafeText, INVALID_TEXT_MESSAGE } from '../../common/contracts/safe-string';
-import { badRequest } from './http-error';
+import { badRequest } from '../lib/http-error';
 
 const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

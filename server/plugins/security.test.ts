@@ -65,6 +65,17 @@ describeEachDb(
       }
     });
 
+    test('images a mail embeds may be loaded by a webmail page on another origin; nothing else may', async () => {
+      for (const url of ['/uploads/no-such-image.webp', '/mail-mark.png']) {
+        const res = await t().client().get(url);
+        expect(res.headers['cross-origin-resource-policy'], url).toBe('cross-origin');
+      }
+      for (const url of ['/', '/uploadsx', '/api/products', '/assets/no-such.js']) {
+        const res = await t().client().get(url);
+        expect(res.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      }
+    });
+
     test('with Stripe keys, CSP allows exactly Stripe.js and its frames', async () => {
       const { securityHeaders } = await import('./security');
       const { loadConfig } = await import('../config');

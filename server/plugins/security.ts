@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { takesBody } from './safe-input';
 import type { Config } from '../config';
-import { forbidden } from './http-error';
+import { forbidden } from '../lib/http-error';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -93,6 +93,11 @@ export function foreignOriginCheck(config: Config): onRequestHookHandler {
   };
 }
 
+/** The images an order or drop mail embeds: uploads (product photos, demo art) and the shop's mark. */
+export function isMailImage(url: string): boolean {
+  return url.startsWith('/uploads/') || url === '/mail-mark.png';
+}
+
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const pageHeaders = securityHeaders(config);
   const apiHeaders = { ...API_SECURITY_HEADERS, ...hstsHeader(config) };
@@ -100,6 +105,9 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
   // Synchronous: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
+    // Product images and the mail mark are shown inside mail clients: a webmail page on another
+    // origin must be allowed to load them (the piece's picture in an order mail), nothing else.
+    if (isMailImage(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
     done();
   });
 

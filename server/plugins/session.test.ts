@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { describeEachDb } from '../../tests/support/build-test-app';
 import { sessions } from '../modules/session/session.tables';
 import { customer } from '../../tests/support/shop-fixtures';
-import { SESSION_COOKIE } from './session';
+import { SESSION_COOKIE } from '../lib/cookies';
 
 async function probeRoutes(app: FastifyInstance) {
   app.post('/api/test/session', async (request) => {

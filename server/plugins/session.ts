@@ -3,18 +3,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cookie, { Signer } from '@fastify/cookie';
 import type { SessionData } from '../modules/session/session.tables';
 import { SESSION_TTL_MS, type SessionRecord, type SessionService } from '../modules/session/session.service';
-
-export const SESSION_COOKIE = 'fifty_sid';
+import {
+  clearedCookieOptions,
+  cookieName,
+  cookieOptions,
+  registerCookieCache,
+  requestCookies,
+  SESSION_COOKIE,
+} from '../lib/cookies';
 
 type CookieSerializeOptions = NonNullable<Parameters<FastifyInstance['serializeCookie']>[2]>;
-
-/**
- * On an https shop (PUBLIC_URL https://…) cookies carry the `__Host-` prefix: the browser then only
- * accepts them Secure, for path /, without a Domain, so no sibling subdomain can plant or override one.
- */
-export function cookieName(base: string, secureCookies: boolean): string {
-  return secureCookies ? `__Host-${base}` : base;
-}
 
 /**
  * Signed cookies are bound to their name (ADR 012): each cookie name signs with its own key, derived
@@ -62,17 +60,6 @@ declare module 'fastify' {
   }
 }
 
-function cookieOptions(request: FastifyRequest, secureCookies: boolean, maxAgeMs = SESSION_TTL_MS) {
-  return {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    // PUBLIC_URL is https: the browser is on TLS even when the proxy talks plain HTTP to us.
-    secure: secureCookies || request.protocol === 'https',
-    maxAge: Math.floor(maxAgeMs / 1000),
-  };
-}
-
 // Per-request state lives in decorated properties, not WeakMaps keyed by request: WeakMap entries for
 // short-lived objects are costly for the garbage collector on every request (measured ~20 µs).
 const kReply = Symbol('fifty.sessionReply');
@@ -86,6 +73,7 @@ export async function registerSession(
   // hook: false: the cookie header is parsed only when a route asks for the session, not on every request.
   // No secret: signing is ours, per cookie name (createCookieSigners).
   await app.register(cookie, { hook: false });
+  registerCookieCache(app);
   const { sessions } = opts;
   const signers = createCookieSigners(opts.secret);
   app.decorate('cookieSigners', signers);
@@ -104,7 +92,7 @@ export async function registerSession(
     reply.header('set-cookie', [...kept, line]);
   };
   const setCookie = (request: FastifyRequest, reply: FastifyReply, sid: string) =>
-    writeCookie(reply, sessionCookie, signers.sign(SESSION_COOKIE, sid), cookieOptions(request, secureCookies));
+    writeCookie(reply, sessionCookie, signers.sign(SESSION_COOKIE, sid), cookieOptions(request, secureCookies, SESSION_TTL_MS));
 
   app.decorateRequest(kReply, null);
   app.decorateRequest(kPending, null);
@@ -118,8 +106,7 @@ export async function registerSession(
       // An answer that depends on the session is this shopper's alone: no browser or proxy may keep it.
       const reply = req[kReply];
       if (reply && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-      const header = req.headers.cookie;
-      const raw = header ? app.parseCookie(header)[sessionCookie] : undefined;
+      const raw = requestCookies(req)[sessionCookie];
       const sid = raw ? signers.unsign(SESSION_COOKIE, raw) : null;
       req[kPending] = sid ? sessions.load(sid) : Promise.resolve(null);
     }
@@ -149,17 +136,11 @@ export async function registerSession(
     const old = await this.getSession();
     if (old) await sessions.destroy(old.sid);
     setPending(this, Promise.resolve(null));
-    writeCookie(this.server.replyOf(this), sessionCookie, '', {
-      path: '/',
-      secure: secureCookies || this.protocol === 'https',
-      expires: new Date(0),
-      maxAge: 0,
-    });
+    writeCookie(this.server.replyOf(this), sessionCookie, '', clearedCookieOptions(this, secureCookies));
   });
 
   app.decorateRequest('readSignedCookie', function (this: FastifyRequest, base: string) {
-    const header = this.headers.cookie;
-    const raw = header ? app.parseCookie(header)[cookieName(base, secureCookies)] : undefined;
+    const raw = requestCookies(this)[cookieName(base, secureCookies)];
     return raw ? signers.unsign(base, raw) : null;
   });
 

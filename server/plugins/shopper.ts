@@ -1,12 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_IPV6_PREFIX, networkKey } from '../lib/network-address';
-import { PASS_COOKIE } from '../modules/drops/admission-pass';
-import { cookieName } from './session';
-
-/** The signed cookie carrying a shopper's claims on returned pieces kept for the waiting list (ADR 011). */
-export const CLAIM_COOKIE = 'fifty_claim';
-/** The cookie carrying a shopper's drop admission passes (ADR 010): named and signed by the drops module. */
-export { PASS_COOKIE };
+import { CLAIM_COOKIE, cookieName, PASS_COOKIE, requestCookies } from '../lib/cookies';
 
 /**
  * Who is asking, as the buying path needs it (docs/architecture.md, Flows): read from the request once,
@@ -39,22 +33,14 @@ type ShopperRequest = FastifyRequest & { [kShopper]: Shopper | null };
 const UNSET = Symbol('unset');
 
 function createShopper(request: FastifyRequest, passCookie: string, ipv6Prefix: number): Shopper {
-  let cookies: Record<string, string | undefined> | null = null;
   let passes: string | null | typeof UNSET = UNSET;
   let claimToken: string | null | typeof UNSET = UNSET;
   let address: string | null = null;
-  const parsed = () => {
-    if (!cookies) {
-      const header = request.headers.cookie;
-      cookies = header ? request.server.parseCookie(header) : {};
-    }
-    return cookies;
-  };
   return {
     sessionId: async () => (await request.getSession())?.sid ?? null,
     ensureSessionId: async () => (await request.ensureSession()).sid,
     get passes() {
-      if (passes === UNSET) passes = parsed()[passCookie] || null;
+      if (passes === UNSET) passes = requestCookies(request)[passCookie] || null;
       return passes;
     },
     get claimToken() {

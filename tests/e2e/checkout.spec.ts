@@ -228,5 +228,9 @@ test('invalid and removed discount codes; international addresses ship internati
   await page.getByRole('button', { name: 'Remove' }).click();
   await expect(toastText(page, 'Discount Removed')).toBeVisible();
   await expect(page.getByText('Discount (FALL15)')).toHaveCount(0);
-  await expect(page.getByText(/Add \$\d+\.\d{2} more for free shipping/)).toBeVisible();
+  // Abroad the free-shipping threshold waives nothing (ADR 023): the rate is shown without customs and
+  // taxes, and no "more for free shipping" is promised.
+  await expect(page.getByRole('radio', { name: /International.*excluding customs and taxes/ })).toBeChecked();
+  await expect(page.getByTestId('customs-note').first()).toHaveText('International, excluding customs and taxes');
+  await expect(page.getByText(/more for free shipping/)).toHaveCount(0);
 });

@@ -168,10 +168,14 @@ test('a draw from entry to result: enter at 375 px, confirm by mail, the owner r
     await expect(street).toHaveAccessibleDescription(/We can't ship limited editions to a P\.O\. Box\. Please use a street address\./, { timeout: 20_000 });
     await expect(street).toBeFocused();
     await street.fill(a.shippingAddress);
+    // Fixed: the refusal goes at once, before the next send.
+    await expect(street).not.toHaveAccessibleDescription(/P\.O\. Box/);
     await panel.getByRole('button', { name: 'Enter the draw' }).click();
     await expect(
       page.getByRole('status').filter({ hasText: 'Check your e-mail to confirm your entry.' }),
     ).toBeVisible({ timeout: 20_000 });
+    // Focus goes to the confirmation (not left on <body> with the page on its footer).
+    await expect(page.getByTestId('draw-entered')).toBeFocused();
   });
 
   const shopperToken = await entryToken(shopperEmail);
@@ -266,6 +270,10 @@ test('a draw from entry to result: enter at 375 px, confirm by mail, the owner r
     };
     await page.goto(`/draws/${drawId}?entry=${shopperView.publicId}`);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    // The page leads with who won; the hex (seed, commitment, every entry) is behind the Verify fold.
+    await expect(page.getByRole('list', { name: 'Winners' }).getByRole('listitem')).toHaveCount(1);
+    await expect(page.getByText('Seed (revealed at the draw)')).toBeHidden();
+    await page.getByTestId('draw-verify').locator('summary').click();
     await expect(page.getByText('Seed (revealed at the draw)')).toBeVisible();
     const table = page.getByRole('table', { name: 'Every entry in the draw, in rank order' });
     await expect(table.getByRole('row')).toHaveCount(3);

@@ -50,7 +50,7 @@ test('an upcoming drop: the hero says when it drops, at the top of home', async 
   const id = await createDrop('Upcoming Hero Hoodie', 5 * 60 * MIN);
   await page.goto(`${shop.base}/`);
   await expect(hero(page)).toBeVisible();
-  await expect(hero(page).getByRole('heading', { level: 2 })).toContainText(/Drops \w+day \d\d:\d\d/);
+  await expect(hero(page).getByRole('heading', { level: 2 })).toContainText(/Drops \w+day \d{1,2}:\d\d [AP]M/);
   await expect(hero(page)).toContainText('Upcoming Hero Hoodie');
   // Above everything else on the page.
   const heroTop = (await hero(page).boundingBox())!.y;

@@ -46,7 +46,7 @@ test('the buyer changes the address and then cancels within the hour at 375 px',
 
     // The hour is named with the shop's clock.
     const changes = page.getByRole('region', { name: 'Change or cancel' });
-    await expect(changes).toContainText(/You can change the address until \d\d:\d\d \S+\./);
+    await expect(changes).toContainText(/You can change the address until \d{1,2}:\d\d [AP]M \S+\./);
     await shootAtBothWidths(page, testInfo, 'order-changes', { fullPage: true });
     await page.setViewportSize({ width: 375, height: 812 });
 

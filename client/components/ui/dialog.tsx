@@ -12,7 +12,7 @@ export const DialogOverlay = forwardRef<
   ElementRef<typeof DialogPrimitive.Overlay>,
   ComponentPropsWithoutRef<typeof DialogPrimitive.Overlay>
 >(({ className, ...props }, ref) => (
-  <DialogPrimitive.Overlay ref={ref} className={cn('fixed inset-0 z-50 bg-black/60', className)} {...props} />
+  <DialogPrimitive.Overlay ref={ref} className={cn('fixed inset-0 z-50 bg-black/50', className)} {...props} />
 ));
 DialogOverlay.displayName = 'DialogOverlay';
 
@@ -25,7 +25,7 @@ export const DialogContent = forwardRef<
     <DialogPrimitive.Content
       ref={ref}
       className={cn(
-        'fixed left-1/2 top-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto bg-paper p-6 shadow-2xl',
+        'fixed left-1/2 top-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto border border-hairline bg-paper p-6 shadow-2xl sm:p-8',
         className,
       )}
       {...props}
@@ -33,7 +33,7 @@ export const DialogContent = forwardRef<
       {children}
       <DialogPrimitive.Close
         aria-label={closeLabel}
-        className="absolute right-3 top-3 inline-flex h-9 w-9 items-center justify-center hover:bg-black/5"
+        className="absolute right-3 top-3 inline-flex h-9 w-9 items-center justify-center text-muted hover:text-ink"
       >
         <X className="h-5 w-5" aria-hidden="true" />
       </DialogPrimitive.Close>
@@ -50,7 +50,7 @@ export const DialogTitle = forwardRef<
   ElementRef<typeof DialogPrimitive.Title>,
   ComponentPropsWithoutRef<typeof DialogPrimitive.Title>
 >(({ className, ...props }, ref) => (
-  <DialogPrimitive.Title ref={ref} className={cn('font-display text-2xl uppercase tracking-wide', className)} {...props} />
+  <DialogPrimitive.Title ref={ref} className={cn('type-title', className)} {...props} />
 ));
 DialogTitle.displayName = 'DialogTitle';
 

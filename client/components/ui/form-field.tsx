@@ -44,7 +44,7 @@ export function FormField({
       <div className="flex items-baseline gap-0.5">
         <Label htmlFor={id}>{label}</Label>
         {required && (
-          <span aria-hidden="true" className="text-sm font-semibold text-red-700">
+          <span aria-hidden="true" className="text-sm font-semibold text-danger">
             *
           </span>
         )}
@@ -61,7 +61,7 @@ export function FormField({
         </p>
       )}
       {error && (
-        <p id={errorId} role="alert" className="text-sm font-medium text-red-700">
+        <p id={errorId} role="alert" className="text-sm font-medium text-danger">
           {error}
         </p>
       )}

@@ -5,7 +5,7 @@ export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputE
   <input
     ref={ref}
     className={cn(
-      'h-11 w-full border-2 border-neutral-300 bg-white px-3 text-base text-ink placeholder:text-neutral-500 focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 disabled:opacity-50 aria-[invalid=true]:border-red-700',
+      'h-11 w-full border border-hairline-strong bg-surface px-3 text-base text-ink placeholder:text-neutral-500 hover:border-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 disabled:opacity-50 aria-[invalid=true]:border-danger',
       className,
     )}
     {...props}

@@ -15,7 +15,7 @@ export const SelectTrigger = forwardRef<
   <SelectPrimitive.Trigger
     ref={ref}
     className={cn(
-      'flex h-11 w-full cursor-pointer items-center justify-between gap-2 border-2 border-neutral-300 bg-white px-3 text-left text-base text-ink data-[placeholder]:text-neutral-600 focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:border-red-700 [&>span]:truncate',
+      'flex h-11 w-full cursor-pointer items-center justify-between gap-2 border border-hairline-strong bg-surface px-3 text-left text-base text-ink data-[placeholder]:text-neutral-600 hover:border-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-50 aria-[invalid=true]:border-danger [&>span]:truncate',
       className,
     )}
     {...props}
@@ -37,7 +37,7 @@ export const SelectContent = forwardRef<
       ref={ref}
       position={position}
       className={cn(
-        'relative z-[60] max-h-[var(--radix-select-content-available-height)] min-w-[8rem] overflow-y-auto border-2 border-ink bg-white text-ink shadow-xl',
+        'relative z-[60] max-h-[var(--radix-select-content-available-height)] min-w-[8rem] overflow-y-auto border border-hairline-strong bg-surface text-ink shadow-lg',
         position === 'popper' &&
           'w-full min-w-[var(--radix-select-trigger-width)] data-[side=bottom]:translate-y-1 data-[side=top]:-translate-y-1',
         className,

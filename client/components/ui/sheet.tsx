@@ -14,7 +14,7 @@ export const SheetContent = forwardRef<
   ComponentPropsWithoutRef<typeof DialogPrimitive.Content> & { side?: 'right' | 'left'; closeLabel?: string }
 >(({ className, children, side = 'right', closeLabel = 'Close', ...props }, ref) => (
   <DialogPrimitive.Portal>
-    <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/60" />
+    <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50" />
     <DialogPrimitive.Content
       ref={ref}
       className={cn(
@@ -27,7 +27,7 @@ export const SheetContent = forwardRef<
       {children}
       <DialogPrimitive.Close
         aria-label={closeLabel}
-        className="absolute right-3 top-3 inline-flex h-10 w-10 items-center justify-center hover:bg-black/5"
+        className="absolute right-3 top-3 inline-flex h-10 w-10 items-center justify-center text-muted hover:text-ink"
       >
         <X className="h-5 w-5" aria-hidden="true" />
       </DialogPrimitive.Close>

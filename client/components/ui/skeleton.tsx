@@ -2,5 +2,5 @@ import type { HTMLAttributes } from 'react';
 import { cn } from '../../lib/cn';
 
 export function Skeleton({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div aria-hidden="true" className={cn('animate-pulse bg-neutral-200', className)} {...props} />;
+  return <div aria-hidden="true" className={cn('animate-pulse bg-bone', className)} {...props} />;
 }

@@ -12,7 +12,7 @@ export const TabsList = forwardRef<
   <TabsPrimitive.List
     ref={ref}
     className={cn(
-      'inline-flex w-full max-w-full overflow-x-auto border-2 border-ink bg-paper p-1 sm:w-auto',
+      'inline-flex w-full max-w-full gap-1 overflow-x-auto border-b border-hairline sm:w-auto',
       className,
     )}
     {...props}
@@ -27,8 +27,8 @@ export const TabsTrigger = forwardRef<
   <TabsPrimitive.Trigger
     ref={ref}
     className={cn(
-      'flex-1 cursor-pointer whitespace-nowrap px-3 py-2.5 text-xs font-bold sm:text-sm uppercase tracking-wide text-ink transition-colors sm:flex-none sm:px-6',
-      'hover:bg-black/5 data-[state=active]:bg-ink data-[state=active]:text-paper',
+      '-mb-px flex-1 cursor-pointer whitespace-nowrap border-b-2 border-transparent px-3 py-2.5 text-sm font-medium text-muted transition-colors sm:flex-none sm:px-4',
+      'hover:text-ink data-[state=active]:border-ink data-[state=active]:text-ink',
       'focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
       className,
     )}

@@ -30,8 +30,8 @@ export const Toast = forwardRef<
   <ToastPrimitive.Root
     ref={ref}
     className={cn(
-      'group pointer-events-auto relative flex w-full items-start justify-between gap-3 overflow-hidden border-2 p-4 pr-10 shadow-xl data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)]',
-      variant === 'destructive' ? 'destructive border-red-800 bg-red-700 text-white' : 'border-ink bg-paper text-ink',
+      'group pointer-events-auto relative flex w-full items-start justify-between gap-3 overflow-hidden border p-4 pr-10 shadow-lg data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)]',
+      variant === 'destructive' ? 'destructive border-danger bg-danger text-white' : 'border-hairline bg-surface text-ink',
       className,
     )}
     {...props}
@@ -43,7 +43,7 @@ export const ToastTitle = forwardRef<
   ElementRef<typeof ToastPrimitive.Title>,
   ComponentPropsWithoutRef<typeof ToastPrimitive.Title>
 >(({ className, ...props }, ref) => (
-  <ToastPrimitive.Title ref={ref} className={cn('text-sm font-bold', className)} {...props} />
+  <ToastPrimitive.Title ref={ref} className={cn('text-sm font-semibold', className)} {...props} />
 ));
 ToastTitle.displayName = 'ToastTitle';
 
@@ -62,7 +62,7 @@ export const ToastAction = forwardRef<
   <ToastPrimitive.Action
     ref={ref}
     className={cn(
-      'shrink-0 self-center border-2 border-current px-3 py-1.5 text-sm font-bold uppercase tracking-wide hover:bg-ink hover:text-paper focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
+      'shrink-0 self-center border border-current px-3 py-1.5 text-sm font-medium hover:bg-ink hover:text-paper focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600',
       className,
     )}
     {...props}

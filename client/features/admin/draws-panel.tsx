@@ -40,16 +40,10 @@ import {
 import { PanelEmpty, PanelError, PanelHeading, PanelLoading, UpdatedAt } from './panel-parts';
 import { localInputToIso, localTimeZone } from './release-time';
 import { adminErrorMessage } from './use-admin-session';
+import { formatShopDateTime } from '../../../common/domain/date-time-format';
 
-const when = () =>
-  new Intl.DateTimeFormat(undefined, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+/** A draw's times in the owner's own zone (the browser's), in the shop's one format. */
+const when = (iso: string) => formatShopDateTime(iso, { zoneName: true });
 
 const selectClass =
   'h-11 w-full cursor-pointer border-2 border-neutral-300 bg-white px-3 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-700';
@@ -439,7 +433,6 @@ function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
   const [problem, setProblem] = useState<string | null>(null);
   const f = drawFigures(draw.counts);
   const can = drawActions(draw, now);
-  const fmt = when();
   const figures: Array<[string, number]> = [
     ['Entries', f.entries],
     ['Confirmed', f.confirmed],
@@ -493,11 +486,11 @@ function DrawCard({ draw, now }: { draw: AdminDraw; now: number }) {
         </div>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
           <dt className="font-semibold">Entries open</dt>
-          <dd>{fmt.format(new Date(draw.opensAt))}</dd>
+          <dd>{when(draw.opensAt)}</dd>
           <dt className="font-semibold">Entries close</dt>
-          <dd>{fmt.format(new Date(draw.closesAt))}</dd>
+          <dd>{when(draw.closesAt)}</dd>
           <dt className="font-semibold">Draw</dt>
-          <dd>{fmt.format(new Date(draw.drawAt))}</dd>
+          <dd>{when(draw.drawAt)}</dd>
           <dt className="font-semibold">Pieces</dt>
           <dd>{draw.pieces === null ? 'Every piece' : `${draw.pieces} by draw, the rest on sale after it`}</dd>
           <dt className="font-semibold">Fair over time</dt>

@@ -17,6 +17,7 @@ import { cn } from '../../lib/cn';
 import { PanelEmpty, PanelError, PanelLoading, UpdatedAt } from './panel-parts';
 import { useAdminDrops, useUpdateDrop } from './use-admin-drops';
 import { adminErrorMessage } from './use-admin-session';
+import { formatShopDateTime } from '../../../common/domain/date-time-format';
 
 const PHASE_LABEL: Record<DropPhase, string> = {
   not_open: 'Upcoming',
@@ -34,17 +35,8 @@ const PHASE_STYLE: Record<DropPhase, string> = {
   ended: 'border-neutral-400 text-muted',
 };
 
-/** The release in the owner's own zone (the browser's), e.g. 'Fri 27 Nov, 18:00 CET'. */
-const releaseFormat = () =>
-  new Intl.DateTimeFormat(undefined, {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZoneName: 'short',
-  });
+/** The release in the owner's own zone (the browser's), in the shop's one format: 'Fri, Nov 27, 2026, 6:00 PM CET'. */
+const releaseText = (iso: string) => formatShopDateTime(iso, { zoneName: true });
 
 /** '3 min 12 s', '45 s', '1 h 2 min'. */
 export function formatDuration(seconds: number): string {
@@ -257,7 +249,6 @@ const timeFormat = () => new Intl.DateTimeFormat(undefined, { hour: '2-digit', m
 
 /** One drop as a card: fits a 375 px phone without sideways scrolling, the same at 1280 px. */
 export function DropCard({ drop: d }: { drop: AdminDrop }) {
-  const format = releaseFormat();
   const live = d.phase === 'open' || d.phase === 'raffle';
   const stuck = d.phase === 'open' && !d.paused && d.queueLength > 0 && d.admittedLastMinute === 0;
   return (
@@ -274,7 +265,7 @@ export function DropCard({ drop: d }: { drop: AdminDrop }) {
         </span>
       </div>
       <p className="text-sm text-muted">
-        Release <time dateTime={d.releaseAt}>{format.format(new Date(d.releaseAt))}</time>
+        Release <time dateTime={d.releaseAt}>{releaseText(d.releaseAt)}</time>
       </p>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
         <div>

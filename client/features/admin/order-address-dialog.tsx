@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { adminOrderSchema, type AdminOrder } from '../../../common/contracts/admin';
 import { orderAddressBody, type OrderAddressBody } from '../../../common/contracts/order-address';
+import { countryName } from '../../../common/domain/address-format';
 import { mayChangeOrder } from '../../../common/domain/order-address';
 import { Button } from '../../components/ui/button';
 import {
@@ -11,8 +12,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
-import { FormField } from '../../components/ui/form-field';
-import { Input } from '../../components/ui/input';
+import { AddressFields, addressErrors, addressForSubmit } from '../../components/forms/address-fields';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiJson } from '../../lib/api-client';
 import { adminOrdersKey } from './use-admin-data';
@@ -21,7 +21,7 @@ import { adminOrdersKey } from './use-admin-data';
 // own rules, the same country; every change is kept on the order and the buyer is e-mailed.
 
 type Fields = Omit<OrderAddressBody, 'shippingCountry'>;
-type FieldErrors = Partial<Record<keyof Fields, string>>;
+type FieldErrors = Partial<Record<keyof Fields | 'shippingCountry', string>>;
 
 const fieldsOf = (order: AdminOrder): Fields => ({
   shippingAddress: order.shippingAddress,
@@ -45,10 +45,13 @@ export function OrderAddressDialog({ order }: { order: AdminOrder }) {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const parsed = orderAddressBody.safeParse({ ...fields, shippingCountry: order.shippingCountry });
-    if (!parsed.success) {
-      const next: FieldErrors = {};
+    const address = addressForSubmit({ ...fields, shippingCountry: order.shippingCountry });
+    // The country's own rules and words (the server's data) first, then the contract.
+    const next: FieldErrors = addressErrors(address);
+    const parsed = orderAddressBody.safeParse(address);
+    if (!parsed.success)
       for (const issue of parsed.error.issues) next[issue.path[0] as keyof Fields] ??= issue.message;
+    if (!parsed.success || Object.keys(next).length > 0) {
       setErrors(next);
       return;
     }
@@ -63,20 +66,6 @@ export function OrderAddressDialog({ order }: { order: AdminOrder }) {
       },
     });
   };
-
-  const field = (name: keyof Fields, label: string, maxLength: number) => (
-    <FormField label={label} error={errors[name]} required>
-      {(control) => (
-        <Input
-          {...control}
-          name={name}
-          maxLength={maxLength}
-          value={fields[name]}
-          onChange={(e) => setFields((f) => ({ ...f, [name]: e.target.value }))}
-        />
-      )}
-    </FormField>
-  );
 
   return (
     <Dialog
@@ -97,15 +86,22 @@ export function OrderAddressDialog({ order }: { order: AdminOrder }) {
         <DialogHeader>
           <DialogTitle>Change the address of {order.orderNumber}</DialogTitle>
           <DialogDescription>
-            Until the order ships, in {order.shippingCountry}. The change is kept on the order and the
+            Until the order ships, in {countryName(order.shippingCountry)}. The change is kept on the order and the
             customer is e-mailed.
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="grid gap-4">
-          {field('shippingAddress', 'Address', 300)}
-          {field('shippingCity', 'City', 100)}
-          {field('shippingState', 'State', 100)}
-          {field('shippingZip', 'ZIP Code', 20)}
+          <AddressFields
+            country={order.shippingCountry}
+            countryChoice={false}
+            autoFill={false}
+            errors={errors}
+            bind={(name) => ({
+              name,
+              value: name === 'shippingCountry' ? order.shippingCountry : fields[name],
+              onChange: (e) => setFields((f) => ({ ...f, [name]: e.target.value })),
+            })}
+          />
           {change.error && (
             <p role="alert" className="text-sm font-medium text-red-700">
               {change.error instanceof ApiError ? change.error.serverMessage : 'Could not change the address'}

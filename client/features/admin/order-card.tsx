@@ -7,6 +7,7 @@ import { ORDER_STATUSES } from '../../../common/domain/order-status';
 import { formatShopDate } from '../../../common/domain/ship-by';
 import { needsSignature, SIGNATURE_REQUIRED_LABEL } from '../../../common/domain/fulfilment-promises';
 import { parseMoney } from '../../../common/domain/money';
+import { PostalAddress } from '../../components/forms/postal-address';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
@@ -18,6 +19,7 @@ import { formatLineOptions } from '../../../common/domain/variant';
 import { AfterSaleActions, AfterSaleRecords, DisputeBadge } from './order-after-sale';
 import { OrderAddressDialog } from './order-address-dialog';
 import { OrderReturnsSection } from './order-returns';
+import { formatShopDateTime } from '../../../common/domain/date-time-format';
 
 const usd = (amount: string) => `$${amount}`;
 
@@ -185,13 +187,7 @@ export function OrderCard({ order, selected, onSelectedChange }: OrderCardProps)
 
         <section aria-label="Shipping address" className="text-sm">
           <h4 className="mb-1 text-xs font-bold uppercase tracking-wide text-muted">Shipping address</h4>
-          <address className="not-italic">
-            {order.shippingAddress}
-            <br />
-            {order.shippingCity}, {order.shippingState} {order.shippingZip}
-            <br />
-            {order.shippingCountry}
-          </address>
+          <PostalAddress address={order} />
           {order.shippingMethod && (
             <p className="mt-1 text-muted">Method: {orderStatusLabel(order.shippingMethod)}</p>
           )}
@@ -377,7 +373,7 @@ function AddressHistory({ order }: { order: AdminOrder }) {
           <li key={c.changedAt + c.to} className="border-l-2 border-neutral-400 pl-2">
             <p className="text-xs text-muted">
               By the {c.changedBy === 'owner' ? 'shop' : 'buyer'},{' '}
-              <time dateTime={c.changedAt}>{new Date(c.changedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time>
+              <time dateTime={c.changedAt}>{formatShopDateTime(c.changedAt)}</time>
             </p>
             <p className="break-words">
               <del className="text-muted">{c.from}</del>

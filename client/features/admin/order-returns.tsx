@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError, apiJson } from '../../lib/api-client';
 import { adminOrdersKey } from './use-admin-data';
+import { formatShopDay } from '../../../common/domain/date-time-format';
 
 // Returns on the admin order card (docs/product.md "Returns"): approve or decline a request, then, once the
 // pieces are in and inspected, accept (store credit, pieces back on sale) or reject (the buyer gets the note).
@@ -72,7 +73,7 @@ export function OrderReturnsSection({ order }: { order: AdminOrder }) {
             <p>
               {STATUS_LABEL[r.status]}
               {r.status === 'accepted' ? ` — ${displayPrice(r.credit)} store credit` : ''}
-              {r.status === 'approved' && r.shipBackBy ? ` — ship back by ${new Date(r.shipBackBy).toLocaleDateString('en-US', { dateStyle: 'medium' })}` : ''}
+              {r.status === 'approved' && r.shipBackBy ? ` — ship back by ${formatShopDay(r.shipBackBy)}` : ''}
             </p>
             <p className="text-muted">Reason: {r.reason}</p>
             {ACTIONS[r.status] && (

@@ -16,7 +16,7 @@ describe('release time field', () => {
 describe('admin release line', () => {
   test("names the release in the owner's zone, 'Drops' before it and 'Dropped' after", () => {
     const iso = localInputToIso('2099-11-27T18:00');
-    expect(formatDropLine(iso, Date.parse('2099-01-01T00:00:00Z'))).toBe('Drops Fri, 27 Nov 2099, 18:00');
-    expect(formatDropLine(iso, Date.parse('2100-01-01T00:00:00Z'))).toMatch(/^Dropped Fri, 27 Nov 2099, 18:00$/);
+    expect(formatDropLine(iso, Date.parse('2099-01-01T00:00:00Z'))).toBe('Drops Fri, Nov 27, 2099, 6:00 PM');
+    expect(formatDropLine(iso, Date.parse('2100-01-01T00:00:00Z'))).toMatch(/^Dropped Fri, Nov 27, 2099, 6:00 PM$/);
   });
 });

@@ -24,7 +24,7 @@ export function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'your local time';
 }
 
-/** The admin list's release line in the owner's zone: 'Drops Fri, 27 Nov 2099, 19:00' ('Dropped …' once past). */
+/** The admin list's release line in the owner's zone: 'Drops Fri, Nov 27, 2099, 7:00 PM' ('Dropped …' once past). */
 export function formatDropLine(iso: string, now: number = Date.now()): string {
   return `${Date.parse(iso) > now ? 'Drops' : 'Dropped'} ${formatReleaseTime(iso)}`;
 }

@@ -1,10 +1,12 @@
 import type { ComponentType } from 'react';
+import { imageForColor } from '../../../common/domain/color-image';
 import { Minus, Plus, ShoppingBag } from 'lucide-react';
 import { useLocation } from 'wouter';
 import type { CartItem } from '../../../common/contracts/cart';
 import { formatUsd, parseMoney } from '../../../common/domain/money';
 import { itemCount, lineTotalCents, pricedLine, subtotalCents } from '../../../common/domain/pricing';
 import { amountToFreeShipping, formatThreshold } from '../../../common/domain/shipping';
+import { AbroadShippingLine, useShipsAbroad } from '../../components/free-shipping-scope';
 import { ProductImage } from '../../components/product-image';
 import { Button } from '../../components/ui/button';
 import { Sheet, SheetContent, SheetTitle } from '../../components/ui/sheet';
@@ -48,9 +50,9 @@ export function CartSidebar({ drops }: { drops: CartDropParts }) {
         }}
         className="w-full min-[400px]:w-[400px] sm:w-[540px]"
       >
-        <div className="flex items-center gap-3 border-b-2 border-ink px-5 py-4 pr-16">
-          <ShoppingBag className="h-6 w-6 shrink-0" aria-hidden="true" />
-          <SheetTitle className="font-display text-3xl uppercase leading-none tracking-wide">
+        <div className="flex items-center gap-3 border-b border-hairline px-5 py-4 pr-16">
+          <ShoppingBag className="h-5 w-5 shrink-0" strokeWidth={1.75} aria-hidden="true" />
+          <SheetTitle className="type-title">
             Shopping Cart
           </SheetTitle>
         </div>
@@ -68,7 +70,7 @@ export function CartSidebar({ drops }: { drops: CartDropParts }) {
           <>
             {/* A drop's admission pass keeps running while the shopper checks out (ADR 010). */}
             <drops.PassNotice lines={lines} className="mx-5 mt-4" />
-            <ul className="flex-1 divide-y divide-black/10 overflow-y-auto px-5" aria-label="Cart items">
+            <ul className="flex-1 divide-y divide-hairline overflow-y-auto px-5" aria-label="Cart items">
               {lines.map((line) => (
                 <CartLine key={line.id} line={line} Refusal={drops.Refusal} />
               ))}
@@ -87,9 +89,9 @@ function EmptyCart() {
       <div className="flex h-20 w-20 items-center justify-center rounded-full bg-bone">
         <ShoppingBag className="h-9 w-9 text-muted" aria-hidden="true" />
       </div>
-      <p className="font-display text-2xl uppercase tracking-wide">Your cart is empty</p>
+      <p className="type-title">Your cart is empty</p>
       <p className="text-muted">Add some sustainable streetwear!</p>
-      <Button variant="outline" className="mt-3" onClick={cartDrawer.close}>
+      <Button variant="secondary" className="mt-3" onClick={cartDrawer.close}>
         Keep browsing
       </Button>
     </div>
@@ -99,7 +101,7 @@ function EmptyCart() {
 function CartLine({ line, Refusal }: { line: CartItem; Refusal: CartDropParts['Refusal'] }) {
   const update = useUpdateCartItem();
   const remove = useRemoveCartItem();
-  const image = line.product.images[0];
+  const image = imageForColor(line.product, line.selectedColor);
   const options = formatLineOptions(line);
 
   return (
@@ -118,22 +120,22 @@ function CartLine({ line, Refusal }: { line: CartItem; Refusal: CartDropParts['R
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex items-start justify-between gap-3">
-          <p className="font-semibold leading-tight">{line.product.name}</p>
-          <p className="shrink-0 font-semibold tabular-nums">{formatUsd(lineTotalCents(pricedLine(line)))}</p>
+          <p className="font-medium leading-tight">{line.product.name}</p>
+          <p className="shrink-0 tabular-nums">{formatUsd(lineTotalCents(pricedLine(line)))}</p>
         </div>
         {options && <p className="text-sm text-muted">{options}</p>}
         <div className="mt-auto flex items-center justify-between gap-3 pt-2">
-          <div className="flex items-center border-2 border-ink">
+          <div className="flex items-center border border-hairline-strong">
             <button
               type="button"
               aria-label="Decrease quantity"
               disabled={line.quantity <= 1}
               onClick={() => update.mutate({ id: line.id, quantity: line.quantity - 1 })}
-              className="inline-flex h-9 w-9 cursor-pointer items-center justify-center hover:bg-black/5 disabled:cursor-not-allowed disabled:opacity-40"
+              className="inline-flex h-9 w-9 cursor-pointer items-center justify-center hover:bg-bone disabled:cursor-not-allowed disabled:opacity-40"
             >
               <Minus className="h-4 w-4" aria-hidden="true" />
             </button>
-            <span className="min-w-9 text-center font-semibold tabular-nums" aria-live="polite">
+            <span className="min-w-9 text-center text-sm tabular-nums" aria-live="polite">
               <span className="sr-only">Quantity: </span>
               {line.quantity}
             </span>
@@ -141,12 +143,12 @@ function CartLine({ line, Refusal }: { line: CartItem; Refusal: CartDropParts['R
               type="button"
               aria-label="Increase quantity"
               onClick={() => update.mutate({ id: line.id, quantity: line.quantity + 1 })}
-              className="inline-flex h-9 w-9 cursor-pointer items-center justify-center hover:bg-black/5"
+              className="inline-flex h-9 w-9 cursor-pointer items-center justify-center hover:bg-bone"
             >
               <Plus className="h-4 w-4" aria-hidden="true" />
             </button>
           </div>
-          <Button variant="link" size="sm" className="px-1 text-sm" onClick={() => remove.mutate(line.id)}>
+          <Button variant="link" size="sm" className="px-1 text-sm text-muted hover:text-ink" onClick={() => remove.mutate(line.id)}>
             Remove
           </Button>
         </div>
@@ -167,6 +169,7 @@ function CartFooter({ lines }: { lines: CartItem[] }) {
   const [, navigate] = useLocation();
   const clear = useClearCart();
   const settings = useShopSettings();
+  const shipsAbroad = useShipsAbroad();
   const count = itemCount(lines);
   const total = subtotalCents(lines.map(pricedLine));
   const threshold = parseMoney(settings.freeShippingThreshold);
@@ -179,24 +182,31 @@ function CartFooter({ lines }: { lines: CartItem[] }) {
   };
 
   return (
-    <div className="space-y-4 border-t-2 border-ink bg-bone px-5 py-5">
+    <div className="space-y-4 border-t border-hairline bg-paper px-5 py-5">
       <div className="flex items-center justify-between text-sm">
-        <span className="font-semibold text-muted">{itemCountLabel(count)}</span>
-        <Button variant="link" size="sm" className="px-1 text-sm" onClick={() => clear.mutate()}>
+        <span className="text-muted">{itemCountLabel(count)}</span>
+        <Button variant="link" size="sm" className="px-1 text-sm text-muted hover:text-ink" onClick={() => clear.mutate()}>
           Clear Cart
         </Button>
       </div>
       <div className="flex items-baseline justify-between">
-        <span className="font-display text-2xl uppercase tracking-wide">Total</span>
-        <span className="font-display text-3xl tabular-nums">{formatUsd(total)}</span>
+        <span className="text-base font-semibold">Total</span>
+        <span className="text-lg font-semibold tabular-nums">{formatUsd(total)}</span>
       </div>
       <div className="-mt-2 space-y-2 text-sm">
         <p className="text-muted">Shipping calculated at checkout</p>
-        <p className="font-semibold">
-          {toFree > 0 ? `Add ${formatUsd(toFree)} for free shipping` : 'Free shipping unlocked'}
-        </p>
-        {threshold > 0 && (
-          <div className="h-1.5 w-full bg-black/10" aria-hidden="true">
+        {shipsAbroad ? (
+          // Free shipping is the home country's (ADR 023): abroad, no nudge towards it.
+          <p className="font-medium">
+            <AbroadShippingLine />
+          </p>
+        ) : (
+          <p className="font-medium">
+            {toFree > 0 ? `Add ${formatUsd(toFree)} for free shipping` : 'Free shipping unlocked'}
+          </p>
+        )}
+        {threshold > 0 && !shipsAbroad && (
+          <div className="h-0.5 w-full bg-hairline" aria-hidden="true">
             <div
               className="h-full bg-ink"
               style={{ width: `${Math.min(100, Math.round((total / threshold) * 100))}%` }}
@@ -204,12 +214,13 @@ function CartFooter({ lines }: { lines: CartItem[] }) {
           </div>
         )}
       </div>
-      <Button variant="accent" size="lg" className="w-full" onClick={checkout}>
+      <Button variant="primary" size="lg" className="w-full" onClick={checkout}>
         Checkout
       </Button>
       <p className="text-center text-xs text-muted">
-        Free shipping on orders over {formatThreshold(settings.freeShippingThreshold)} • Carbon neutral
-        delivery
+        {shipsAbroad
+          ? 'Carbon neutral delivery'
+          : `Free shipping on orders over ${formatThreshold(settings.freeShippingThreshold)} • Carbon neutral delivery`}
       </p>
     </div>
   );

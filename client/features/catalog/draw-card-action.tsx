@@ -49,14 +49,11 @@ export function DrawCardAction({
     );
   return (
     <div data-testid="card-draw">
-      <p className="mb-2 text-xs font-semibold sm:text-sm">{note}</p>
+      <p className="mb-1.5 text-xs text-muted">{note}</p>
       <Link
         href={`/product/${productId}`}
         aria-describedby={describedBy}
-        className={cn(
-          buttonVariants({ variant: phase === 'open' ? 'default' : 'outline' }),
-          'w-full px-2 text-xs sm:text-sm',
-        )}
+        className={cn(buttonVariants({ variant: phase === 'open' ? 'primary' : 'secondary', size: 'sm' }), 'px-3')}
       >
         {phase === 'open' ? 'Enter the draw' : phase === 'drawn' ? 'See the result' : 'See the draw'}
         <ArrowRight className="h-4 w-4" aria-hidden="true" />

@@ -17,7 +17,8 @@ export function GridPages({ page, pageCount, pageSize, total, hrefFor }: GridPag
   if (pageCount <= 1) return null;
   const first = (page - 1) * pageSize + 1;
   const last = Math.min(page * pageSize, total);
-  const step = buttonVariants({ variant: 'outline', size: 'sm' });
+  // Quiet links; the page the shopper is on is outlined (a selected state, not a fill).
+  const step = buttonVariants({ variant: 'quiet', size: 'sm' });
   return (
     <nav aria-label="Product pages" className="mt-10 flex flex-col items-center gap-4">
       <p className="text-sm text-muted">
@@ -43,7 +44,7 @@ export function GridPages({ page, pageCount, pageSize, total, hrefFor }: GridPag
                 aria-label={`Page ${n}`}
                 aria-current={n === page ? 'page' : undefined}
                 className={cn(
-                  buttonVariants({ variant: n === page ? 'default' : 'outline', size: 'sm' }),
+                  buttonVariants({ variant: n === page ? 'secondary' : 'quiet', size: 'sm' }),
                   'h-11 min-w-11 px-3',
                 )}
               >

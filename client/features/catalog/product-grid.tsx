@@ -13,6 +13,8 @@ export const GRID_FILTERS = [
 ] as const;
 
 const SKELETON_CARDS = 8;
+/** Air between cards rather than boxes around them: more below a card than beside it. */
+const GRID = 'grid grid-cols-2 gap-x-3 gap-y-8 sm:gap-x-4 md:gap-x-6 md:gap-y-12 lg:grid-cols-4';
 
 export interface ProductGridProps {
   /** Products to show; when omitted the grid reads the full catalogue itself. */
@@ -81,11 +83,11 @@ export function ProductGrid({
       {title || subtitle ? (
         <div className="mb-6 flex flex-col gap-2 md:mb-8">
           {title ? (
-            <h2 id={headingId} className="font-display text-5xl uppercase leading-none md:text-7xl">
+            <h2 id={headingId} className="type-heading">
               {title}
             </h2>
           ) : null}
-          {subtitle ? <p className="max-w-2xl text-base text-muted md:text-lg">{subtitle}</p> : null}
+          {subtitle ? <p className="max-w-2xl text-base text-muted">{subtitle}</p> : null}
         </div>
       ) : null}
 
@@ -98,7 +100,7 @@ export function ProductGrid({
               variant={filter === f.value ? 'default' : 'outline'}
               aria-pressed={filter === f.value}
               onClick={() => setFilter(f.value)}
-              className="h-10 px-3 sm:px-4"
+              className="h-9 px-3 sm:px-4"
             >
               {f.label}
             </Button>
@@ -109,18 +111,18 @@ export function ProductGrid({
       {loading ? (
         <div role="status" aria-live="polite">
           <span className="sr-only">Loading products…</span>
-          <div className="grid grid-cols-2 gap-3 sm:gap-4 md:gap-6 lg:grid-cols-4">
+          <div className={GRID}>
             {Array.from({ length: SKELETON_CARDS }, (_, i) => (
               <ProductCardSkeleton key={i} />
             ))}
           </div>
         </div>
       ) : visible.length === 0 ? (
-        <p className="border-2 border-dashed border-black/20 px-6 py-16 text-center text-lg text-muted">
+        <p className="border border-dashed border-hairline-strong px-6 py-16 text-center text-muted">
           No products found in this category.
         </p>
       ) : (
-        <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:gap-6 lg:grid-cols-4">
+        <ul className={GRID}>
           {visible.map((p, i) => (
             <li key={p.id} className="flex">
               <ProductCard

@@ -46,18 +46,25 @@ export function validateDiscount(code: string): Promise<DiscountResult> {
 export interface CheckoutChoices {
   discountCode: string | null;
   shippingMethod: ShippingMethod;
+  /** The destination's country (saved, or being chosen): the server prices its zone, so totals are asked again when it changes. */
+  country?: string;
+  /** The saved address's country: saving it asks again, so the payment is never priced on a preview. */
+  savedCountry?: string | null;
   /** Changes whenever the cart's lines or quantities change, so totals are recomputed. */
   cartSignature: string;
 }
 
 /** Totals computed by the server from the session's cart; the client only sends its choices. */
 export function useTotals(
-  { discountCode, shippingMethod, cartSignature }: CheckoutChoices,
+  { discountCode, shippingMethod, country, savedCountry, cartSignature }: CheckoutChoices,
   enabled: boolean,
 ) {
   return useQuery<Totals>({
-    queryKey: ['/api/calculate-shipping', discountCode, shippingMethod, cartSignature],
-    queryFn: () => apiJson('POST', '/api/calculate-shipping', { discountCode, shippingMethod }, totalsSchema),
+    queryKey: ['/api/calculate-shipping', discountCode, shippingMethod, country, savedCountry, cartSignature],
+    // The country is the one on screen (the info step's choice before it is saved): a preview, the payment
+    // is priced on the saved address.
+    queryFn: () =>
+      apiJson('POST', '/api/calculate-shipping', { discountCode, shippingMethod, shippingCountry: country }, totalsSchema),
     placeholderData: keepPreviousData,
     staleTime: 0,
     enabled,

@@ -8,6 +8,7 @@ import { useNow } from '../../lib/release-clock';
 import type { CartItem } from '../../../common/contracts/cart';
 import type { DiscountResult } from '../../../common/contracts/checkout';
 import type { ShippingMethod } from '../../../common/contracts/settings';
+import { postalAddressLines } from '../../../common/domain/address-format';
 import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
@@ -64,14 +65,19 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
   const step: CheckoutStep = chosenStep ?? (saved ? 'payment' : 'info');
 
   const [discount, setDiscount] = useState<DiscountResult | null>(null);
-  const country = saved?.shippingCountry ?? 'US';
-  const allowed = availableShippingMethods(country);
+  // While the shopper picks a country on the info step, the summary is priced for it (the server answers).
+  const [choosingCountry, setChoosingCountry] = useState<string | null>(null);
+  const country = (step === 'info' ? choosingCountry : null) ?? saved?.shippingCountry ?? settings.homeCountry;
+  const allowed = availableShippingMethods(country, settings.homeCountry);
   const [chosenMethod, setChosenMethod] = useState<ShippingMethod | null>(null);
   const shippingMethod = chosenMethod && allowed.includes(chosenMethod) ? chosenMethod : allowed[0];
 
   const choices = {
     discountCode: discount?.code ?? null,
     shippingMethod,
+    // The server prices the destination's zone: another country is another answer.
+    country,
+    savedCountry: saved?.shippingCountry ?? null,
     cartSignature: items.map((i) => `${i.id}:${i.quantity}`).join(','),
   };
   const totals = useTotals(choices, !customerInfo.isPending);
@@ -135,13 +141,13 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
         <CheckoutProgress step={step} />
       </div>
       {/* A drop's pass on both steps, in view while the shopper types: it sticks below the site header
-          (118 px tall once stuck at every width: phones keep its search row, wider screens its promo line)
+          (117 px tall once stuck at every width: phones keep its search row, wider screens its promo line)
           and on wide screens spans the form's column only, beside the summary that sticks on its own. Once
           the payment step holds the pieces, the hold covers them. */}
       <drops.PassNotice
         lines={items}
         holdEndsAt={step === 'payment' && intent.data && !intent.isError ? intent.data.holdEndsAt : null}
-        className="sticky top-[118px] z-30 mb-6 lg:mr-[468px]"
+        className="sticky top-[117px] z-30 mb-6 lg:mr-[468px]"
       />
       {/* Each step's controls keep clear of the header and the notice above when focus scrolls to them
           (tabbing back up the form), so the field being typed in is never under them. */}
@@ -149,9 +155,10 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
         // On phones the summary comes first, folded to one line with the total.
         <div className="grid gap-6 **:scroll-mt-60 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-12">
           <div className="lg:col-start-2 lg:row-start-1">{summary}</div>
-          <div className="border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-1">
+          <div className="lg:col-start-1 lg:row-start-1 lg:border-t lg:border-hairline lg:pt-6">
             <CustomerInfoForm
               saved={saved}
+              onCountryChange={setChoosingCountry}
               onSaved={() => setChosenStep('payment')}
               onSkip={() => setChosenStep('payment')}
             />
@@ -161,19 +168,18 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
         // On phones the folded summary comes first, then the choices, then the card form.
         <div className="grid gap-6 **:scroll-mt-60 lg:grid-cols-[minmax(0,1fr)_420px] lg:gap-x-12 lg:gap-y-6">
           <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">{summary}</div>
-          <div className="space-y-8 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-1">
+          <div className="space-y-8 lg:col-start-1 lg:row-start-1 lg:border-t lg:border-hairline lg:pt-6">
             <div className="space-y-2">
               <h2
                 id="payment-heading"
                 tabIndex={-1}
-                className="font-display text-3xl uppercase tracking-wide focus:outline-none"
+                className="type-title focus:outline-none"
               >
                 Payment
               </h2>
               {saved && (
                 <p className="text-sm text-muted">
-                  Shipping to {saved.firstName} {saved.lastName}, {saved.shippingAddress},{' '}
-                  {saved.shippingCity}, {saved.shippingState} {saved.shippingZip}, {saved.shippingCountry}
+                  Shipping to {saved.firstName} {saved.lastName}, {postalAddressLines(saved).join(', ')}
                 </p>
               )}
             </div>
@@ -186,7 +192,7 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
               freeShipping={totals.data?.freeShippingEligible ?? false}
             />
           </div>
-          <div className="space-y-6 border-2 border-ink bg-white p-5 sm:p-8 lg:col-start-1 lg:row-start-2">
+          <div className="space-y-6 border-t border-hairline pt-6 lg:col-start-1 lg:row-start-2">
             <StoreCreditBox
               credit={credit.data}
               checked={creditChosen}
@@ -211,7 +217,7 @@ export function CheckoutFlow({ items, drops }: { items: CartItem[]; drops: Check
               }}
             />
             )}
-            <Button type="button" variant="outline" onClick={() => setChosenStep('info')}>
+            <Button type="button" variant="quiet" className="px-0" onClick={() => setChosenStep('info')}>
               <ArrowLeft className="h-4 w-4" aria-hidden="true" />
               Back to Info
             </Button>
@@ -236,7 +242,7 @@ function CollapsibleSummary({ total, children }: { total: string | undefined; ch
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
-        className="flex w-full items-center justify-between gap-3 border-2 border-ink bg-white px-4 py-3 text-left font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600 lg:hidden"
+        className="flex w-full items-center justify-between gap-3 border-y border-hairline px-1 py-3 text-left text-sm font-medium focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600 lg:hidden"
       >
         <span className="flex items-center gap-2">
           {open ? 'Hide order summary' : 'Show order summary'}
@@ -246,7 +252,7 @@ function CollapsibleSummary({ total, children }: { total: string | undefined; ch
           />
         </span>
         {total !== undefined && (
-          <span className="font-display text-xl tabular-nums">{displayPrice(total)}</span>
+          <span className="text-base font-semibold tabular-nums">{displayPrice(total)}</span>
         )}
       </button>
       <div id={panelId} className={cn(open ? 'mt-3 block' : 'hidden', 'lg:mt-0 lg:block')}>
@@ -289,7 +295,7 @@ function PaymentSection({
   const turnOver = (rejoinHref !== null && !held) || (failed && refusedForTurn(error));
   return (
     <div className="space-y-4">
-      <h2 className="font-display text-2xl uppercase tracking-wide">Card Details</h2>
+      <h2 className="type-title">Card Details</h2>
       {intent && !failed && !free && !turnOver && <HoldCountdown endsAt={intent.holdEndsAt} onRenew={onRetry} />}
       {free ? (
         <p className="text-sm text-muted">Nothing to pay.</p>

@@ -26,24 +26,24 @@ export function CheckoutProgress({ step }: { step: CheckoutStep }) {
               {i > 0 && (
                 <span
                   aria-hidden="true"
-                  className={cn('h-0.5 w-8 sm:w-16', done || active ? 'bg-ink' : 'bg-neutral-300')}
+                  className={cn('h-px w-8 sm:w-16', done || active ? 'bg-ink' : 'bg-hairline-strong')}
                 />
               )}
               <span className="flex items-center gap-2">
                 <span
                   aria-hidden="true"
                   className={cn(
-                    'inline-flex h-8 w-8 items-center justify-center rounded-full border-2 text-sm font-bold',
-                    active && 'border-ink bg-accent text-ink',
-                    done && 'border-ink bg-ink text-paper',
-                    !active && !done && 'border-neutral-400 text-muted',
+                    'inline-flex h-6 w-6 items-center justify-center rounded-full border text-xs font-semibold tabular-nums',
+                    active && 'border-ink bg-ink text-paper',
+                    done && 'border-ink text-ink',
+                    !active && !done && 'border-hairline-strong text-muted',
                   )}
                 >
-                  {done ? <Check className="h-4 w-4" /> : i + 1}
+                  {done ? <Check className="h-3.5 w-3.5" /> : i + 1}
                 </span>
                 <span
                   className={cn(
-                    'text-sm font-bold uppercase tracking-wide',
+                    'text-sm font-medium',
                     !active && !done && 'text-muted',
                   )}
                 >

@@ -1,4 +1,5 @@
-import { useForm } from 'react-hook-form';
+import { useEffect } from 'react';
+import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { customerInfoBody, type CustomerInfo } from '../../../common/contracts/checkout';
@@ -9,7 +10,12 @@ import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api-client';
 import { PO_BOX_MESSAGE } from '../../../common/domain/fulfilment-promises';
 import { useSaveCustomerInfo } from './checkout-api';
-import { SHIPPING_COUNTRIES } from './countries';
+import {
+  AddressFields,
+  addressErrors,
+  addressForSubmit,
+  browserCountry,
+} from '../../components/forms/address-fields';
 
 type FormInput = z.input<typeof customerInfoBody>;
 type FormOutput = z.output<typeof customerInfoBody>;
@@ -24,30 +30,56 @@ function defaultsFrom(saved: CustomerInfo | null): FormInput {
     shippingCity: saved?.shippingCity ?? '',
     shippingState: saved?.shippingState ?? '',
     shippingZip: saved?.shippingZip ?? '',
-    shippingCountry: saved?.shippingCountry ?? 'US',
+    // Nothing saved yet: the browser's country (languages, time zone), which the shopper can change.
+    shippingCountry: saved?.shippingCountry ?? browserCountry(),
   };
 }
+
+const contractResolver = zodResolver(customerInfoBody);
+
+/**
+ * The shared contract for the contact fields and the country's own address rules (the server's data and
+ * messages) for the address: a field the country does not use is emptied first.
+ */
+const resolver: Resolver<FormInput, unknown, FormOutput> = async (values, context, options) => {
+  const cleaned = addressForSubmit({ ...values, shippingCountry: values.shippingCountry ?? 'US' });
+  const result = await contractResolver(cleaned, context, options);
+  const address = addressErrors(cleaned);
+  if (Object.keys(address).length === 0) return result;
+  const errors: FieldErrors<FormInput> = { ...result.errors };
+  for (const [key, message] of Object.entries(address))
+    errors[key as keyof FormInput] = { type: 'address', message };
+  return { values: {}, errors };
+};
 
 /** Step 1: shipping details (docs/product.md §5 messages come from the shared contract). */
 export function CustomerInfoForm({
   saved,
   onSaved,
   onSkip,
+  onCountryChange,
 }: {
   saved: CustomerInfo | null;
   onSaved: () => void;
   onSkip: () => void;
+  /** The country chosen now (also the first one): the order summary is priced for it. */
+  onCountryChange?: (country: string) => void;
 }) {
   const save = useSaveCustomerInfo();
   const {
     register,
     handleSubmit,
     setError,
+    watch,
     formState: { errors },
   } = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(customerInfoBody),
+    resolver,
     defaultValues: defaultsFrom(saved),
   });
+  const country = watch('shippingCountry') ?? 'US';
+  useEffect(() => {
+    onCountryChange?.(country);
+  }, [country, onCountryChange]);
 
   const submit = handleSubmit(async (values) => {
     try {
@@ -73,21 +105,21 @@ export function CustomerInfoForm({
       <h2
         id="shipping-info-heading"
         tabIndex={-1}
-        className="font-display text-3xl uppercase tracking-wide focus:outline-none"
+        className="type-heading focus:outline-none"
       >
         Shipping Information
       </h2>
 
       <fieldset className="space-y-4">
-        <legend className="mb-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">Contact</legend>
-        <FormField label="Email" error={errors.email?.message}>
+        <legend className="type-eyebrow mb-3 text-muted">Contact</legend>
+        <FormField label="Email" error={errors.email?.message} required>
           {(a) => <Input type="email" autoComplete="email" {...a} {...register('email')} />}
         </FormField>
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="First Name" error={errors.firstName?.message}>
+          <FormField label="First Name" error={errors.firstName?.message} required>
             {(a) => <Input autoComplete="given-name" {...a} {...register('firstName')} />}
           </FormField>
-          <FormField label="Last Name" error={errors.lastName?.message}>
+          <FormField label="Last Name" error={errors.lastName?.message} required>
             {(a) => <Input autoComplete="family-name" {...a} {...register('lastName')} />}
           </FormField>
         </div>
@@ -97,41 +129,20 @@ export function CustomerInfoForm({
       </fieldset>
 
       <fieldset className="space-y-4">
-        <legend className="mb-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">
+        <legend className="type-eyebrow mb-3 text-muted">
           Shipping Address
         </legend>
-        <FormField label="Address" error={errors.shippingAddress?.message}>
-          {(a) => <Input autoComplete="street-address" {...a} {...register('shippingAddress')} />}
-        </FormField>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="City" error={errors.shippingCity?.message}>
-            {(a) => <Input autoComplete="address-level2" {...a} {...register('shippingCity')} />}
-          </FormField>
-          <FormField label="State" error={errors.shippingState?.message}>
-            {(a) => <Input autoComplete="address-level1" {...a} {...register('shippingState')} />}
-          </FormField>
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="ZIP Code" error={errors.shippingZip?.message}>
-            {(a) => <Input autoComplete="postal-code" {...a} {...register('shippingZip')} />}
-          </FormField>
-          <FormField label="Country" error={errors.shippingCountry?.message}>
-            {(a) => (
-              <select
-                autoComplete="country"
-                className="h-11 w-full cursor-pointer border-2 border-neutral-300 bg-white px-3 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600"
-                {...a}
-                {...register('shippingCountry')}
-              >
-                {SHIPPING_COUNTRIES.map((c) => (
-                  <option key={c.code} value={c.code}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
-        </div>
+        <AddressFields
+          country={country}
+          bind={(key) => register(key)}
+          errors={{
+            shippingCountry: errors.shippingCountry?.message,
+            shippingAddress: errors.shippingAddress?.message,
+            shippingCity: errors.shippingCity?.message,
+            shippingState: errors.shippingState?.message,
+            shippingZip: errors.shippingZip?.message,
+          }}
+        />
       </fieldset>
 
       <div className="flex flex-col gap-3 sm:flex-row">

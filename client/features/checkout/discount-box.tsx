@@ -67,7 +67,7 @@ export function DiscountBox({
 
   return (
     <div className="space-y-3">
-      <h3 className="font-display text-xl uppercase tracking-wide">Discount Code</h3>
+      <h3 className="text-sm font-semibold">Discount Code</h3>
       <form onSubmit={apply} noValidate className="space-y-1.5">
         <Label htmlFor="discount-code" className="sr-only">
           Discount code
@@ -87,21 +87,21 @@ export function DiscountBox({
             spellCheck={false}
             aria-invalid={Boolean(error)}
             aria-describedby={error ? 'discount-code-error' : undefined}
-            className="uppercase"
+            className="font-mono uppercase placeholder:font-sans placeholder:normal-case"
           />
-          <Button type="submit" variant="default" disabled={checking}>
+          <Button type="submit" variant="secondary" disabled={checking}>
             {checking ? 'Checking...' : 'Apply'}
           </Button>
         </div>
         {error && (
-          <p id="discount-code-error" role="alert" className="text-sm font-medium text-red-700">
+          <p id="discount-code-error" role="alert" className="text-sm font-medium text-danger">
             {error}
           </p>
         )}
       </form>
       {applied && (
-        <div className="flex items-center justify-between gap-3 border-2 border-ink bg-accent px-4 py-3">
-          <p className="flex items-center gap-2 font-semibold">
+        <div className="flex items-center justify-between gap-3 border border-success/40 bg-success-soft px-4 py-3 text-success">
+          <p className="flex items-center gap-2 text-sm font-semibold">
             <Tag className="h-4 w-4" aria-hidden="true" />
             <span>
               {applied.code}{' '}

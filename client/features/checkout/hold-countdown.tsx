@@ -19,7 +19,7 @@ export function HoldCountdown({ endsAt, onRenew }: { endsAt: number; onRenew: ()
   const remaining = endsAt - now;
   if (remaining <= 0) {
     return (
-      <div className="flex flex-wrap items-center justify-between gap-3 border-2 border-ink bg-bone px-4 py-3 text-sm">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-l-2 border-warn bg-warn-soft px-4 py-3 text-sm text-warn">
         <p className="flex items-center gap-2 font-semibold" role="status">
           <Clock className="h-4 w-4" aria-hidden="true" />
           Your reservation has expired.
@@ -33,7 +33,7 @@ export function HoldCountdown({ endsAt, onRenew }: { endsAt: number; onRenew: ()
   return (
     <p
       role="timer"
-      className="flex items-center gap-2 border-2 border-ink bg-accent px-4 py-3 text-sm font-semibold"
+      className="flex items-center gap-2 border-l-2 border-hairline-strong bg-bone px-4 py-3 text-sm font-medium"
     >
       <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
       <span>Your items are reserved for {formatCountdown(remaining)}</span>

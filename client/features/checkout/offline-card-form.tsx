@@ -75,7 +75,7 @@ export function OfflineCardForm({
   };
   const error = (name: CardField) =>
     errors[name] && (
-      <p id={`card-${name}-error`} className="text-sm font-medium text-red-700">
+      <p id={`card-${name}-error`} className="text-sm font-medium text-danger">
         {errors[name]}
       </p>
     );
@@ -97,7 +97,7 @@ export function OfflineCardForm({
         />
         {error('cardNumber')}
         {declined && (
-          <p id="card-declined" role="alert" className="text-sm font-medium text-red-700">
+          <p id="card-declined" role="alert" className="text-sm font-medium text-danger">
             {declined}
           </p>
         )}
@@ -129,7 +129,7 @@ export function OfflineCardForm({
           {error('cvc')}
         </div>
       </div>
-      <Button type="submit" variant="accent" size="lg" className="w-full" disabled={disabled || processing}>
+      <Button type="submit" variant="primary" size="lg" className="w-full" disabled={disabled || processing}>
         {processing ? (
           'Processing...'
         ) : (

@@ -1,7 +1,9 @@
 import type { ShippingMethod, ShippingRate } from '../../../common/contracts/settings';
 import { displayPrice } from '../../../common/domain/money';
 import { availableShippingMethods } from '../../../common/domain/shipping';
+import { CUSTOMS_NOTE } from '../../components/order-totals';
 import { cn } from '../../lib/cn';
+import { useShopSettings } from '../../lib/use-shop-settings';
 
 export function ShippingMethodPicker({
   rates,
@@ -17,19 +19,20 @@ export function ShippingMethodPicker({
   /** The order qualifies: standard and international cost nothing (express stays a paid upgrade). */
   freeShipping?: boolean;
 }) {
-  const allowed = availableShippingMethods(country);
+  const { homeCountry } = useShopSettings();
+  const allowed = availableShippingMethods(country, homeCountry);
   const options = rates.filter((r) => allowed.includes(r.id));
   return (
     <fieldset className="space-y-3">
-      <legend className="mb-3 font-display text-xl uppercase tracking-wide">Shipping Method</legend>
+      <legend className="type-title mb-3">Shipping Method</legend>
       {options.map((rate) => {
         const checked = rate.id === value;
         return (
           <label
             key={rate.id}
             className={cn(
-              'flex cursor-pointer items-center gap-3 border-2 px-4 py-3 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-blue-600',
-              checked ? 'border-ink bg-white' : 'border-neutral-300 hover:border-ink',
+              'flex cursor-pointer items-center gap-3 border bg-surface px-4 py-3 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-blue-600',
+              checked ? 'border-ink' : 'border-hairline hover:border-ink',
             )}
           >
             <input
@@ -42,8 +45,10 @@ export function ShippingMethodPicker({
             />
             <span className="flex flex-1 flex-wrap items-baseline justify-between gap-x-3">
               <span>
-                <span className="font-semibold">{rate.label}</span>
-                <span className="block text-sm text-muted">{rate.days}</span>
+                <span className="font-medium">{rate.label}</span>
+                <span className="block text-sm text-muted">
+                  {rate.id === 'international' ? `${rate.days}, ${CUSTOMS_NOTE}` : rate.days}
+                </span>
               </span>
               {freeShipping && rate.id !== 'express' ? (
                 <span className="font-semibold tabular-nums">

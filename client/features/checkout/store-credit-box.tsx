@@ -4,13 +4,13 @@ import { useLocation } from 'wouter';
 import type { Totals } from '../../../common/contracts/checkout';
 import type { CheckoutCreditBalance } from '../../../common/contracts/store-credit';
 import { displayPrice, formatUsd } from '../../../common/domain/money';
+import { formatShopDay } from '../../../common/domain/date-time-format';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api-client';
 import { CART_KEY } from '../../lib/cart/use-cart';
 import { placeOrderWithCredit, type CheckoutChoices } from './checkout-api';
 
-const expiryFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 /**
  * The buyer's store credit at checkout (docs/product.md §2.15): offered once the e-mail is known, applied by one
@@ -30,7 +30,7 @@ export function StoreCreditBox({
   const id = useId();
   if (!credit || Number(credit.balance) <= 0) return null;
   return (
-    <div className="border-2 border-ink bg-bone p-4" data-testid="store-credit">
+    <div className="border border-hairline bg-surface p-4" data-testid="store-credit">
       <div className="flex items-start gap-3">
         <input
           id={id}
@@ -46,7 +46,7 @@ export function StoreCreditBox({
       </div>
       <p id={`${id}-hint`} className="mt-1 pl-9 text-xs text-muted">
         {credit.nextExpiry
-          ? `${displayPrice(credit.nextExpiry.amount)} of it is valid until ${expiryFormat.format(new Date(credit.nextExpiry.expiresAt))}.`
+          ? `${displayPrice(credit.nextExpiry.amount)} of it is valid until ${formatShopDay(credit.nextExpiry.expiresAt, { timeZone: 'UTC' })}.`
           : 'Valid 1 year from when it was given.'}
         {checked && appliedCents !== null ? ` Store credit applied: ${formatUsd(appliedCents)}.` : ''}
       </p>
@@ -73,7 +73,7 @@ export function PlaceWithCredit({ choices, totals }: { choices: CheckoutChoices;
   };
   return (
     <div className="space-y-3">
-      <h2 className="font-display text-2xl uppercase tracking-wide">Store credit</h2>
+      <h2 className="type-title">Store credit</h2>
       <p className="text-sm">Your store credit pays all {displayPrice(totals.total)} of this order. Nothing is charged to a card.</p>
       <Button type="button" className="min-h-11 w-full" disabled={busy} onClick={() => void place()}>
         Place order with store credit

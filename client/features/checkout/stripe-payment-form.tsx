@@ -75,7 +75,7 @@ function StripeForm({
       <PaymentElement options={{ layout: 'tabs' }} />
       <Button
         type="submit"
-        variant="accent"
+        variant="primary"
         size="lg"
         className="w-full"
         disabled={disabled || processing || !stripe || !elements}

@@ -1,9 +1,15 @@
-import { lazy, Suspense, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { EnterDrawBody, PublicDraw } from '../../../common/contracts/draws';
 import { PO_BOX_MESSAGE } from '../../../common/domain/fulfilment-promises';
 import { parseMoney } from '../../../common/domain/money';
 import { ReleaseTime } from '../../components/drop-countdown';
+import {
+  AddressFields,
+  addressErrors,
+  addressForSubmit,
+  browserCountry,
+} from '../../components/forms/address-fields';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
@@ -22,10 +28,9 @@ type EntryBody = Omit<EnterDrawBody, 'altcha'>;
 
 /**
  * What the entry form borrows from the checkout (the page hands it over: features do not import each
- * other): the countries it ships to and its card-number helpers, so both forms take the same input.
+ * other): its card-number helpers, so both forms take the same input.
  */
 export interface CheckoutParts {
-  countries: ReadonlyArray<{ code: string; name: string }>;
   formatCardNumber: (input: string) => string;
   formatExpiry: (input: string, previous?: string) => string;
   cardDigits: (value: string) => string;
@@ -52,11 +57,11 @@ const FIELD_ORDER: Field[] = [
   'email',
   'firstName',
   'lastName',
+  'shippingCountry',
   'shippingAddress',
   'shippingCity',
   'shippingState',
   'shippingZip',
-  'shippingCountry',
   'cardNumber',
   'expiry',
   'cvc',
@@ -64,11 +69,8 @@ const FIELD_ORDER: Field[] = [
 
 const fieldId = (f: Field) => `draw-${f}`;
 
-const selectClass =
-  'h-11 w-full cursor-pointer border-2 border-neutral-300 bg-white px-3 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-700';
-
 function Legend({ children }: { children: ReactNode }) {
-  return <legend className="mb-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">{children}</legend>;
+  return <legend className="type-eyebrow mb-3 text-muted">{children}</legend>;
 }
 
 /**
@@ -108,8 +110,26 @@ export function DrawEntryForm({
   const [checking, setChecking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  // The sent form gives way to a short confirmation: focus and the view go to it (not left on the footer,
+  // focus not lost to <body>).
+  const confirmation = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = confirmation.current;
+    if (!done || !el) return;
+    el.focus({ preventScroll: true });
+    el.scrollIntoView({ block: 'center' });
+  }, [done]);
+  // The page may be rendered on the server (no browser to ask): the browser's country is chosen once the
+  // form is on screen, unless the shopper already picked one.
+  const countryTouched = useRef(false);
+  useEffect(() => {
+    if (!countryTouched.current) setValues((old) => ({ ...old, shippingCountry: browserCountry() }));
+  }, []);
 
-  const set = (f: Field, v: string) => setValues((old) => ({ ...old, [f]: v }));
+  const set = (f: Field, v: string) => {
+    setValues((old) => ({ ...old, [f]: v }));
+    recheck({ ...values, [f]: v }, [f]);
+  };
   const control = (f: Field) => ({
     id: fieldId(f),
     value: values[f],
@@ -121,28 +141,32 @@ export function DrawEntryForm({
     if (first) document.getElementById(fieldId(first))?.focus();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setProblem(null);
+  /** Every field's problem for these values (none: all is well), by the checkout's own rules and words. */
+  const check = async (v: Record<Field, string>) => {
     const found: Partial<Record<Field, string>> = {};
-    if (sizes.length > 0 && !values.size) found.size = 'Please choose a size.';
+    if (sizes.length > 0 && !v.size) found.size = 'Please choose a size.';
     if (!stripeKey) {
-      if (parts.cardDigits(values.cardNumber).length < 12) found.cardNumber = 'Please enter your card number';
-      if (!/^\d{2}\/\d{2}$/.test(values.expiry)) found.expiry = 'Please enter the expiry date as MM/YY';
-      if (!/^\d{3,4}$/.test(values.cvc)) found.cvc = 'Please enter the CVC';
+      if (parts.cardDigits(v.cardNumber).length < 12) found.cardNumber = 'Please enter your card number';
+      if (!/^\d{2}\/\d{2}$/.test(v.expiry)) found.expiry = 'Please enter the expiry date as MM/YY';
+      if (!/^\d{3,4}$/.test(v.cvc)) found.cvc = 'Please enter the CVC';
     }
     // The shipping details are checked by the checkout's own rules (the shared contract), same messages.
     await import('../../lib/zod-jitless');
     const { customerInfoBody } = await import('../../../common/contracts/checkout');
+    const address = addressForSubmit({
+      shippingAddress: v.shippingAddress,
+      shippingCity: v.shippingCity,
+      shippingState: v.shippingState,
+      shippingZip: v.shippingZip,
+      shippingCountry: v.shippingCountry,
+    });
+    // The country's own rules and words first (the server's data), then the contract for the rest.
+    Object.assign(found, addressErrors(address));
     const customer = customerInfoBody.safeParse({
-      email: values.email,
-      firstName: values.firstName,
-      lastName: values.lastName,
-      shippingAddress: values.shippingAddress,
-      shippingCity: values.shippingCity,
-      shippingState: values.shippingState,
-      shippingZip: values.shippingZip,
-      shippingCountry: values.shippingCountry,
+      email: v.email,
+      firstName: v.firstName,
+      lastName: v.lastName,
+      ...address,
     });
     if (!customer.success) {
       for (const issue of customer.error.issues) {
@@ -150,6 +174,34 @@ export function DrawEntryForm({
         found[f] ??= issue.message;
       }
     }
+    return { found, customer };
+  };
+
+  // After a send the fields that show an error are checked again as they change: each error goes as soon as
+  // its field is fixed (and none appears while the shopper is still typing). The latest check wins.
+  const lastCheck = useRef(0);
+  const recheck = (next: Record<Field, string>, changed: readonly Field[]) => {
+    const shown = changed.filter((f) => errors[f]);
+    if (shown.length === 0) return;
+    const mine = ++lastCheck.current;
+    void check(next).then(({ found }) => {
+      if (mine !== lastCheck.current) return;
+      setErrors((old) => {
+        const kept = { ...old };
+        for (const f of shown) {
+          if (found[f]) kept[f] = found[f];
+          else delete kept[f];
+        }
+        return kept;
+      });
+    });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    const { found, customer } = await check(values);
+    lastCheck.current++;
     setErrors(found);
     if (Object.keys(found).length > 0 || !customer.success) {
       focusFirst(found);
@@ -213,11 +265,13 @@ export function DrawEntryForm({
   if (done) {
     return (
       <div
+        ref={confirmation}
+        tabIndex={-1}
         role="status"
-        className="grid gap-2 border-2 border-ink bg-accent/40 p-4"
+        className="grid gap-2 border border-hairline bg-surface p-4 focus:outline-none focus-visible:outline-3 focus-visible:outline-blue-600"
         data-testid="draw-entered"
       >
-        <p className="font-display text-2xl uppercase leading-tight">
+        <p className="type-title">
           Check your e-mail to confirm your entry.
         </p>
         <p className="text-sm">
@@ -247,7 +301,10 @@ export function DrawEntryForm({
           <DrawSizeFields
             sizes={sizes}
             value={{ size: values.size, secondSize: values.secondSize }}
-            onChange={(update) => setValues((old) => ({ ...old, ...update(old) }))}
+            onChange={(update) => {
+              setValues((old) => ({ ...old, ...update(old) }));
+              recheck({ ...values, ...update(values) }, ['size', 'secondSize']);
+            }}
             ids={{ size: fieldId('size'), secondSize: fieldId('secondSize') }}
             errors={{ size: err('size'), secondSize: err('secondSize') }}
             required
@@ -279,33 +336,18 @@ export function DrawEntryForm({
 
       <fieldset className="grid gap-4">
         <Legend>Shipping Address</Legend>
-        <FormField label="Address" id={fieldId('shippingAddress')} error={err('shippingAddress')}>
-          {(a) => <Input {...a} autoComplete="street-address" {...control('shippingAddress')} />}
-        </FormField>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="City" id={fieldId('shippingCity')} error={err('shippingCity')}>
-            {(a) => <Input {...a} autoComplete="address-level2" {...control('shippingCity')} />}
-          </FormField>
-          <FormField label="State" id={fieldId('shippingState')} error={err('shippingState')}>
-            {(a) => <Input {...a} autoComplete="address-level1" {...control('shippingState')} />}
-          </FormField>
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="ZIP Code" id={fieldId('shippingZip')} error={err('shippingZip')}>
-            {(a) => <Input {...a} autoComplete="postal-code" {...control('shippingZip')} />}
-          </FormField>
-          <FormField label="Country" id={fieldId('shippingCountry')} error={err('shippingCountry')}>
-            {(a) => (
-              <select {...a} autoComplete="country" className={selectClass} {...control('shippingCountry')}>
-                {parts.countries.map((c) => (
-                  <option key={c.code} value={c.code}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
-        </div>
+        <AddressFields
+          country={values.shippingCountry}
+          ids={fieldId}
+          errors={errors}
+          bind={(key) => ({
+            value: values[key],
+            onChange: (e) => {
+              if (key === 'shippingCountry') countryTouched.current = true;
+              set(key, e.target.value);
+            },
+          })}
+        />
       </fieldset>
 
       <fieldset className="grid gap-4" aria-describedby="draw-card-note">
@@ -371,7 +413,7 @@ export function DrawEntryForm({
       </fieldset>
 
       {problem && (
-        <p role="alert" className="border-2 border-red-700 bg-red-50 p-3 text-sm font-medium text-red-900">
+        <p role="alert" className="border border-danger bg-danger-soft p-3 text-sm font-medium text-danger">
           {problem}
         </p>
       )}

@@ -147,7 +147,7 @@ export function DrawEntry({ token, onTitle }: { token: string; onTitle: (title: 
     const notFound = entry.error instanceof ApiError && entry.error.status < 500;
     return (
       <div className="grid gap-3" role="alert">
-        <h1 className="font-display text-5xl uppercase leading-none">
+        <h1 className="type-display-sm">
           {notFound ? 'This link is not valid.' : 'Something went wrong.'}
         </h1>
         <p>
@@ -185,8 +185,8 @@ function EntryView({
   return (
     <div className="grid gap-6">
       <div>
-        <p className="text-xs font-bold uppercase tracking-[0.2em] text-muted">Your draw entry</p>
-        <h1 className="mt-1 font-display text-5xl uppercase leading-none md:text-6xl">
+        <p className="type-eyebrow text-muted">Your draw entry</p>
+        <h1 className="type-display-sm mt-1">
           <Link href={`/product/${entry.productId}`} className="hover:underline">
             {entry.productName}
           </Link>
@@ -197,18 +197,18 @@ function EntryView({
         role="status"
         data-testid="entry-outcome"
         className={cn(
-          'grid gap-1 border-2 border-ink p-4',
-          outcome.tone === 'won' ? 'bg-accent' : outcome.tone === 'pending' ? 'bg-accent/30' : 'bg-paper',
+          'grid gap-1 border border-hairline p-4',
+          outcome.tone === 'won' ? 'bg-success-soft' : outcome.tone === 'pending' ? 'bg-bone' : 'bg-surface',
         )}
       >
-        <p className="font-display text-3xl uppercase leading-tight">
+        <p className="type-title">
           {confirming ? 'Confirming your entry…' : outcome.title}
         </p>
         {!confirming && outcome.lines.map((l) => <p key={l}>{l}</p>)}
       </div>
 
       <section aria-labelledby="entry-details" className="grid gap-3">
-        <h2 id="entry-details" className="font-display text-2xl uppercase">
+        <h2 id="entry-details" className="type-heading">
           Your entry
         </h2>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
@@ -261,7 +261,7 @@ function EntryView({
       </section>
 
       {confirmation.problem && (
-        <p role="alert" className="border-2 border-red-700 bg-red-50 p-3 text-sm font-medium text-red-900">
+        <p role="alert" className="border border-danger bg-danger-soft p-3 text-sm font-medium text-danger">
           {confirmation.problem}
         </p>
       )}
@@ -298,7 +298,7 @@ function ChangeEntry({ entry, token }: { entry: DrawEntryView; token: string }) 
 
   return (
     <section aria-labelledby="change-entry" className="grid gap-4 border-t border-black/10 pt-6">
-      <h2 id="change-entry" className="font-display text-2xl uppercase">
+      <h2 id="change-entry" className="type-heading">
         Change your entry
       </h2>
       <p className="text-sm">You can change your sizes or withdraw until the window closes.</p>
@@ -328,13 +328,13 @@ function ChangeEntry({ entry, token }: { entry: DrawEntryView; token: string }) 
         </form>
       )}
       {problem && (
-        <p role="alert" className="border-2 border-red-700 bg-red-50 p-3 text-sm font-medium text-red-900">
+        <p role="alert" className="border border-danger bg-danger-soft p-3 text-sm font-medium text-danger">
           {problem}
         </p>
       )}
       {withdrawing ? (
         <div
-          className="grid gap-3 border-2 border-red-700 p-4"
+          className="grid gap-3 border border-danger p-4"
           role="group"
           aria-labelledby="withdraw-question"
         >
@@ -401,7 +401,7 @@ function ConfirmEntry({ entry, confirmation }: { entry: DrawEntryView; confirmat
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby="another-card" className="grid gap-4 border-t border-black/10 pt-6">
-      <h2 id="another-card" className="font-display text-2xl uppercase">
+      <h2 id="another-card" className="type-heading">
         Try another card
       </h2>
       {confirmation.stripeKey ? (

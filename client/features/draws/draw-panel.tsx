@@ -14,12 +14,12 @@ function Panel({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section
       aria-labelledby="draw-heading"
-      className="grid gap-4 border-2 border-ink bg-paper p-4 sm:p-5"
+      className="grid gap-4 border border-hairline bg-surface p-4 sm:p-5"
       data-testid="draw-panel"
     >
       <div>
-        <p className="text-xs font-bold uppercase tracking-[0.2em] text-muted">Sold by draw</p>
-        <h2 id="draw-heading" className="mt-1 font-display text-3xl uppercase leading-none">
+        <p className="type-eyebrow text-muted">Sold by draw</p>
+        <h2 id="draw-heading" className="type-heading mt-1">
           {title}
         </h2>
       </div>
@@ -47,7 +47,7 @@ export function Commitment({ value }: { value: string }) {
   return (
     <div className="grid gap-1 text-sm">
       <p className="font-semibold">Commitment (SHA-256 of the secret seed)</p>
-      <code className="block break-all bg-black/5 p-2 font-mono text-xs">{value}</code>
+      <code className="block break-all bg-bone p-2 font-mono text-xs">{value}</code>
     </div>
   );
 }
@@ -140,7 +140,7 @@ export function DrawPanel({
 /** Above the ordinary purchase controls once the draw is over: where its result is. */
 export function DrawResultNote({ draw }: { draw: PublicDraw }) {
   return (
-    <p className="border-2 border-ink p-3 text-sm" data-testid="draw-result-note">
+    <p className="border border-hairline p-3 text-sm" data-testid="draw-result-note">
       This piece was sold by draw.{' '}
       <Link href={`/draws/${draw.id}`} className={linkClass}>
         See the draw's result

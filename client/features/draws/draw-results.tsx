@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { ChevronDown } from 'lucide-react';
 import { Link } from 'wouter';
 import type { PublicDraw } from '../../../common/contracts/draws';
 import { rankEntries, seedMatchesCommitment } from '../../../common/domain/draw';
@@ -14,21 +15,22 @@ import { drawPhase, findRank, outcomeLabel, parsePublicId } from './draw-view';
 import { useNow } from '../../lib/release-clock';
 
 /**
- * The public page of a draw (/draws/:id): the commitment before it runs; then the seed, every entry in rank
- * order with its weight and outcome, the winners, the visitor's own rank, and how to check it all.
+ * The public page of a draw (/draws/:id): it leads with where the draw stands and, once it has run, who won
+ * and the visitor's own rank; then how to check it (the verifier's one command, or the browser); the hex
+ * (the commitment, the seed, every entry's public id and weight, the method by hand) stays behind "Verify".
  */
 export function DrawResults({ draw, entryId }: { draw: PublicDraw; entryId: string | null }) {
   const phase = drawPhase(draw, useNow(draw.status === 'scheduled' || draw.status === 'open'));
   return (
-    <div className="grid gap-10">
+    <div className="grid gap-12">
       <header className="grid gap-3">
-        <p className="text-xs font-bold uppercase tracking-[0.2em] text-muted">The draw</p>
-        <h1 className="font-display text-5xl uppercase leading-none md:text-7xl">
+        <p className="type-eyebrow text-muted">The draw</p>
+        <h1 className="type-display-sm">
           <Link href={`/product/${draw.productId}`} className="hover:underline">
             {draw.productName}
           </Link>
         </h1>
-        <p className="max-w-2xl text-base text-neutral-700">
+        <p className="max-w-2xl text-base">
           {phase === 'upcoming' && 'Entries are not open yet.'}
           {phase === 'open' && 'Entries are open.'}
           {phase === 'closed' && 'Entries are closed; the draw has not run yet.'}
@@ -39,6 +41,16 @@ export function DrawResults({ draw, entryId }: { draw: PublicDraw; entryId: stri
           {phase === 'cancelled' &&
             'This draw was cancelled. Every card authorisation was released; nobody was charged.'}
         </p>
+      </header>
+
+      {phase === 'result' && <Winners draw={draw} entryId={entryId} />}
+
+      <HowToCheck draw={draw} />
+
+      <section aria-labelledby="details-heading" className="grid gap-4 border-t border-hairline pt-6">
+        <h2 id="details-heading" className="type-heading">
+          The details
+        </h2>
         <dl className="grid max-w-xl grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="font-semibold">Entries open</dt>
           <dd>
@@ -78,31 +90,9 @@ export function DrawResults({ draw, entryId }: { draw: PublicDraw; entryId: stri
           )}
         </dl>
         <FairnessRule draw={draw} />
-      </header>
-
-      <section aria-labelledby="proof-heading" className="grid gap-3">
-        <h2 id="proof-heading" className="font-display text-3xl uppercase">
-          The proof
-        </h2>
-        <p className="max-w-2xl text-sm">
-          Before the window opened we published the commitment: the SHA-256 of a secret seed. After the window
-          closes we reveal the seed. The seed fixes every entry's place, so nobody, not the shop either, could
-          choose the order once the commitment was out.
-        </p>
-        <Commitment value={draw.commitment} />
-        {draw.seed ? (
-          <div className="grid gap-1 text-sm">
-            <p className="font-semibold">Seed (revealed at the draw)</p>
-            <code className="block break-all bg-black/5 p-2 font-mono text-xs">{draw.seed}</code>
-          </div>
-        ) : (
-          <p className="text-sm">The seed is revealed when the draw runs.</p>
-        )}
       </section>
 
-      {phase === 'result' && <Ranking draw={draw} entryId={entryId} />}
-
-      <Verify draw={draw} />
+      <VerifyFold draw={draw} phase={phase} entryId={entryId} />
     </div>
   );
 }
@@ -149,7 +139,7 @@ function YourRank({ draw, initial }: { draw: PublicDraw; initial: string | null 
   };
 
   return (
-    <div className="grid gap-3 border-2 border-ink p-4">
+    <div className="grid gap-3 border border-hairline bg-surface p-4">
       <form
         onSubmit={look}
         className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end"
@@ -182,84 +172,99 @@ function YourRank({ draw, initial }: { draw: PublicDraw; initial: string | null 
   );
 }
 
-function Ranking({ draw, entryId }: { draw: PublicDraw; entryId: string | null }) {
+/** Who won (their public ids, as on each winner's entry page), and the visitor's own rank. */
+function Winners({ draw, entryId }: { draw: PublicDraw; entryId: string | null }) {
   const mine = entryId ? parsePublicId(entryId) : null;
   return (
-    <section aria-labelledby="ranking-heading" className="grid gap-4">
-      <h2 id="ranking-heading" className="font-display text-3xl uppercase">
-        The result
+    <section aria-labelledby="winners-heading" className="grid gap-4">
+      <h2 id="winners-heading" className="type-heading">
+        Who won
       </h2>
-      <div className="grid gap-2">
-        <h3 className="text-sm font-bold uppercase tracking-wide">Winners</h3>
-        {draw.winners.length === 0 ? (
-          <p className="text-sm">No winners yet.</p>
-        ) : (
-          <ul className="grid gap-1 text-sm" aria-label="Winners">
+      {draw.winners.length === 0 ? (
+        <p className="text-sm">No winners yet.</p>
+      ) : (
+        <>
+          <p className="text-sm text-muted">
+            {draw.winners.length} of {draw.entries.length} {draw.entries.length === 1 ? 'entry' : 'entries'}{' '}
+            won a piece. Each entry is known by its public id, on its entrant&apos;s entry page.
+          </p>
+          <ul className="grid divide-y divide-hairline border-y border-hairline text-sm" aria-label="Winners">
             {draw.winners.map((w) => (
-              <li key={w.publicId} className="flex flex-wrap gap-x-3">
-                <span className="break-all font-mono text-xs leading-5">{w.publicId}</span>
+              <li
+                key={w.publicId}
+                className={cn(
+                  'flex flex-wrap items-baseline gap-x-4 py-2',
+                  w.publicId === mine && 'font-semibold',
+                )}
+              >
+                <span className="type-mono break-all text-xs leading-5">{w.publicId}</span>
                 {w.size && <span>{w.size}</span>}
+                {w.publicId === mine && <span className="type-eyebrow">You</span>}
               </li>
             ))}
           </ul>
-        )}
-      </div>
+        </>
+      )}
       <YourRank draw={draw} initial={mine} />
-      <div
-        className="overflow-x-auto border-2 border-ink"
-        role="region"
-        aria-labelledby="ranking-caption"
-        tabIndex={0}
-      >
-        <table className="w-full min-w-[34rem] text-left text-sm">
-          <caption id="ranking-caption" className="p-3 text-left font-semibold">
-            Every entry in the draw, in rank order
-          </caption>
-          <thead className="bg-ink text-paper">
-            <tr>
-              <th scope="col" className="px-3 py-2">
-                Rank
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Entry
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Weight
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Sizes
-              </th>
-              <th scope="col" className="px-3 py-2">
-                Outcome
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {draw.entries.map((e) => (
-              <tr
-                key={e.publicId}
-                className={cn(
-                  'border-t border-black/10',
-                  e.publicId === mine && 'bg-accent/50 font-semibold',
-                )}
-                aria-current={e.publicId === mine ? 'true' : undefined}
-              >
-                <td className="px-3 py-2 tabular-nums">{e.rank}</td>
-                <td className="px-3 py-2 font-mono text-xs">
-                  {e.publicId}
-                  {e.publicId === mine && (
-                    <span className="ml-2 font-sans text-xs font-bold uppercase">You</span>
-                  )}
-                </td>
-                <td className="px-3 py-2 tabular-nums">{e.weight}</td>
-                <td className="px-3 py-2">{[e.size, e.secondSize].filter(Boolean).join(', then ') || '—'}</td>
-                <td className="px-3 py-2">{outcomeLabel(e.outcome)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
     </section>
+  );
+}
+
+/** Every entry in rank order, with its weight and outcome (inside the Verify fold). */
+function Ranking({ draw, entryId }: { draw: PublicDraw; entryId: string | null }) {
+  const mine = entryId ? parsePublicId(entryId) : null;
+  return (
+    <div
+      className="overflow-x-auto border border-hairline"
+      role="region"
+      aria-labelledby="ranking-caption"
+      tabIndex={0}
+    >
+      <table className="w-full min-w-[34rem] text-left text-sm">
+        <caption id="ranking-caption" className="p-3 text-left font-semibold">
+          Every entry in the draw, in rank order
+        </caption>
+        <thead className="border-y border-hairline bg-bone">
+          <tr>
+            <th scope="col" className="px-3 py-2">
+              Rank
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Entry
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Weight
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Sizes
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Outcome
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {draw.entries.map((e) => (
+            <tr
+              key={e.publicId}
+              className={cn('border-t border-hairline', e.publicId === mine && 'bg-bone font-semibold')}
+              aria-current={e.publicId === mine ? 'true' : undefined}
+            >
+              <td className="px-3 py-2 tabular-nums">{e.rank}</td>
+              <td className="px-3 py-2 font-mono text-xs">
+                {e.publicId}
+                {e.publicId === mine && (
+                  <span className="ml-2 font-sans text-xs font-bold uppercase">You</span>
+                )}
+              </td>
+              <td className="px-3 py-2 tabular-nums">{e.weight}</td>
+              <td className="px-3 py-2">{[e.size, e.secondSize].filter(Boolean).join(', then ') || '—'}</td>
+              <td className="px-3 py-2">{outcomeLabel(e.outcome)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -285,7 +290,8 @@ async function checkInBrowser(draw: PublicDraw): Promise<{ ok: boolean; text: st
     : { ok: false, text: `${wrong} of ${ranked.length} ranks differ from the published list.` };
 }
 
-function Verify({ draw }: { draw: PublicDraw }) {
+/** How anyone can check the draw: the independent verifier's command, or the same check in this browser. */
+function HowToCheck({ draw }: { draw: PublicDraw }) {
   const [check, setCheck] = useState<Check>({ state: 'idle' });
   const run = async () => {
     setCheck({ state: 'running' });
@@ -296,25 +302,26 @@ function Verify({ draw }: { draw: PublicDraw }) {
     }
   };
   return (
-    <section aria-labelledby="verify-heading" className="grid gap-3">
-      <h2 id="verify-heading" className="font-display text-3xl uppercase">
-        Check it yourself
+    <section aria-labelledby="check-heading" className="grid gap-4">
+      <h2 id="check-heading" className="type-heading">
+        How to check this draw
       </h2>
+      <p className="max-w-2xl text-sm">
+        Before entries opened the shop published a commitment to a secret seed; the seed, revealed when the
+        draw runs, fixes every entry&apos;s place. Nobody, the shop included, could choose the order
+        afterwards.
+      </p>
       <ol className="grid max-w-2xl list-decimal gap-2 pl-5 text-sm">
-        <li>Download the draw as JSON: the commitment, the seed and every entry's public id and weight.</li>
         <li>
-          Run{' '}
-          <code className="break-all bg-black/5 px-1 font-mono text-xs">
-            node scripts/verify-draw.mjs &lt;draw.json&gt;
-          </code>{' '}
-          from the shop's source code. It checks that the seed matches the commitment and recomputes every
-          rank.
+          Download the draw as JSON: the commitment, the seed and every entry&apos;s public id and weight.
         </li>
         <li>
-          Or follow the method by hand (<code className="font-mono text-xs">{draw.method}</code>, written up
-          in docs/draw.md in the shop's source code): for each entry, take HMAC-SHA256 of its public id with
-          the seed as the key; read the first 13 hex characters as a number n; u = (n + 0.5) / 2^52; key =
-          −ln(u) / weight. The smallest key ranks first; equal keys go by public id.
+          Run{' '}
+          <code className="type-mono break-all bg-bone px-1 text-xs">
+            node scripts/verify-draw.mjs &lt;draw.json&gt;
+          </code>{' '}
+          from the shop&apos;s source code. It checks the seed against the commitment, recomputes every rank
+          and checks the winners.
         </li>
       </ol>
       <div className="flex flex-wrap items-center gap-3">
@@ -340,11 +347,76 @@ function Verify({ draw }: { draw: PublicDraw }) {
         aria-live="polite"
         className={cn(
           'text-sm font-semibold empty:hidden',
-          check.state === 'done' && !check.ok && 'text-red-700',
+          check.state === 'done' && !check.ok && 'text-danger',
         )}
       >
         {check.state === 'running' ? 'Checking…' : check.state === 'done' ? check.text : ''}
       </p>
     </section>
+  );
+}
+
+/**
+ * The hex, folded: the commitment and the seed, every entry in rank order and the method by hand. A
+ * native disclosure (<details>): opened and closed by keyboard like any button, and found by the
+ * browser's find-in-page.
+ */
+function VerifyFold({
+  draw,
+  phase,
+  entryId,
+}: {
+  draw: PublicDraw;
+  phase: ReturnType<typeof drawPhase>;
+  entryId: string | null;
+}) {
+  return (
+    <details className="group border-y border-hairline" data-testid="draw-verify">
+      <summary className="flex cursor-pointer list-none items-center justify-between gap-4 py-4 font-semibold [&::-webkit-details-marker]:hidden">
+        <span>
+          Verify
+          <span className="ml-2 text-sm font-normal text-muted">
+            the commitment, the seed and every entry
+          </span>
+        </span>
+        <ChevronDown
+          className="h-4 w-4 shrink-0 transition-transform group-open:rotate-180"
+          aria-hidden="true"
+        />
+      </summary>
+      <div className="grid gap-6 pb-6">
+        <section aria-labelledby="proof-heading" className="grid gap-3">
+          <h2 id="proof-heading" className="type-title">
+            The proof
+          </h2>
+          <p className="max-w-2xl text-sm">
+            Before the window opened we published the commitment: the SHA-256 of a secret seed. After the
+            window closes we reveal the seed. The seed fixes every entry&apos;s place, so nobody, not the shop
+            either, could choose the order once the commitment was out.
+          </p>
+          <Commitment value={draw.commitment} />
+          {draw.seed ? (
+            <div className="grid gap-1 text-sm">
+              <p className="font-semibold">Seed (revealed at the draw)</p>
+              <code className="block break-all bg-bone p-2 font-mono text-xs">{draw.seed}</code>
+            </div>
+          ) : (
+            <p className="text-sm">The seed is revealed when the draw runs.</p>
+          )}
+        </section>
+        {phase === 'result' && <Ranking draw={draw} entryId={entryId} />}
+        <section aria-labelledby="method-heading" className="grid gap-2">
+          <h2 id="method-heading" className="type-title">
+            The method by hand
+          </h2>
+          <p className="max-w-2xl text-sm">
+            <code className="font-mono text-xs">{draw.method}</code>, written up in docs/draw.md in the
+            shop&apos;s source code: for each entry, take HMAC-SHA256 of its public id with the seed as the
+            key; read the first 13 hex characters as a number n; u = (n + 0.5) / 2^52; key = −ln(u) / weight.
+            The smallest key ranks first; equal keys go by public id.
+          </p>
+        </section>
+      </div>
+    </details>
   );
 }

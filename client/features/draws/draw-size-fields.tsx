@@ -3,7 +3,7 @@ import { FormField } from '../../components/ui/form-field';
 import { secondSizeOptions } from './draw-view';
 
 const selectClass =
-  'h-11 w-full cursor-pointer border-2 border-neutral-300 bg-white px-3 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-700';
+  'h-11 w-full cursor-pointer border border-hairline-strong bg-surface px-3 text-base text-ink focus-visible:border-ink focus-visible:outline-3 focus-visible:outline-offset-0 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-700';
 
 export interface DrawSizes {
   /** '' while none is chosen. */

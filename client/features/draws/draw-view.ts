@@ -152,9 +152,10 @@ export function secondSizeOptions(sizes: readonly string[], first: string | null
 export function entryAmount(
   price: string,
   country: string,
-  settings: Pick<ShopSettings, 'shippingRates' | 'freeShippingThreshold' | 'taxRate'>,
+  settings: Pick<ShopSettings, 'shippingRates' | 'freeShippingThreshold' | 'taxRate'> & { homeCountry?: string },
 ) {
-  const method = resolveShippingMethod(country);
+  // The shop's zones (ADR 023): the home country's rates at home, the international rate elsewhere.
+  const method = resolveShippingMethod(country, null, settings.homeCountry);
   const rate = settings.shippingRates.find((r) => r.id === method);
   return computeTotals({
     lines: [{ unitPriceCents: parseMoney(price), quantity: 1 }],

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useHydrated } from '../../lib/release-clock';
 
-type WaitingRoomComponent = ComponentType<{ productId: string; children: ReactNode }>;
+type WaitingRoomComponent = ComponentType<{ productId: string; barLead?: ReactNode; children: ReactNode }>;
 
 // The waiting room's code (and its EventSource) loads only on the page of a product with a release time.
 let loaded: WaitingRoomComponent | null = null;
@@ -20,10 +20,13 @@ const loadWaitingRoom = () =>
 export function DropGate({
   productId,
   releaseAt,
+  barLead,
   children,
 }: {
   productId: string;
   releaseAt: string | null;
+  /** The phone bar's name-and-price row: the room's own bar leads with it. */
+  barLead?: ReactNode;
   children: ReactNode;
 }) {
   const hydrated = useHydrated();
@@ -49,5 +52,9 @@ export function DropGate({
         {children}
       </fieldset>
     );
-  return <Room productId={productId}>{children}</Room>;
+  return (
+    <Room productId={productId} barLead={barLead}>
+      {children}
+    </Room>
+  );
 }

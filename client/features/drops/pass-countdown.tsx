@@ -24,7 +24,7 @@ export function PassTimer({ expiresAt, ended = false, className }: { expiresAt: 
     <p
       role="timer"
       aria-label={running ? describePassLeft(left) : TURN_ENDED_TEXT}
-      className={cn('flex items-center gap-1.5 font-semibold tabular-nums', running ? 'text-sm' : 'font-display text-2xl uppercase', className)}
+      className={cn('flex items-center gap-1.5 font-semibold tabular-nums', running ? 'text-sm' : 'text-base leading-5 lg:text-xl lg:leading-7', className)}
     >
       <Clock className="h-4 w-4 shrink-0" aria-hidden="true" />
       {running ? `Your turn ends in ${formatPassLeft(left)}` : TURN_ENDED_TEXT}

@@ -83,7 +83,7 @@ export function TurnEmailForm({ productId }: { productId: string }) {
         </Button>
       ) : (
         <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-2">
-          <label htmlFor={inputId} className="text-xs font-bold uppercase tracking-widest">
+          <label htmlFor={inputId} className="text-sm font-semibold">
             E-mail me when it&apos;s my turn
           </label>
           <div className="flex gap-2">
@@ -95,7 +95,7 @@ export function TurnEmailForm({ productId }: { productId: string }) {
           <p className="text-xs text-muted">If this page is hidden or closed when your turn comes, we e-mail you and keep your turn 10 minutes longer.</p>
         </form>
       )}
-      <p role="status" aria-live="polite" className={said && !said.ok ? 'text-sm font-semibold text-red-700 empty:hidden' : 'text-sm font-semibold empty:hidden'}>
+      <p role="status" aria-live="polite" className={said && !said.ok ? 'text-sm font-semibold text-danger empty:hidden' : 'text-sm font-semibold empty:hidden'}>
         {said?.text ?? ''}
       </p>
     </div>
@@ -139,7 +139,7 @@ export function LeaveLineButton({ productId, onLeft }: { productId: string; onLe
       </Button>
     );
   return (
-    <div role="group" aria-label="Leave the line?" className="flex flex-col gap-2 border-2 border-ink p-2">
+    <div role="group" aria-label="Leave the line?" className="flex flex-col gap-2 border border-hairline p-3">
       <p className="text-sm">Leave the line? Your place goes to the next person; if you join again, you start at the back.</p>
       <div className="flex gap-2">
         <Button ref={confirmRef} type="button" size="sm" disabled={busy} onClick={() => void leave()}>
@@ -158,7 +158,7 @@ export function LeaveLineButton({ productId, onLeft }: { productId: string; onLe
         </Button>
       </div>
       {error && (
-        <p role="alert" className="text-sm font-semibold text-red-700">
+        <p role="alert" className="text-sm font-semibold text-danger">
           {error}
         </p>
       )}
@@ -169,7 +169,7 @@ export function LeaveLineButton({ productId, onLeft }: { productId: string; onLe
 /** What a shopper holding a place (in the draw or in line) can do: ask for the e-mail, or leave. */
 export function HolderActions({ productId, onLeft }: { productId: string; onLeft: () => void }) {
   return (
-    <div className="flex flex-col gap-1 border-t border-ink/20 pt-2">
+    <div className="flex flex-col gap-1 border-t border-hairline pt-3">
       <TurnEmailForm productId={productId} />
       <LeaveLineButton productId={productId} onLeft={onLeft} />
     </div>

@@ -1,4 +1,5 @@
 import type { DropStatus } from '../../../common/contracts/drops';
+import { formatShopTime } from '../../../common/domain/date-time-format';
 
 // What the waiting room says (ADR 010): pure, so the panel and its tests share one wording.
 
@@ -26,9 +27,9 @@ export function passWarning(msLeft: number, act = 'add it to your cart now'): st
   return null;
 }
 
-/** '14:05' in the shopper's own time (a hold's or a pass's end). */
+/** '2:05 PM' in the shopper's own time (a hold's or a pass's end): common/domain/date-time-format.ts. */
 export function clockTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+  return formatShopTime(iso);
 }
 
 /** The last pieces are in checkouts: not sold out yet, a lapsed hold puts its piece back for the line. */

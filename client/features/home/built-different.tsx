@@ -28,26 +28,26 @@ const BLURBS = [
 export function BuiltDifferent() {
   return (
     <section aria-labelledby="built-different" className="bg-ink text-paper">
-      <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 md:px-6 md:py-24 lg:grid-cols-[1fr_1.4fr]">
+      <div className="mx-auto grid max-w-7xl gap-12 px-4 py-16 md:py-24 md:px-6 lg:grid-cols-[1fr_1.4fr]">
         <div className="flex flex-col items-start gap-6">
-          <p className="text-xs font-bold uppercase tracking-[0.3em] text-accent">Why fifty</p>
-          <h2 id="built-different" className="font-display text-6xl uppercase leading-[0.9] md:text-8xl">
+          <p className="type-eyebrow text-neutral-400">Why fifty</p>
+          <h2 id="built-different" className="type-heading">
             Built Different
           </h2>
           <p className="max-w-md text-neutral-300 md:text-lg">
             Fast fashion floods the street with sameness. We make less, on purpose — so what you wear stays
             yours.
           </p>
-          <Button asChild variant="accent" size="lg">
+          <Button asChild variant="inverse" size="lg">
             <Link href="/mission">Discover the Culture</Link>
           </Button>
         </div>
-        <ul className="grid gap-px bg-paper/15 sm:grid-cols-2">
+        <ul className="grid gap-x-10 gap-y-8 sm:grid-cols-2">
           {BLURBS.map(({ icon: Icon, title, text }) => (
-            <li key={title} className="flex flex-col gap-3 bg-ink p-6 md:p-8">
-              <Icon className="h-8 w-8 text-accent" aria-hidden="true" />
-              <h3 className="font-display text-2xl uppercase tracking-wide">{title}</h3>
-              <p className="text-sm leading-relaxed text-neutral-300">{text}</p>
+            <li key={title} className="flex flex-col gap-3 border-t border-paper/15 pt-6">
+              <Icon className="h-5 w-5 text-neutral-400" aria-hidden="true" />
+              <h3 className="text-base font-semibold">{title}</h3>
+              <p className="text-sm leading-relaxed text-neutral-400">{text}</p>
             </li>
           ))}
         </ul>

@@ -12,16 +12,16 @@ export function FeaturedProducts({
 }) {
   if (featured.length === 0) return null;
   return (
-    <section aria-labelledby="featured-title" className="bg-bone py-16 md:py-24">
+    <section aria-labelledby="featured-title" className="py-16 md:py-24">
       <div className="mx-auto max-w-7xl px-4 md:px-6">
-        <div className="mb-8 flex flex-wrap items-end justify-between gap-4 md:mb-12">
+        <div className="mb-8 flex flex-wrap items-end justify-between gap-4 border-b border-hairline pb-4 md:mb-10">
           <div>
-            <p className="text-xs font-bold uppercase tracking-[0.3em] text-muted">Staff picks</p>
-            <h2 id="featured-title" className="mt-2 font-display text-5xl uppercase leading-none md:text-7xl">
+            <p className="type-eyebrow text-muted">Staff picks</p>
+            <h2 id="featured-title" className="type-heading mt-2">
               Featured
             </h2>
           </div>
-          <p className="max-w-sm text-muted">
+          <p className="max-w-sm text-sm text-muted">
             Fresh arrivals and last-chance markdowns — numbered pieces, going fast.
           </p>
         </div>

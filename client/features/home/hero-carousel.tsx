@@ -25,10 +25,11 @@ function usePrefersReducedMotion(): boolean {
   return reduce;
 }
 
-const TONES: Record<HeroSlide['tone'], { panel: string; eyebrow: string; button: 'accent' | 'default' }> = {
-  ink: { panel: 'bg-ink text-paper', eyebrow: 'text-accent', button: 'accent' },
-  accent: { panel: 'bg-accent text-ink', eyebrow: 'text-ink', button: 'default' },
-  bone: { panel: 'bg-bone text-ink', eyebrow: 'text-muted', button: 'default' },
+// The lime accent is the live state's alone (docs/design-system.md): the 'accent' tone is a light panel here.
+const TONES: Record<HeroSlide['tone'], { panel: string; eyebrow: string; button: 'inverse' | 'primary' }> = {
+  ink: { panel: 'bg-ink text-paper', eyebrow: 'text-neutral-300', button: 'inverse' },
+  accent: { panel: 'bg-surface text-ink', eyebrow: 'text-muted', button: 'primary' },
+  bone: { panel: 'bg-bone text-ink', eyebrow: 'text-muted', button: 'primary' },
 };
 
 /**
@@ -101,20 +102,20 @@ export function HeroCarousel() {
               aria-hidden={!active}
               inert={!active}
               className={cn(
-                'col-start-1 row-start-1 grid md:grid-cols-2',
+                'col-start-1 row-start-1 grid md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] md:items-center lg:grid-cols-[minmax(0,1fr)_minmax(0,34rem)]',
                 tone.panel,
                 // Text switches at once (never half-faded, so always at full contrast); the picture fades in.
                 active ? 'visible' : 'invisible',
               )}
             >
               <div className="flex flex-col justify-center gap-4 px-4 py-8 sm:px-6 md:px-12 md:py-16 lg:px-16">
-                <p className={cn('text-xs font-bold uppercase tracking-[0.3em]', tone.eyebrow)}>
+                <p className={cn('type-eyebrow', tone.eyebrow)}>
                   {slide.eyebrow}
                 </p>
-                <h3 className="font-display text-5xl uppercase leading-[0.9] sm:text-6xl lg:text-7xl">
+                <h3 className="text-3xl font-semibold leading-[1.05] tracking-tight sm:text-4xl lg:text-5xl">
                   {fill(slide.title)}
                 </h3>
-                <p className="max-w-md text-base opacity-90 md:text-lg">{fill(slide.description)}</p>
+                <p className="max-w-md text-base md:text-lg">{fill(slide.description)}</p>
                 <div className="pt-2">
                   <Button variant={tone.button} size="lg" onClick={scrollToShop}>
                     {slide.cta}
@@ -123,10 +124,11 @@ export function HeroCarousel() {
               </div>
               <div
                 className={cn(
-                  // Phones: a 4:3 picture (the product, not a strip); side by side from md.
-                  'relative order-first aspect-[4/3] overflow-hidden transition-opacity duration-700 motion-reduce:transition-none md:order-none md:aspect-auto md:min-h-[26rem]',
+                  // The picture keeps its own proportions at every width (never cropped); side by side from md.
+                  'relative order-first overflow-hidden transition-opacity duration-700 motion-reduce:transition-none md:order-none',
                   active ? 'opacity-100' : 'opacity-0',
                 )}
+                style={{ aspectRatio: `${slide.width} / ${slide.height}` }}
               >
                 <ProductImage
                   src={slide.image}
@@ -142,13 +144,13 @@ export function HeroCarousel() {
         })}
       </div>
 
-      <div className="flex items-center justify-between gap-3 border-y-2 border-ink bg-paper px-4 py-2 md:px-6">
+      <div className="flex items-center justify-between gap-3 border-b border-hairline bg-paper px-4 py-1 md:px-6">
         <div className="flex items-center gap-1">
           <button
             type="button"
             onClick={() => setStopped((s) => !s)}
             aria-label={stopped ? 'Start slide rotation' : 'Stop slide rotation'}
-            className="grid h-11 w-11 place-items-center hover:bg-black/5"
+            className="grid h-11 w-11 place-items-center text-muted hover:text-ink"
           >
             {stopped ? (
               <Play className="h-5 w-5" aria-hidden="true" />
@@ -160,7 +162,7 @@ export function HeroCarousel() {
             type="button"
             onClick={() => setIndex((i) => wrapIndex(i - 1, count))}
             aria-label="Previous slide"
-            className="grid h-11 w-11 place-items-center hover:bg-black/5"
+            className="grid h-11 w-11 place-items-center text-muted hover:text-ink"
           >
             <ChevronLeft className="h-6 w-6" aria-hidden="true" />
           </button>
@@ -168,7 +170,7 @@ export function HeroCarousel() {
             type="button"
             onClick={() => setIndex((i) => wrapIndex(i + 1, count))}
             aria-label="Next slide"
-            className="grid h-11 w-11 place-items-center hover:bg-black/5"
+            className="grid h-11 w-11 place-items-center text-muted hover:text-ink"
           >
             <ChevronRight className="h-6 w-6" aria-hidden="true" />
           </button>
@@ -186,8 +188,8 @@ export function HeroCarousel() {
                 <span
                   aria-hidden="true"
                   className={cn(
-                    'block h-2.5 rounded-full border-2 border-ink transition-all',
-                    i === index ? 'w-6 bg-ink' : 'w-2.5 bg-transparent group-hover:bg-ink/40',
+                    'block h-0.5 transition-all',
+                    i === index ? 'w-6 bg-ink' : 'w-4 bg-hairline-strong group-hover:bg-ink',
                   )}
                 />
               </button>
@@ -195,7 +197,7 @@ export function HeroCarousel() {
           ))}
         </ul>
         <p
-          className="hidden min-w-16 text-right font-display text-xl tabular-nums md:block"
+          className="type-mono hidden min-w-16 text-right text-sm text-muted md:block"
           aria-hidden="true"
         >
           {String(index + 1).padStart(2, '0')} / {String(count).padStart(2, '0')}

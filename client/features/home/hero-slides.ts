@@ -77,7 +77,7 @@ export const HERO_SLIDES: readonly HeroSlide[] = [
     id: 'member',
     eyebrow: 'The inner circle',
     title: 'Become a Member',
-    description: 'Join the list for early access to every drop and 10% off your first order.',
+    description: 'Join the list for 10% off your first order. Tap Notify me on a drop to be mailed when its line opens.',
     image: '/uploads/seed/category-accessories.webp',
     width: 1600,
     height: 1000,

@@ -13,72 +13,63 @@ export function HomeHero() {
   const { season } = useShopSettings();
   return (
     <section aria-labelledby="home-hero-title" className="relative overflow-hidden bg-ink text-paper">
-      <div className="mx-auto grid max-w-[1440px] lg:min-h-[36rem] lg:grid-cols-[1.05fr_1fr]">
-        <div className="relative z-10 flex flex-col justify-center gap-6 px-4 py-8 sm:px-8 md:py-16 lg:px-12 lg:py-16">
-          <p className="flex items-center gap-3 text-xs font-bold uppercase tracking-[0.3em] text-accent">
-            <span aria-hidden="true" className="inline-block h-0.5 w-8 bg-accent" />
+      {/* The picture keeps its own 16:10 at every width (never cropped: its backdrop word stays whole);
+          the words sit beside it from lg and the row takes the taller of the two. */}
+      <div className="mx-auto grid max-w-[1440px] lg:grid-cols-[minmax(0,0.8fr)_minmax(0,1.2fr)] lg:items-center">
+        <div className="relative z-10 flex flex-col justify-center gap-6 px-4 py-10 sm:px-8 md:py-14 lg:px-12 lg:py-12">
+          <p className="type-eyebrow flex items-center gap-3 text-neutral-300">
+            <span aria-hidden="true" className="inline-block h-px w-8 bg-neutral-500" />
             {seasonLabel(season)} · Limited drop
           </p>
-          <h1
-            id="home-hero-title"
-            className="font-display text-[clamp(3.75rem,15vw,7.5rem)] uppercase leading-[0.88]"
-          >
+          <h1 id="home-hero-title" className="type-display lg:text-[min(6.4vw,6.25rem)]">
             Fifty made.
             <br />
-            <span className="text-accent">Then gone.</span>
+            <span className="text-neutral-400">Then gone.</span>
           </h1>
-          <p className="max-w-lg text-base text-neutral-300 md:text-lg">
+          <p className="max-w-md text-base text-neutral-300 md:text-lg">
             Sustainable streetwear in runs of 50 pieces worldwide. Made to order, numbered, and never
             reproduced once it sells out.
           </p>
-          <div className="flex flex-wrap gap-3 pt-2">
-            <Button variant="accent" size="lg" onClick={scrollToShop}>
+          <div className="flex flex-wrap gap-3 pt-1">
+            <Button variant="inverse" size="lg" onClick={scrollToShop}>
               Shop Collection
-              <ArrowDown className="h-5 w-5" aria-hidden="true" />
+              <ArrowDown className="h-4 w-4" aria-hidden="true" />
             </Button>
             <Button
               asChild
-              variant="outline"
+              variant="secondary"
               size="lg"
-              className="border-paper text-paper hover:bg-paper hover:text-ink"
+              className="border-paper/60 text-paper hover:border-paper hover:bg-paper hover:text-ink"
             >
               <Link href="/mission">Our Mission</Link>
             </Button>
           </div>
-          <dl className="mt-4 grid max-w-md grid-cols-3 gap-4 border-t border-paper/20 pt-6">
+          <dl className="mt-2 grid max-w-sm grid-cols-3 gap-4 border-t border-paper/15 pt-5">
             <div>
-              <dt className="text-xs uppercase tracking-widest text-neutral-400">Per design</dt>
-              <dd className="font-display text-3xl">50</dd>
+              <dt className="type-eyebrow text-neutral-400">Per design</dt>
+              <dd className="type-mono mt-1 text-lg">50</dd>
             </div>
             <div>
-              <dt className="text-xs uppercase tracking-widest text-neutral-400">Remakes</dt>
-              <dd className="font-display text-3xl">0</dd>
+              <dt className="type-eyebrow text-neutral-400">Remakes</dt>
+              <dd className="type-mono mt-1 text-lg">0</dd>
             </div>
             <div>
-              <dt className="text-xs uppercase tracking-widest text-neutral-400">Delivery</dt>
-              <dd className="font-display text-3xl">CO₂ 0</dd>
+              <dt className="type-eyebrow text-neutral-400">Delivery</dt>
+              <dd className="type-mono mt-1 text-lg">CO₂ 0</dd>
             </div>
           </dl>
         </div>
         {/* Phones see the product first: the picture leads, the words follow. */}
-        <div className="relative order-first aspect-[16/10] lg:order-none lg:aspect-auto">
+        <div className="relative order-first aspect-[16/10] w-full lg:order-none">
           <ProductImage
             src={HERO_IMAGE.src}
-            alt="Three limited-edition hoodies from the fall drop: grey, black and orange"
+            alt={`Three limited-edition hoodies from the ${season.name.toLowerCase()} drop: grey, black and orange`}
             width={HERO_IMAGE.width}
             height={HERO_IMAGE.height}
-            sizes="(min-width: 1024px) 50vw, 100vw"
+            sizes="(min-width: 1440px) 864px, (min-width: 1024px) 60vw, 100vw"
             priority
-            className="absolute inset-0 h-full w-full object-cover"
+            className="absolute inset-0 h-full w-full object-contain"
           />
-          <div
-            aria-hidden="true"
-            className="absolute bottom-4 right-4 grid h-24 w-24 rotate-12 place-items-center rounded-full bg-accent text-center font-display text-sm uppercase leading-tight text-ink md:h-32 md:w-32 md:text-lg"
-          >
-            Only
-            <br />
-            50 made
-          </div>
         </div>
       </div>
     </section>

@@ -13,7 +13,7 @@ function Stars({ rating }: { rating: number }) {
         <Star
           key={n}
           aria-hidden="true"
-          className={cn('h-4 w-4', n <= rating ? 'fill-ink text-ink' : 'fill-transparent text-ink/30')}
+          className={cn('h-4 w-4', n <= rating ? 'fill-ink text-ink' : 'fill-transparent text-hairline-strong')}
         />
       ))}
     </p>
@@ -22,13 +22,13 @@ function Stars({ rating }: { rating: number }) {
 
 function Card({ t }: { t: Testimonial }) {
   return (
-    <figure className="flex h-full flex-col gap-5 border-2 border-ink bg-white p-6 md:p-8">
+    <figure className="flex h-full flex-col gap-5 border-t border-ink pt-6">
       <Stars rating={t.rating} />
-      <blockquote className="flex-1 text-lg leading-snug">
+      <blockquote className="flex-1 text-base leading-relaxed md:text-lg">
         <p>“{t.review}”</p>
       </blockquote>
-      <figcaption className="border-t border-black/10 pt-4">
-        <span className="block font-display text-xl uppercase tracking-wide">{t.name}</span>
+      <figcaption className="pt-2">
+        <span className="block text-sm font-semibold">{t.name}</span>
         <span className="block text-sm text-muted">{t.location}</span>
       </figcaption>
     </figure>
@@ -43,11 +43,11 @@ export function Testimonials() {
   const visible = TESTIMONIALS.slice(page * TESTIMONIALS_PER_PAGE, (page + 1) * TESTIMONIALS_PER_PAGE);
 
   return (
-    <section aria-labelledby={headingId} className="mx-auto max-w-7xl px-4 py-16 md:px-6 md:py-24">
+    <section aria-labelledby={headingId} className="mx-auto max-w-7xl px-4 py-16 md:py-24 md:px-6">
       <div className="mb-8 flex flex-wrap items-end justify-between gap-6 md:mb-12">
         <div>
-          <p className="text-xs font-bold uppercase tracking-[0.3em] text-muted">Reviews</p>
-          <h2 id={headingId} className="mt-2 font-display text-5xl uppercase leading-none md:text-7xl">
+          <p className="type-eyebrow text-muted">Reviews</p>
+          <h2 id={headingId} className="type-heading mt-2">
             Worn by the Few
           </h2>
         </div>
@@ -56,22 +56,22 @@ export function Testimonials() {
             type="button"
             onClick={() => setPage((p) => wrapIndex(p - 1, pages))}
             aria-label="Previous testimonials"
-            className="grid h-12 w-12 place-items-center border-2 border-ink hover:bg-ink hover:text-paper"
+            className="grid h-11 w-11 place-items-center border border-hairline-strong hover:border-ink"
           >
-            <ChevronLeft className="h-6 w-6" aria-hidden="true" />
+            <ChevronLeft className="h-5 w-5" aria-hidden="true" />
           </button>
           <button
             type="button"
             onClick={() => setPage((p) => wrapIndex(p + 1, pages))}
             aria-label="Next testimonials"
-            className="grid h-12 w-12 place-items-center border-2 border-ink hover:bg-ink hover:text-paper"
+            className="grid h-11 w-11 place-items-center border border-hairline-strong hover:border-ink"
           >
-            <ChevronRight className="h-6 w-6" aria-hidden="true" />
+            <ChevronRight className="h-5 w-5" aria-hidden="true" />
           </button>
         </div>
       </div>
 
-      <ul aria-live="polite" className="grid gap-4 md:grid-cols-3 md:gap-6">
+      <ul aria-live="polite" className="grid gap-10 md:grid-cols-3 md:gap-8">
         {visible.map((t) => (
           <li key={t.name}>
             <Card t={t} />
@@ -92,8 +92,8 @@ export function Testimonials() {
               <span
                 aria-hidden="true"
                 className={cn(
-                  'block h-2.5 rounded-full border-2 border-ink transition-all',
-                  i === page ? 'w-6 bg-ink' : 'w-2.5 group-hover:bg-ink/40',
+                  'block h-0.5 transition-all',
+                  i === page ? 'w-6 bg-ink' : 'w-4 bg-hairline-strong group-hover:bg-ink',
                 )}
               />
             </button>

@@ -19,14 +19,14 @@ export function UpcomingDrops({
   const upcoming = upcomingDrops(products, now);
   if (upcoming.length === 0) return null;
   return (
-    <section aria-labelledby="upcoming-title" className="mx-auto max-w-7xl px-4 pt-16 md:px-6 md:pt-24">
-      <div className="mb-8 md:mb-12">
-        <p className="text-xs font-bold uppercase tracking-[0.3em] text-muted">Set a reminder</p>
-        <h2 id="upcoming-title" className="mt-2 font-display text-5xl uppercase leading-none md:text-7xl">
+    <section aria-labelledby="upcoming-title" className="mx-auto max-w-7xl px-4 pt-16 md:pt-24 md:px-6">
+      <div className="mb-8 border-b border-hairline pb-4 md:mb-10">
+        <p className="type-eyebrow text-muted">Set a reminder</p>
+        <h2 id="upcoming-title" className="type-heading mt-2">
           Upcoming drops
         </h2>
       </div>
-      <ul className="grid grid-cols-2 gap-4 md:gap-6 lg:grid-cols-4">
+      <ul className="grid grid-cols-2 gap-x-4 gap-y-8 md:gap-x-6 lg:grid-cols-4">
         {upcoming.map((p) => (
           <li key={p.id} className="flex">
             <Card product={p} className="w-full" />

@@ -56,16 +56,16 @@ export default function NewsletterDialog({ open, onClose }: { open: boolean; onC
         className="max-w-md gap-0 overflow-hidden p-0 [&>button:last-child]:text-paper [&>button:last-child]:hover:bg-white/10"
       >
         <div className="bg-ink px-6 pb-6 pt-8 text-paper">
-          <p className="text-xs font-bold uppercase tracking-[0.3em] text-accent">Members only</p>
-          <p aria-hidden="true" className="mt-2 font-display text-6xl uppercase leading-none text-accent">
-            First dibs
+          <p className="type-eyebrow text-neutral-400">The list</p>
+          <p aria-hidden="true" className="mt-2 font-display text-6xl uppercase leading-none text-paper">
+            10% off
           </p>
         </div>
         <div className="flex flex-col gap-4 p-6">
           <DialogHeader>
             <DialogTitle className="text-3xl leading-tight">Get 10% off your first order</DialogTitle>
             <DialogDescription className="text-base">
-              Join the {shopName} list for early access to every drop: 50 pieces per design, never restocked.
+              Join the {shopName} list: 50 pieces per design, never remade.
               Your code arrives by e-mail.
             </DialogDescription>
           </DialogHeader>

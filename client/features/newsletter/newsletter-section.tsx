@@ -34,30 +34,30 @@ export function NewsletterSection() {
   };
 
   return (
-    <section id="newsletter" aria-labelledby={headingId} className="scroll-mt-20 bg-accent text-ink">
-      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-16 md:px-6 md:py-24 lg:grid-cols-2 lg:items-end">
+    <section id="newsletter" aria-labelledby={headingId} className="scroll-mt-20 border-t border-hairline bg-bone text-ink">
+      <div className="mx-auto grid max-w-7xl gap-8 px-4 py-16 md:py-24 md:px-6 lg:grid-cols-2 lg:items-end">
         <div>
-          <p className="text-xs font-bold uppercase tracking-[0.3em]">Newsletter</p>
-          <h2 id={headingId} className="mt-3 font-display text-6xl uppercase leading-[0.9] md:text-8xl">
+          <p className="type-eyebrow text-muted">Newsletter</p>
+          <h2 id={headingId} className="type-heading mt-2">
             Join the Community
           </h2>
-          <p className="mt-5 max-w-lg text-base md:text-lg">
-            First word on every drop before it goes public, behind-the-scenes from the studio, and 10% off
-            your first order. No spam — just the next 50 pieces.
+          <p className="mt-4 max-w-lg text-base text-muted">
+            10% off your first order, your code by e-mail. For a drop, tap Notify me on its page: we mail you
+            when its line opens. No spam — just the next 50 pieces.
           </p>
         </div>
         <form onSubmit={submit} className="flex flex-col gap-3">
-          <label htmlFor={inputId} className="text-sm font-bold uppercase tracking-widest">
+          <label htmlFor={inputId} className="text-sm font-medium">
             Email address
           </label>
           <div className="flex flex-col gap-3 sm:flex-row">
-            <EmailInput id={inputId} value={email} onValueChange={setEmail} className="h-14 px-4 sm:flex-1" />
-            <Button type="submit" size="lg" disabled={subscribe.isPending} className="h-14">
+            <EmailInput id={inputId} value={email} onValueChange={setEmail} className="h-12 px-4 sm:flex-1" />
+            <Button type="submit" size="lg" disabled={subscribe.isPending} className="h-12">
               {subscribe.isPending ? 'Subscribing...' : 'Subscribe'}
             </Button>
           </div>
           <HumanCheckStatus checking={subscribe.checking} />
-          <p className="text-sm">Unsubscribe any time. We never share your address.</p>
+          <p className="text-sm text-muted">Unsubscribe any time. We never share your address.</p>
         </form>
       </div>
     </section>

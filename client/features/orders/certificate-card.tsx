@@ -7,7 +7,7 @@ import { ProductImage } from '../../components/product-image';
 export function CertificateCard({ certificate, shopName }: { certificate: Certificate; shopName: string }) {
   const number = formatEditionNumbers([certificate.editionNumber], certificate.editionSize);
   return (
-    <article aria-labelledby="certificate-heading" className="border-4 border-double border-ink bg-white">
+    <article aria-labelledby="certificate-heading" className="border border-hairline bg-surface">
       <div className="grid gap-0 md:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
         <div className="aspect-[4/5] bg-bone md:aspect-auto">
           {certificate.productImage && (
@@ -23,16 +23,16 @@ export function CertificateCard({ certificate, shopName }: { certificate: Certif
           )}
         </div>
         <div className="flex flex-col justify-center gap-4 p-6 text-center md:p-10">
-          <p className="text-xs font-bold uppercase tracking-[0.3em] text-muted">{shopName} · Certificate of authenticity</p>
-          <h1 id="certificate-heading" className="font-display text-4xl uppercase leading-none sm:text-5xl">
+          <p className="type-eyebrow text-muted">{shopName} · Certificate of authenticity</p>
+          <h1 id="certificate-heading" className="type-display-sm">
             {certificate.productName}
           </h1>
-          <p className="mx-auto border-2 border-ink bg-accent px-4 py-2 font-display text-3xl uppercase tracking-wide" data-testid="certificate-number">
+          <p className="type-mono mx-auto border-y border-hairline px-4 py-2 text-2xl" data-testid="certificate-number">
             {number}
           </p>
           <dl className="mx-auto grid gap-1 text-sm">
-            <dt className="text-xs font-bold uppercase tracking-[0.2em] text-muted">Made to order</dt>
-            <dd className="font-semibold">
+            <dt className="type-eyebrow text-muted">Made to order</dt>
+            <dd className="font-medium">
               <time dateTime={certificate.madeOn}>{formatShopDate(certificate.madeOn)}</time>
             </dd>
           </dl>

@@ -22,8 +22,8 @@ export function FindOrderForm({ initialOrderNumber = '' }: { initialOrderNumber?
   };
 
   return (
-    <section aria-labelledby="find-order-heading" className="border-2 border-ink bg-white p-5 sm:p-6">
-      <h2 id="find-order-heading" className="font-display text-2xl uppercase tracking-wide">
+    <section aria-labelledby="find-order-heading" className="border border-hairline bg-surface p-5 sm:p-6">
+      <h2 id="find-order-heading" className="type-title">
         Find my order
       </h2>
       <p className="mt-2 text-sm text-muted">
@@ -72,13 +72,13 @@ export function FindOrderForm({ initialOrderNumber = '' }: { initialOrderNumber?
       </form>
       <div aria-live="polite" className="mt-4 empty:hidden">
         {find.data && (
-          <p role="status" className="border-2 border-ink bg-accent px-4 py-3 text-sm font-semibold">
+          <p role="status" className="border-l-2 border-success bg-success-soft px-4 py-3 text-sm font-medium text-success">
             {find.data.message}
           </p>
         )}
       </div>
       {error && (
-        <p role="alert" className="mt-4 text-sm font-medium text-red-700">
+        <p role="alert" className="mt-4 text-sm font-medium text-danger">
           {error}
         </p>
       )}

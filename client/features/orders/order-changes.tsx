@@ -12,13 +12,12 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
-import { FormField } from '../../components/ui/form-field';
-import { Input } from '../../components/ui/input';
+import { AddressFields, addressErrors, addressForSubmit } from '../../components/forms/address-fields';
 import { ApiError } from '../../lib/api-client';
 import { orderChangeContracts, useCancelOwnOrder, useChangeOrderAddress } from './order-changes-api';
 
 type Fields = Omit<OrderAddressBody, 'shippingCountry'>;
-type FieldErrors = Partial<Record<keyof Fields, string>>;
+type FieldErrors = Partial<Record<keyof Fields | 'shippingCountry', string>>;
 
 const messageOf = (err: unknown) =>
   err instanceof ApiError ? err.serverMessage : 'Something went wrong. Please try again.';
@@ -51,7 +50,7 @@ export function OrderChanges({ order, orderKey }: { order: OrderView; orderKey: 
         ref={doneRef}
         tabIndex={-1}
         role="status"
-        className="border-2 border-ink bg-accent px-4 py-3 text-sm font-semibold focus:outline-none"
+        className="border-l-2 border-success bg-success-soft px-4 py-3 text-sm font-medium text-success focus:outline-none"
       >
         Your order is cancelled. The money goes back to your card.
       </p>
@@ -62,13 +61,13 @@ export function OrderChanges({ order, orderKey }: { order: OrderView; orderKey: 
     e.preventDefault();
     setSaved(false);
     const { orderAddressBody } = await orderChangeContracts();
-    const parsed = orderAddressBody.safeParse({ ...fields, shippingCountry: order.shippingAddress.country });
-    if (!parsed.success) {
-      const next: FieldErrors = {};
-      for (const issue of parsed.error.issues) {
-        const name = issue.path[0] as keyof Fields;
-        next[name] ??= issue.message;
-      }
+    const address = addressForSubmit({ ...fields, shippingCountry: order.shippingAddress.country });
+    // The country's own rules and words (the server's data) first, then the contract.
+    const next: FieldErrors = addressErrors(address);
+    const parsed = orderAddressBody.safeParse(address);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) next[issue.path[0] as keyof Fields] ??= issue.message;
+    if (!parsed.success || Object.keys(next).length > 0) {
       setErrors(next);
       return;
     }
@@ -82,30 +81,15 @@ export function OrderChanges({ order, orderKey }: { order: OrderView; orderKey: 
     });
   };
 
-  const field = (name: keyof Fields, label: string, autoComplete: string, maxLength: number) => (
-    <FormField label={label} error={errors[name]} required>
-      {(control) => (
-        <Input
-          {...control}
-          name={name}
-          autoComplete={autoComplete}
-          maxLength={maxLength}
-          value={fields[name]}
-          onChange={(e) => setFields((f) => ({ ...f, [name]: e.target.value }))}
-        />
-      )}
-    </FormField>
-  );
-
   return (
     <section
       aria-labelledby="order-changes-heading"
-      className="border-2 border-ink bg-white p-5"
+      className="border-t border-hairline pt-5"
       data-testid="order-changes"
     >
       <h2
         id="order-changes-heading"
-        className="flex items-center gap-2 text-xs font-bold uppercase tracking-[0.2em] text-muted"
+        className="type-eyebrow flex items-center gap-2 text-muted"
       >
         <Clock className="h-4 w-4" aria-hidden="true" />
         Change or cancel
@@ -119,7 +103,7 @@ export function OrderChanges({ order, orderKey }: { order: OrderView; orderKey: 
           ref={savedRef}
           tabIndex={-1}
           role="status"
-          className="mt-4 border-2 border-ink bg-accent px-4 py-3 text-sm font-semibold focus:outline-none"
+          className="mt-4 border-l-2 border-success bg-success-soft px-4 py-3 text-sm font-medium text-success focus:outline-none"
         >
           Address changed. We have e-mailed you the new delivery address.
         </p>
@@ -132,17 +116,18 @@ export function OrderChanges({ order, orderKey }: { order: OrderView; orderKey: 
           aria-label="New delivery address"
           className="mt-5 grid gap-4 sm:grid-cols-2"
         >
-          <div className="sm:col-span-2">{field('shippingAddress', 'Address', 'street-address', 300)}</div>
-          {field('shippingCity', 'City', 'address-level2', 100)}
-          {field('shippingState', 'State', 'address-level1', 100)}
-          {field('shippingZip', 'ZIP Code', 'postal-code', 20)}
-          <div className="grid content-start gap-1.5">
-            <p className="text-sm font-semibold">Country</p>
-            <p className="text-sm">{order.shippingAddress.country}</p>
-            <p className="text-xs text-muted">
-              Shipping to another country changes shipping: please contact support.
-            </p>
-          </div>
+          <AddressFields
+            className="sm:col-span-2"
+            country={order.shippingAddress.country}
+            countryChoice={false}
+            countryNote="Shipping to another country changes shipping: please contact support."
+            errors={errors}
+            bind={(name) => ({
+              name,
+              value: name === 'shippingCountry' ? order.shippingAddress.country : fields[name],
+              onChange: (e) => setFields((f) => ({ ...f, [name]: e.target.value })),
+            })}
+          />
           {change.error && (
             <p role="alert" className="text-sm font-medium text-red-700 sm:col-span-2">
               {messageOf(change.error)}

@@ -4,22 +4,24 @@ import type { OrderView } from '../../../common/contracts/orders';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
 import { orderStatusLabel } from '../../../common/domain/order-timeline';
 import { formatShopDate } from '../../../common/domain/ship-by';
+import { formatShopDay } from '../../../common/domain/date-time-format';
 import { needsSignature, SIGNATURE_REQUIRED_LABEL } from '../../../common/domain/fulfilment-promises';
 import { PAGE_PATHS, pathTo } from '../../../common/domain/site-routes';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { formatLineOptions } from '../../../common/domain/variant';
+import { PostalAddress } from '../../components/forms/postal-address';
 import { OrderTotals } from '../../components/order-totals';
 import { ProductImage } from '../../components/product-image';
+import { cn } from '../../lib/cn';
 import { OrderTimeline } from './order-timeline';
 
-const placedFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 const CARRIER_NAMES: Record<string, string> = { usps: 'USPS', ups: 'UPS', fedex: 'FedEx', dhl: 'DHL' };
 
 function Panel({ title, icon, children }: { title: string; icon: React.ReactNode; children: React.ReactNode }) {
   const id = `order-${title.toLowerCase().replace(/\W+/g, '-')}`;
   return (
-    <section aria-labelledby={id} className="border-2 border-ink bg-white p-5">
-      <h2 id={id} className="flex items-center gap-2 text-xs font-bold uppercase tracking-[0.2em] text-muted">
+    <section aria-labelledby={id} className="border-t border-hairline pt-5">
+      <h2 id={id} className="type-eyebrow flex items-center gap-2 text-muted">
         {icon}
         {title}
       </h2>
@@ -36,7 +38,7 @@ function AfterSaleNote({ order }: { order: OrderView }) {
   const pending = (order.refunds ?? []).filter((r) => r.status === 'requested').reduce((a, r) => a + parseMoney(r.amount), 0);
   if (refunded === 0 && credited === 0 && pending === 0 && !order.disputed) return null;
   return (
-    <section aria-label="Refunds" className="space-y-1 border-2 border-ink bg-bone px-4 py-3 text-sm" data-testid="order-refunds">
+    <section aria-label="Refunds" className="space-y-1 bg-bone px-4 py-3 text-sm" data-testid="order-refunds">
       {refunded > 0 && (
         <p className="font-semibold">
           Refunded <span className="tabular-nums">{formatUsd(refunded)}</span> to your card. Banks usually show it within 5–10 business days.
@@ -62,29 +64,38 @@ export function OrderDetails({ order }: { order: OrderView }) {
   const shipped = order.status === 'shipped' || order.status === 'delivered';
   return (
     <div className="space-y-6">
-      <header className="border-2 border-ink bg-ink px-5 py-5 text-paper sm:px-6">
-        <p className="text-xs font-bold uppercase tracking-[0.25em] text-paper/80">Order</p>
-        <h1 className="mt-1 break-all font-mono text-2xl font-bold tracking-wider sm:text-3xl" data-testid="order-number">
+      <header className="border-b border-hairline pb-6">
+        <p className="type-eyebrow text-muted">Order</p>
+        <h1 className="type-mono mt-2 break-all text-2xl font-semibold sm:text-3xl" data-testid="order-number">
           {order.orderNumber}
         </h1>
-        <p className="mt-2 text-sm text-paper/80">
-          Placed <time dateTime={order.placedAt}>{placedFormat.format(new Date(order.placedAt))}</time> · {order.customerName}
+        <p className="mt-2 text-sm text-muted">
+          Placed <time dateTime={order.placedAt}>{formatShopDay(order.placedAt)}</time> · {order.customerName}
         </p>
-        <p className="mt-3 inline-block bg-accent px-2.5 py-1 text-xs font-bold uppercase tracking-wide text-ink">
+        <p
+          className={cn(
+            'mt-4 inline-block border px-2.5 py-1 text-xs font-medium',
+            order.status === 'cancelled'
+              ? 'border-danger/30 bg-danger-soft text-danger'
+              : shipped
+                ? 'border-success/30 bg-success-soft text-success'
+                : 'border-hairline-strong bg-surface text-ink',
+          )}
+        >
           <span className="sr-only">Status: </span>
           {orderStatusLabel(order.status)}
         </p>
       </header>
 
       {order.isTest && (
-        <p className="border-2 border-amber-700 bg-amber-50 px-4 py-3 text-sm font-semibold text-amber-950">
+        <p className="border-l-2 border-warn bg-warn-soft px-4 py-3 text-sm font-medium text-warn">
           Test order: paid with the shop's offline test gateway. No money was taken and nothing will ship.
         </p>
       )}
 
       <AfterSaleNote order={order} />
 
-      <section aria-label="Progress" className="border-2 border-ink bg-white p-5">
+      <section aria-label="Progress" className="py-2">
         <OrderTimeline status={order.status} />
       </section>
 
@@ -101,7 +112,7 @@ export function OrderDetails({ order }: { order: OrderView }) {
                   href={order.tracking.url}
                   target="_blank"
                   rel="noopener noreferrer"
-                  className="inline-flex items-center gap-1.5 border-2 border-ink bg-accent px-3 py-2 font-semibold hover:bg-ink hover:text-paper"
+                  className="inline-flex h-11 items-center gap-1.5 bg-ink px-4 font-medium text-paper hover:bg-ink/85"
                 >
                   <Truck className="h-4 w-4" aria-hidden="true" />
                   Track your package
@@ -114,7 +125,7 @@ export function OrderDetails({ order }: { order: OrderView }) {
             <div className="text-sm">
               <p>
                 Ships by{' '}
-                <time dateTime={order.shipBy} className="font-display text-2xl uppercase tracking-wide" data-testid="ship-by">
+                <time dateTime={order.shipBy} className="font-semibold" data-testid="ship-by">
                   {formatShopDate(order.shipBy)}
                 </time>
               </p>
@@ -125,15 +136,19 @@ export function OrderDetails({ order }: { order: OrderView }) {
           )}
         </Panel>
         <Panel title="Shipping to" icon={<MapPin className="h-4 w-4" aria-hidden="true" />}>
-          <address className="text-sm not-italic leading-relaxed" data-testid="shipping-address">
-            <span className="font-semibold">{order.customerName}</span>
-            <br />
-            {order.shippingAddress.address}
-            <br />
-            {order.shippingAddress.city}, {order.shippingAddress.state} {order.shippingAddress.zip}
-            <br />
-            {order.shippingAddress.country}
-          </address>
+          {/* The country's own order and the country's name last: a French or Japanese address reads as its post office writes it. */}
+          <PostalAddress
+            className="text-sm leading-relaxed"
+            testId="shipping-address"
+            address={{
+              name: order.customerName,
+              shippingAddress: order.shippingAddress.address,
+              shippingCity: order.shippingAddress.city,
+              shippingState: order.shippingAddress.state,
+              shippingZip: order.shippingAddress.zip,
+              shippingCountry: order.shippingAddress.country,
+            }}
+          />
           {/* The shipping page's promise: over $200 someone signs for the parcel. */}
           {needsSignature(parseMoney(order.total)) && (
             <p className="mt-3 text-sm" data-testid="signature-required">
@@ -143,11 +158,11 @@ export function OrderDetails({ order }: { order: OrderView }) {
         </Panel>
       </div>
 
-      <section aria-labelledby="order-items-heading" className="border-2 border-ink bg-white">
-        <h2 id="order-items-heading" className="border-b-2 border-ink px-5 py-3 text-xs font-bold uppercase tracking-[0.2em] text-muted">
+      <section aria-labelledby="order-items-heading" className="border border-hairline bg-surface">
+        <h2 id="order-items-heading" className="type-title border-b border-hairline px-5 py-4">
           Your pieces
         </h2>
-        <ul className="divide-y divide-black/10 px-5">
+        <ul className="divide-y divide-hairline px-5">
           {order.items.map((item, i) => (
             <li key={`${item.productName}-${i}`} className="flex gap-4 py-4">
               <div className="h-24 w-20 shrink-0 bg-bone">
@@ -157,18 +172,18 @@ export function OrderDetails({ order }: { order: OrderView }) {
               </div>
               <div className="min-w-0 flex-1 space-y-1.5">
                 <div className="flex items-start justify-between gap-3">
-                  <p className="font-semibold leading-tight">
+                  <p className="font-medium leading-tight">
                     {item.cancelled ? <s>{item.productName}</s> : item.productName}
-                    {item.cancelled && <span className="ml-2 text-xs font-bold uppercase text-red-800">Cancelled</span>}
+                    {item.cancelled && <span className="ml-2 text-xs font-semibold text-danger">Cancelled</span>}
                   </p>
-                  <p className="shrink-0 font-semibold tabular-nums">{displayPrice(item.lineTotal)}</p>
+                  <p className="shrink-0 font-medium tabular-nums">{displayPrice(item.lineTotal)}</p>
                 </div>
                 <p className="text-sm text-muted">{formatLineOptions(item, { quantity: true })}</p>
                 {item.pieces.length > 0 && (
                   <ul className="flex flex-wrap gap-2 pt-1" aria-label={`Edition numbers of ${item.productName}`}>
                     {item.pieces.map((piece) => (
                       <li key={piece.certificateId} className="flex flex-wrap items-center gap-2">
-                        <span className="border-2 border-ink bg-accent px-2 py-0.5 text-xs font-bold tracking-wide">
+                        <span className="type-mono border border-hairline-strong px-2 py-0.5 text-xs">
                           {formatEditionNumbers([piece.editionNumber], item.editionSize)}
                         </span>
                         <Link

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Undo2 } from 'lucide-react';
 import type { ReturnRecord, ReturnsView } from '../../../common/contracts/returns';
 import { displayPrice, parseMoney } from '../../../common/domain/money';
+import { formatShopDay } from '../../../common/domain/date-time-format';
 import { Button } from '../../components/ui/button';
 import { ApiError, apiJson } from '../../lib/api-client';
 
@@ -23,7 +24,7 @@ const STATUS_LABEL: Record<ReturnRecord['status'], string> = {
   rejected: 'Rejected',
 };
 
-const dateOf = (iso: string) => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).format(new Date(iso));
+const dateOf = (iso: string) => formatShopDay(iso);
 const messageOf = (err: unknown) => (err instanceof ApiError ? err.serverMessage : 'Something went wrong. Please try again.');
 
 /** The order page's Returns: each return's state and credit, and while the 2 days run, the request form. */
@@ -69,14 +70,14 @@ export function OrderReturns({ orderNumber, orderKey }: { orderNumber: string; o
   }
 
   return (
-    <section aria-labelledby="order-returns-heading" className="mt-6 border-2 border-ink bg-white p-5 text-sm">
-      <h2 id="order-returns-heading" className="flex items-center gap-2 font-display text-xl uppercase tracking-wide">
-        <Undo2 className="h-5 w-5" aria-hidden="true" /> Returns
+    <section aria-labelledby="order-returns-heading" className="mt-6 border-t border-hairline pt-5 text-sm">
+      <h2 id="order-returns-heading" className="type-eyebrow flex items-center gap-2 text-muted">
+        <Undo2 className="h-4 w-4" aria-hidden="true" /> Returns
       </h2>
       {data.returns.length > 0 && (
         <ul className="mt-3 grid gap-3">
           {data.returns.map((r) => (
-            <li key={r.id} className="border border-ink/30 p-3" data-testid="order-return">
+            <li key={r.id} className="border border-hairline bg-surface p-3" data-testid="order-return">
               <p className="font-semibold">{r.lines.map((l) => `${l.quantity} × ${l.productName}`).join(', ')}</p>
               <p>
                 Status: <strong>{STATUS_LABEL[r.status]}</strong>
@@ -111,7 +112,7 @@ export function OrderReturns({ orderNumber, orderKey }: { orderNumber: string; o
                     <span>Quantity to return</span>
                     <select
                       aria-label={`Quantity of ${l.productName} to return`}
-                      className="h-10 min-w-16 border-2 border-ink bg-white px-2"
+                      className="h-10 min-w-16 border border-hairline-strong bg-surface px-2 hover:border-ink focus-visible:border-ink"
                       value={picked[l.itemId] ?? 0}
                       onChange={(e) => setPicked({ ...picked, [l.itemId]: Number(e.target.value) })}
                     >
@@ -129,14 +130,14 @@ export function OrderReturns({ orderNumber, orderKey }: { orderNumber: string; o
           <label className="grid gap-1">
             <span className="font-semibold">Reason</span>
             <textarea
-              className="min-h-20 border-2 border-ink p-2"
+              className="min-h-20 border border-hairline-strong bg-surface p-2 hover:border-ink focus-visible:border-ink"
               maxLength={500}
               value={reason}
               onChange={(e) => setReason(e.target.value)}
             />
           </label>
           {(problem || request.isError) && (
-            <p role="alert" className="font-semibold text-red-800">
+            <p role="alert" className="font-semibold text-danger">
               {problem ?? messageOf(request.error)}
             </p>
           )}

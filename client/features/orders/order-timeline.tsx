@@ -23,24 +23,24 @@ export function OrderTimeline({ status }: { status: string }) {
                 aria-hidden="true"
                 className={cn(
                   'absolute left-[15px] top-8 h-[calc(100%-2rem)] w-0.5 sm:left-8 sm:top-[15px] sm:h-0.5 sm:w-[calc(100%-2rem)]',
-                  done ? 'bg-ink' : 'bg-black/15',
+                  done ? 'bg-ink' : 'bg-hairline',
                 )}
               />
             )}
             <span
               aria-hidden="true"
               className={cn(
-                'relative z-10 flex h-8 w-8 shrink-0 items-center justify-center rounded-full border-2 text-xs font-bold',
+                'relative z-10 flex h-8 w-8 shrink-0 items-center justify-center rounded-full border text-xs font-semibold',
                 done && 'border-ink bg-ink text-paper',
-                current && !cancelled && 'border-ink bg-accent text-ink',
-                current && cancelled && 'border-red-800 bg-red-100 text-red-900',
-                step.state === 'upcoming' && 'border-black/25 bg-white text-muted',
+                current && !cancelled && 'border-ink bg-surface text-ink ring-1 ring-ink',
+                current && cancelled && 'border-danger bg-danger-soft text-danger',
+                step.state === 'upcoming' && 'border-hairline-strong bg-surface text-muted',
               )}
             >
               {done ? <Check className="h-4 w-4" strokeWidth={3} /> : i + 1}
             </span>
             <div className="min-w-0 pt-1 sm:pt-0">
-              <p className={cn('text-sm font-bold uppercase tracking-wide', step.state === 'upcoming' && 'text-muted')}>
+              <p className={cn('text-sm font-semibold', step.state === 'upcoming' && 'text-muted')}>
                 {step.label}
                 <span className="sr-only">{done ? ' (done)' : current ? ' (current)' : ' (to come)'}</span>
               </p>

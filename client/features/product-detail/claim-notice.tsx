@@ -28,7 +28,7 @@ export function ClaimNotice({ productId }: { productId: string }) {
   }, [productId]);
 
   return (
-    <p role="status" className={message ? `border-2 border-ink p-3 text-sm font-semibold ${message.ok ? 'bg-accent/40' : ''}` : 'sr-only'}>
+    <p role="status" className={message ? `border-l-2 p-3 text-sm font-medium ${message.ok ? 'border-success bg-success-soft text-success' : 'border-danger bg-danger-soft text-danger'}` : 'sr-only'}>
       {message?.text ?? ''}
     </p>
   );

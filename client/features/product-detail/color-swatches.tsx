@@ -35,7 +35,7 @@ export function ColorSwatches({
             <span
               aria-hidden="true"
               className={cn(
-                'block h-10 w-10 rounded-full border border-black/20 ring-offset-2 ring-offset-paper transition',
+                'block h-10 w-10 rounded-full border border-hairline-strong ring-offset-2 ring-offset-paper transition',
                 'peer-checked:ring-2 peer-checked:ring-ink peer-focus-visible:outline-3 peer-focus-visible:outline-offset-4 peer-focus-visible:outline-blue-600',
               )}
               style={{ backgroundColor: c.value }}

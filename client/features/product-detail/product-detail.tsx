@@ -1,4 +1,5 @@
 import { useState, type ComponentType, type ReactNode } from 'react';
+import { colorImageIndex } from '../../../common/domain/color-image';
 import { AlertTriangle, Leaf, RotateCcw, Share2, Truck } from 'lucide-react';
 import { FINAL_SALE_LINE, restockCopy, returnAssurance } from '../../../common/domain/return-policy';
 import { WishlistButton } from '../../components/wishlist-button';
@@ -8,9 +9,10 @@ import { formatCountdown } from '../../../common/domain/release';
 import { IN_CHECKOUTS_TEXT, sellOutStory, stockLeftText } from '../../../common/domain/sell-out';
 import { formatThreshold } from '../../../common/domain/shipping';
 import { isAvailable } from '../../../common/domain/stock';
-import { editionBadgeText, editionNoticeText } from '../../../common/domain/edition-copy';
+import { editionBadgeText, editionNoticeText, editionRestockText } from '../../../common/domain/edition-copy';
 import { resolveVariant, variantDefaults } from '../../../common/domain/variant';
 import { Breadcrumb } from '../../components/breadcrumb';
+import { AbroadShippingLine, useShipsAbroad } from '../../components/free-shipping-scope';
 import { Button } from '../../components/ui/button';
 import { Skeleton } from '../../components/ui/skeleton';
 import { toast } from '../../components/ui/use-toast';
@@ -63,7 +65,13 @@ interface ProductDetailProps {
    * Wraps the purchase controls: a drop's waiting room takes their place while its room is open (ADR 010).
    * The page supplies it (the drops feature's DropGate); features do not import each other.
    */
-  PurchaseGate: ComponentType<{ productId: string; releaseAt: string | null; children: ReactNode }>;
+  PurchaseGate: ComponentType<{
+    productId: string;
+    releaseAt: string | null;
+    children: ReactNode;
+    /** The phone bar's name-and-price row, for a waiting room's own bar. */
+    barLead?: ReactNode;
+  }>;
   /**
    * A product sold by draw: the draw's panel (the draws feature's, supplied by the page) takes the place of
    * the purchase controls while the draw runs (docs/draw.md); `drawNote` sits above them once it is over.
@@ -159,6 +167,8 @@ export function ProductDetail({
 }: ProductDetailProps) {
   // While the draw is unknown the purchase controls give way, as to a draw's panel.
   const drawPanel = drawPending ? <PurchaseAreaLoading /> : givenDrawPanel;
+  // The free-shipping promise is the home country's (ADR 023): a shopper abroad is told so.
+  const shipsAbroad = useShipsAbroad();
   const [imageIndex, setImageIndex] = useState(0);
   // One size ('One Size') is chosen for the shopper (common/domain/variant.ts); so is the pictured
   // (first) colour, so an order line always says what to make.
@@ -205,17 +215,27 @@ export function ProductDetail({
     }
   };
   const savings = savingsCents(product);
+  // The phone bar's first row: one thin line, the name (cut with an ellipsis) and the price (the page's
+  // heading and price say both in full, so the row is hidden from assistive technology).
+  const barLead = (
+    <p className="flex min-w-0 items-baseline justify-between gap-3 text-xs leading-4" aria-hidden="true">
+      <span className="truncate font-medium">{product.name}</span>
+      <span className={cn('shrink-0 font-semibold tabular-nums', product.salePrice !== null && 'text-sale')}>
+        {displayPrice(product.salePrice ?? product.price)}
+      </span>
+    </p>
+  );
 
   const chooseColor = (name: string) => {
     setColor(name);
-    // Seed and admin images follow the colour order; show the matching one when they line up.
-    const i = product.colors.findIndex((c) => c.name === name);
-    if (i >= 0 && product.images.length === product.colors.length) setImageIndex(i);
+    // The colour's own image when it has one (common/domain/color-image.ts: the cart shows the same).
+    const i = colorImageIndex(product, name);
+    if (i >= 0) setImageIndex(i);
   };
 
   return (
     // Bottom padding on phones: room for the fixed purchase bar.
-    <div className="mx-auto max-w-7xl px-4 pt-6 pb-28 sm:px-6 lg:px-8 lg:py-10">
+    <div className="mx-auto max-w-7xl px-4 pt-6 pb-28 sm:px-6 lg:px-8 lg:py-10 max-lg:has-[[data-room-bar]]:pb-40">
       <Breadcrumb
         className="mb-6"
         items={[
@@ -236,10 +256,10 @@ export function ProductDetail({
 
         <div className="flex min-w-0 flex-col gap-6">
           <div className="flex flex-wrap gap-2">
-            {product.isNew && <Badge className="bg-ink text-paper">NEW</Badge>}
+            {product.isNew && <Badge className="border border-ink text-ink">NEW</Badge>}
             {product.isOnSale && <Badge className="bg-sale text-white">SALE</Badge>}
-            <Badge className="bg-accent text-ink">{editionBadgeText(product.editionSize)}</Badge>
-            <Badge className="border border-emerald-800 text-emerald-900">
+            <Badge className="border border-hairline text-ink">{editionBadgeText(product.editionSize)}</Badge>
+            <Badge className="border border-hairline text-success">
               <Leaf className="mr-1 h-3.5 w-3.5" aria-hidden="true" />
               Sustainable
             </Badge>
@@ -275,18 +295,19 @@ export function ProductDetail({
           </div>
 
           {!release.released && product.releaseAt && (
-            <div className="border-2 border-ink bg-paper p-4" data-testid="drop-countdown">
-              <DropCountdown msLeft={release.msLeft} className="font-display text-3xl uppercase" />
+            <div className="border border-hairline bg-surface p-4" data-testid="drop-countdown">
+              <DropCountdown msLeft={release.msLeft} className="text-2xl font-semibold tabular-nums" />
               <p id="release-note" className="mt-1 text-sm text-muted">
                 On sale from <ReleaseTime releaseAt={product.releaseAt} className="font-semibold text-ink" />.
               </p>
             </div>
           )}
-          <div className="flex gap-3 border-2 border-ink bg-accent/40 p-4">
-            <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+          {/* A note, not an alarm: the warning's quiet colours (the accent is the live state's). */}
+          <div className="flex gap-3 border-l-2 border-warn bg-warn-soft p-4">
+            <AlertTriangle className="mt-0.5 h-5 w-5 shrink-0 text-warn" aria-hidden="true" />
             <div className="text-sm">
-              <p className="font-bold uppercase tracking-wide">{editionNoticeText(product.editionSize)}</p>
-              <p className="mt-1">{restockCopy.notice}</p>
+              <p className="font-semibold">{editionNoticeText(product.editionSize)}</p>
+              <p className="mt-1">{editionRestockText(product.editionSize)}</p>
               {product.nonReturnable && <p className="mt-1 font-semibold">{FINAL_SALE_LINE}</p>}
             </div>
           </div>
@@ -348,29 +369,31 @@ export function ProductDetail({
                   product={product}
                 />
 
-                {/* The one Add to Cart button: on phones it rides in a bar fixed to the bottom of the
-                screen with the price, so it stays reachable while the shopper reads or scrolls. */}
+                {/* The one Add to Cart button: on phones it rides in a bar fixed to the bottom of the screen,
+                so it stays reachable while the shopper reads or scrolls. The bar is three thin layers: name and
+                price, the state (before the release, the countdown), one full-width action. A drop's waiting
+                room brings a bar of its own (data-room-bar, the same layers, its state for the row in between):
+                this one then stays in the page and lends it its name-and-price row (`barLead`). */}
                 <div
                   data-testid="purchase-bar"
-                  className="fixed inset-x-0 bottom-0 z-30 flex items-center gap-3 border-t-2 border-ink bg-paper px-4 py-3 shadow-[0_-4px_16px_rgba(0,0,0,0.08)] lg:static lg:z-auto lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none"
+                  className="group/bar fixed inset-x-0 bottom-0 z-30 flex flex-col gap-1.5 border-t border-hairline bg-paper px-4 pt-2 pb-2.5 lg:static lg:z-auto lg:border-0 lg:bg-transparent lg:p-0 max-lg:has-[[data-room-bar]]:static max-lg:has-[[data-room-bar]]:border-0 max-lg:has-[[data-room-bar]]:bg-transparent max-lg:has-[[data-room-bar]]:p-0"
                 >
-                  <p className="min-w-0 shrink-0 text-sm leading-tight lg:hidden" aria-hidden="true">
-                    <span className="block max-w-28 truncate font-semibold">{product.name}</span>
-                    <span className={cn('font-bold', product.salePrice !== null && 'text-sale')}>
-                      {displayPrice(product.salePrice ?? product.price)}
-                    </span>
-                    {/* Phones: the countdown rides in the bar, always in view (the spoken timer is the one above). */}
-                    {!release.released && product.releaseAt && (
-                      <span className="block text-xs font-bold tabular-nums" data-testid="bar-countdown">
-                        {formatCountdown(release.msLeft)}
-                      </span>
-                    )}
-                  </p>
+                  <div className="group-has-[[data-room-bar]]/bar:hidden lg:hidden">{barLead}</div>
+                  {/* Phones: the countdown is the bar's state line, always in view (the spoken timer is the one above). */}
+                  {!release.released && product.releaseAt && (
+                    <p
+                      className="text-xs font-semibold tabular-nums group-has-[[data-room-bar]]/bar:hidden lg:hidden"
+                      aria-hidden="true"
+                      data-testid="bar-countdown"
+                    >
+                      {formatCountdown(release.msLeft)}
+                    </p>
+                  )}
                   {/* A drop's waiting room takes the controls' place while its room is open (ADR 010). */}
-                  <PurchaseGate productId={product.id} releaseAt={product.releaseAt}>
+                  <PurchaseGate productId={product.id} releaseAt={product.releaseAt} barLead={barLead}>
                     {!release.released ? (
                       <NotifyMeLink
-                        className="h-12 min-w-0 flex-1 px-3 lg:w-full"
+                        className="h-12 w-full px-3"
                         describedBy="release-note"
                         product={product}
                         label="Notify me when it drops"
@@ -379,7 +402,7 @@ export function ProductDetail({
                       <Button
                         size="lg"
                         variant="default"
-                        className="min-w-0 flex-1 px-3 lg:w-full"
+                        className="w-full px-3"
                         disabled={!enabled && !needsSize}
                         aria-disabled={needsSize || undefined}
                         aria-describedby={needsSize ? 'size-hint' : undefined}
@@ -456,9 +479,13 @@ export function ProductDetail({
               <Truck className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
               <span className="text-sm">
                 <strong className="block">Free shipping over {formatThreshold(freeShippingThreshold)}</strong>
-                <span className="text-muted">
-                  On orders of {formatThreshold(freeShippingThreshold)} and above
-                </span>
+                {shipsAbroad ? (
+                  <AbroadShippingLine className="text-muted" />
+                ) : (
+                  <span className="text-muted">
+                    On orders of {formatThreshold(freeShippingThreshold)} and above
+                  </span>
+                )}
               </span>
             </li>
             <li className="flex items-start gap-3">

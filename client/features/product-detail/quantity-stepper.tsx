@@ -23,7 +23,7 @@ export function QuantityStepper({
   const labelId = useId();
   const noteId = useId();
   const btn =
-    'flex h-12 w-12 cursor-pointer items-center justify-center transition-colors hover:bg-black/5 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
+    'flex h-12 w-12 cursor-pointer items-center justify-center transition-colors hover:bg-bone disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
   return (
     <div className="flex flex-col gap-2">
       <span id={labelId} className="text-sm font-semibold">
@@ -33,7 +33,7 @@ export function QuantityStepper({
         role="group"
         aria-labelledby={labelId}
         aria-describedby={limit ? noteId : undefined}
-        className="inline-flex w-fit items-center border-2 border-ink"
+        className="inline-flex w-fit items-center border border-hairline-strong bg-surface"
       >
         <button
           type="button"
@@ -47,7 +47,7 @@ export function QuantityStepper({
         <output
           aria-live="polite"
           aria-atomic="true"
-          className="w-12 text-center text-lg font-bold tabular-nums"
+          className="w-12 text-center text-base font-medium tabular-nums"
         >
           {value}
         </output>

@@ -29,7 +29,7 @@ export function SizeSelect({
         </label>
         <Link
           href="/size-guide"
-          className="text-sm font-semibold underline underline-offset-4 hover:no-underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          className="text-sm text-muted underline underline-offset-4 hover:text-ink hover:no-underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
           Size guide
         </Link>
@@ -41,7 +41,7 @@ export function SizeSelect({
           disabled={disabled}
           aria-describedby={describedBy}
           onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
-          className="h-12 w-full cursor-pointer appearance-none border-2 disabled:cursor-not-allowed disabled:opacity-50 border-ink bg-paper pr-10 pl-4 text-base font-semibold focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+          className="h-12 w-full cursor-pointer appearance-none border border-hairline-strong bg-surface pr-10 pl-4 text-base hover:border-ink focus-visible:border-ink disabled:cursor-not-allowed disabled:opacity-50 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
           <option value="">Select a size</option>
           {sizes.map((s) => (

@@ -52,7 +52,7 @@ export function SizeStockPicker({
               />
               <label
                 htmlFor={id}
-                className="inline-flex min-h-11 min-w-11 cursor-pointer items-center justify-center border-2 border-ink bg-paper px-3 text-sm font-semibold peer-checked:bg-ink peer-checked:text-paper peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-600 peer-disabled:cursor-not-allowed peer-disabled:border-neutral-300 peer-disabled:text-neutral-600"
+                className="inline-flex min-h-11 min-w-11 cursor-pointer items-center justify-center border border-hairline-strong bg-surface px-3 text-sm font-medium peer-hover:border-ink peer-checked:border-ink peer-checked:ring-1 peer-checked:ring-ink peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-blue-600 peer-disabled:cursor-not-allowed peer-disabled:border-hairline peer-disabled:bg-transparent peer-disabled:text-muted"
               >
                 {sizeOptionLabel(option.size, option.left)}
               </label>
@@ -62,7 +62,7 @@ export function SizeStockPicker({
       </div>
       <Link
         href="/size-guide"
-        className="self-start text-sm font-semibold underline underline-offset-4 hover:no-underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        className="self-start text-sm text-muted underline underline-offset-4 hover:text-ink hover:no-underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
       >
         Size guide
       </Link>

@@ -17,9 +17,9 @@ export function NotFoundState({
       {/* Decoration drawn with CSS content so it is neither read out nor held to text contrast. */}
       <p
         aria-hidden="true"
-        className="font-display text-8xl leading-none text-black/10 select-none before:content-['404'] sm:text-9xl"
+        className="type-mono text-7xl leading-none text-hairline select-none before:content-['404'] sm:text-8xl"
       />
-      <h1 className="mt-4 font-display text-4xl uppercase sm:text-5xl">{title}</h1>
+      <h1 className="type-display-sm mt-4">{title}</h1>
       <div className="mt-4 text-muted">{message}</div>
       {children}
       <Link href="/" className={buttonVariants({ className: 'mt-8' })}>

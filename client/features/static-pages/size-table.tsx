@@ -14,18 +14,18 @@ export function SizeTable({
   className?: string;
 }) {
   return (
-    <div className={cn('border-2 border-ink', className)}>
+    <div className={cn('border border-hairline bg-surface', className)}>
       <table className="w-full border-collapse text-left text-sm sm:text-base">
-        <caption className="bg-ink px-4 py-3 text-left text-xs font-bold tracking-widest text-paper uppercase sm:text-sm">
+        <caption className="border-b border-hairline px-4 py-3 text-left text-sm font-semibold sm:text-base">
           {caption}
         </caption>
         <thead>
-          <tr className="border-b-2 border-ink bg-bone">
+          <tr className="border-b border-hairline-strong">
             {columns.map((c) => (
               <th
                 key={c}
                 scope="col"
-                className="px-2 py-3 text-xs font-bold tracking-wider uppercase sm:px-4"
+                className="type-eyebrow px-2 py-3 text-muted sm:px-4"
               >
                 {c}
               </th>
@@ -34,8 +34,8 @@ export function SizeTable({
         </thead>
         <tbody>
           {rows.map(([head, ...cells]) => (
-            <tr key={head} className="border-b border-black/10 last:border-b-0 even:bg-black/[0.03]">
-              <th scope="row" className="px-2 py-3 font-display text-lg sm:px-4 font-normal uppercase">
+            <tr key={head} className="border-b border-hairline last:border-b-0">
+              <th scope="row" className="px-2 py-3 font-semibold sm:px-4">
                 {head}
               </th>
               {cells.map((c, i) => (

@@ -19,13 +19,13 @@ export function StaticPageLayout({
       <div className="mx-auto max-w-7xl px-4 pt-6 pb-4 sm:px-6 lg:px-8">
         <Breadcrumb items={[{ label: 'Home', href: '/' }, { label: title }]} />
       </div>
-      <div className="bg-ink text-paper">
+      <div className="border-b border-hairline">
         <div className="mx-auto max-w-7xl px-4 py-14 sm:px-6 sm:py-20 lg:px-8">
-          <p className="text-xs font-bold tracking-[0.3em] text-accent uppercase">{eyebrow}</p>
-          <h1 className="mt-3 font-display text-5xl leading-[0.95] uppercase sm:text-7xl lg:text-8xl">
+          <p className="type-eyebrow text-muted">{eyebrow}</p>
+          <h1 className="type-display mt-3">
             {title}
           </h1>
-          <div className="mt-6 max-w-2xl text-base leading-relaxed text-neutral-300 sm:text-lg">{intro}</div>
+          <div className="mt-6 max-w-2xl text-base leading-relaxed text-muted sm:text-lg">{intro}</div>
         </div>
       </div>
       <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 sm:py-16 lg:px-8">{children}</div>
@@ -46,8 +46,8 @@ export function PageSection({
   className?: string;
 }) {
   return (
-    <section aria-labelledby={id} className={cn('border-t-2 border-ink pt-8', className)}>
-      <h2 id={id} className="font-display text-3xl uppercase sm:text-4xl">
+    <section aria-labelledby={id} className={cn('border-t border-hairline pt-8', className)}>
+      <h2 id={id} className="type-heading">
         {title}
       </h2>
       <div className="mt-5 space-y-4 text-base leading-relaxed text-neutral-800">{children}</div>
@@ -66,8 +66,8 @@ export function StatList({
   return (
     <dl
       className={cn(
-        'grid grid-cols-2 gap-px border-2 lg:grid-cols-4',
-        tone === 'dark' ? 'border-neutral-700 bg-neutral-700' : 'border-ink bg-ink',
+        'grid grid-cols-2 gap-px border lg:grid-cols-4',
+        tone === 'dark' ? 'border-neutral-700 bg-neutral-700' : 'border-hairline bg-hairline',
       )}
     >
       {items.map((s) => (
@@ -81,7 +81,7 @@ export function StatList({
         >
           <dt
             className={cn(
-              'text-xs font-bold tracking-widest uppercase sm:text-sm',
+              'type-eyebrow',
               tone === 'dark' ? 'text-neutral-300' : 'text-muted',
             )}
           >
@@ -89,8 +89,8 @@ export function StatList({
           </dt>
           <dd
             className={cn(
-              'font-display text-4xl leading-none uppercase sm:text-5xl',
-              tone === 'dark' && 'text-accent',
+              'text-3xl leading-none font-semibold tracking-tight tabular-nums sm:text-4xl',
+              tone === 'dark' && 'text-paper',
             )}
           >
             {s.value}
@@ -103,8 +103,8 @@ export function StatList({
 
 export function ContactBlock({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section aria-labelledby="contact-heading" className="bg-accent p-6 text-ink sm:p-10">
-      <h2 id="contact-heading" className="font-display text-3xl uppercase sm:text-4xl">
+    <section aria-labelledby="contact-heading" className="border-t border-hairline bg-bone p-6 text-ink sm:p-10">
+      <h2 id="contact-heading" className="type-heading">
         {title}
       </h2>
       <div className="mt-4 max-w-2xl space-y-3 text-base leading-relaxed">{children}</div>

@@ -1,4 +1,5 @@
 import type { ArtKind } from './product-art';
+import { imageSlug } from '../../../common/domain/color-image';
 
 // Demo catalogue for a fresh install. Images are not listed here: they are rendered by
 // product-art.ts at seed time, one per colour, at the paths seedProductImages() predicts.
@@ -453,28 +454,35 @@ export const seedProducts: SeedProduct[] = [
 
 export const discountSeeds: DiscountSeed[] = [{ code: 'FALL15', discountPercent: 15, maxUsage: null }];
 
-/** Product images are capped at four, one per colour, in colour order. */
+/** Flat-lays are capped at four colours; a product then has its close-up too (five images at most). */
 export const MAX_SEED_IMAGES = 4;
-
-const slugify = (s: string): string =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
 
 export interface SeedImageJob {
   key: string;
+  /** the colour the piece is drawn in */
   color: SeedColor;
+  /** 'flat': the whole piece in this colour; 'detail': the close-up (collar, label, print) */
+  view: 'flat' | 'detail';
   /** public path, `/uploads/seed/${key}.webp` */
   path: string;
 }
 
-/** The images a product gets: stable keys, so re-seeding overwrites rather than accumulates. */
+/**
+ * The images a product gets, with stable keys so re-seeding overwrites rather than accumulates:
+ * the first colour's flat-lay (cards and the page open on it), the close-up (the card's second image),
+ * then a flat-lay per other colour. A flat-lay's file is named `<product>-<colour>`, which is how
+ * imageForColor (common/domain/color-image.ts) finds a cart line's colour.
+ */
 export function seedImageJobs(product: SeedProduct): SeedImageJob[] {
-  return product.colors.slice(0, MAX_SEED_IMAGES).map((color) => {
-    const key = `${slugify(product.name)}-${slugify(color.name)}`;
-    return { key, color, path: `/uploads/seed/${key}.webp` };
+  const name = imageSlug(product.name);
+  const flats = product.colors.slice(0, MAX_SEED_IMAGES).map((color): SeedImageJob => {
+    const key = `${name}-${imageSlug(color.name)}`;
+    return { key, color, view: 'flat', path: `/uploads/seed/${key}.webp` };
   });
+  if (flats.length === 0) return [];
+  const detailKey = `${name}-detail`;
+  const detail: SeedImageJob = { key: detailKey, color: flats[0]!.color, view: 'detail', path: `/uploads/seed/${detailKey}.webp` };
+  return [flats[0]!, detail, ...flats.slice(1)];
 }
 
 export function seedProductImages(product: SeedProduct): string[] {

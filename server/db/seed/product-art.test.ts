@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { imageForColor } from '../../../common/domain/color-image';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
   categorySizes,
@@ -58,6 +59,28 @@ describe('product art', () => {
     expect(meta.height).toBe(1600);
   });
 
+  test('a flat-lay shows the piece in its own colour on the shop paper; the close-up is another picture; both are deterministic', async () => {
+    const drawn = new Map<string, Buffer>();
+    const pixel = async (svg: string, x: number, y: number) => {
+      if (!drawn.has(svg)) drawn.set(svg, await sharp(Buffer.from(svg)).removeAlpha().raw().toBuffer());
+      const at = (y * 1600 + x) * 3;
+      return [...drawn.get(svg)!.subarray(at, at + 3)];
+    };
+    const near = (a: number[], hex: string, tol: number) =>
+      [1, 3, 5].every((i, k) => Math.abs(a[k]! - parseInt(hex.slice(i, i + 2), 16)) <= tol);
+    const flat = buildProductSvg({ kind: 'hoodie', color: '#2E5A3C', graphic: 'FIFTY' });
+    // Corner: the paper (#ebe9e2, the image well's colour); a sleeve: the garment's green, shaded.
+    expect(near(await pixel(flat, 20, 1580), '#ebe9e2', 2)).toBe(true);
+    expect(near(await pixel(flat, 420, 1000), '#2E5A3C', 40), String(await pixel(flat, 420, 1000))).toBe(true);
+    const detail = buildProductSvg({ kind: 'hoodie', color: '#2E5A3C', graphic: 'FIFTY', view: 'detail' });
+    expect(detail).not.toBe(flat);
+    // The close-up fills the frame with cloth: its bottom corner is the hoodie, not paper.
+    expect(near(await pixel(detail, 40, 1560), '#ebe9e2', 12)).toBe(false);
+    expect(buildProductSvg({ kind: 'hoodie', color: '#2E5A3C', graphic: 'FIFTY', view: 'detail' }).replace(/type\d+/g, 'type')).toBe(
+      detail.replace(/type\d+/g, 'type'),
+    );
+  });
+
   test('a drawing is cached by content: the next shop copies it, a changed drawing is drawn anew', async () => {
     const cacheDir = await tempDir();
     const first = await tempDir();
@@ -89,10 +112,13 @@ describe('product art', () => {
 
   test('every art kind and category builds well-formed SVG', async () => {
     for (const kind of artKinds) {
-      const svg = buildProductSvg({ kind, color: '#F26B38', graphic: 'NO.50' });
-      // librsvg rejects malformed XML, so a successful metadata read proves the markup parses
-      const meta = await sharp(Buffer.from(svg)).metadata();
-      expect(meta.width, kind).toBe(1600);
+      for (const view of ['flat', 'detail'] as const) {
+        const svg = buildProductSvg({ kind, color: '#F26B38', graphic: 'NO.50', view });
+        // librsvg rejects malformed XML, so a successful metadata read proves the markup parses
+        const meta = await sharp(Buffer.from(svg)).metadata();
+        expect(meta.width, `${kind} ${view}`).toBe(1600);
+        expect(meta.height, `${kind} ${view}`).toBe(1600);
+      }
     }
     for (const cat of seedCategories) {
       const meta = await sharp(Buffer.from(buildCategorySvg(cat.slug))).metadata();
@@ -208,11 +234,14 @@ describe('catalogue data', () => {
     expect(seedProducts.some((p) => p.colors.length === 5)).toBe(true);
   });
 
-  test('one image per colour, at most four, with unique keys', () => {
+  test('a flat-lay per colour (at most four) and one close-up, second, with unique keys', () => {
     const keys = new Set<string>();
     for (const p of seedProducts) {
       const jobs = seedImageJobs(p);
-      expect(jobs.length).toBe(Math.min(p.colors.length, MAX_SEED_IMAGES));
+      const flats = jobs.filter((j) => j.view === 'flat');
+      expect(flats.map((j) => j.color.name), p.name).toEqual(p.colors.slice(0, MAX_SEED_IMAGES).map((c) => c.name));
+      // The card's second image (on hover) is the close-up.
+      expect(jobs.map((j) => j.view), p.name).toEqual(['flat', 'detail', ...flats.slice(1).map(() => 'flat')]);
       for (const j of jobs) {
         expect(j.key).toMatch(/^[a-z0-9][a-z0-9-]*$/);
         expect(j.path).toBe(`/uploads/seed/${j.key}.webp`);
@@ -220,6 +249,17 @@ describe('catalogue data', () => {
         keys.add(j.key);
       }
       expect(artKinds).toContain(p.art.kind);
+    }
+  });
+
+  test("every colour with a flat-lay is the image a cart line in that colour shows", () => {
+    for (const p of seedProducts) {
+      const product = { images: seedImageJobs(p).map((j) => j.path), colors: p.colors };
+      for (const j of seedImageJobs(p).filter((x) => x.view === 'flat')) {
+        expect(imageForColor(product, j.color.name), `${p.name} ${j.color.name}`).toBe(j.path);
+      }
+      // A colour past the fourth has no flat-lay of its own: the first one stands in.
+      for (const c of p.colors.slice(MAX_SEED_IMAGES)) expect(imageForColor(product, c.name)).toBe(product.images[0]);
     }
   });
 

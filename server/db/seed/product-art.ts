@@ -5,8 +5,10 @@ import { mapLimit } from '../../lib/map-limit';
 import { projectRoot } from '../../lib/project-root';
 import { seedCategories, seedImageJobs, seedProducts } from './catalog-data';
 
-// Stylised flat-illustration packshots for the demo catalogue, drawn as SVG and rasterised
-// with sharp, so a fresh install has real product photos without shipping binary assets.
+// The demo catalogue's pictures, drawn as SVG and rasterised with sharp, so a fresh install looks
+// like a brand's shop without shipping binary assets: per colour a flat-lay (the piece laid out on
+// the shop's paper, lit from above), and per product a close-up of the same drawing (collar and
+// woven label, a cap's panel, a bag's print) with the knit showing.
 
 export type ArtKind =
   'tee' | 'long-sleeve' | 'hoodie' | 'zip-hoodie' | 'cap' | 'beanie' | 'tote' | 'backpack' | 'deck' | 'socks';
@@ -32,14 +34,19 @@ export interface ProductArtOptions {
   accent?: string;
   /** short text printed on the chest or front, e.g. "FIFTY" or "NO.50" */
   graphic?: string;
+  /** 'flat': the whole piece laid flat (default); 'detail': a close-up of its collar, label or print */
+  view?: ArtView;
   outDir: string;
   /** file name stem: lower-case letters, digits and dashes */
   key: string;
 }
 
+export type ArtView = 'flat' | 'detail';
+
 export const ART_SIZE = 1600;
 export const ART_WIDTHS = [1600, 800, 400] as const;
-const WEBP = { quality: 80, effort: 4 } as const;
+// effort 2: a fifth of effort 4's encode time for files ~6 % larger; the first start draws ~60 images.
+const WEBP = { quality: 80, effort: 2 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // colour
@@ -376,6 +383,16 @@ function print(c: Ctx, cx: number, cy: number, height: number, maxWidth: number,
   return typeset(c.graphic, { cx, cy, height, maxWidth, color: c.p.print, rotate });
 }
 
+/** The woven brand label sewn into the back neck: it shows inside the collar, and large in the close-up. */
+function neckLabel(c: Ctx, cx: number, cy: number, w: number, h: number): string {
+  const pale = luminance(c.p.base) > 0.3;
+  const cloth = pale ? '#1b1b1b' : '#f1eee6';
+  const ink = pale ? '#f1eee6' : '#1b1b1b';
+  return `<rect x="${f(cx - w / 2)}" y="${f(cy - h / 2)}" width="${f(w)}" height="${f(h)}" fill="${cloth}" stroke="${c.p.outline}" stroke-width="1.5"/>
+<path d="M${f(cx - w / 2 + 3)} ${f(cy - h / 2 + 3)}H${f(cx + w / 2 - 3)}" ${dash(ink, 1.2, '3 3', 0.6)}/>
+${typeset('FIFTY', { cx, cy: cy + 1, height: h * 0.38, maxWidth: w * 0.72, color: ink, weight: 2.4 })}`;
+}
+
 function drawTee(c: Ctx, long: boolean): GarmentArt {
   const { p } = c;
   const sleeve: Seg[] = long
@@ -471,6 +488,7 @@ function drawTee(c: Ctx, long: boolean): GarmentArt {
   ];
   const body = `<path d="${backNeck}" ${solid(p.inside, c)}/>
 <path d="M690 320C736 344 864 344 910 320" ${line(p.lo, 16)}/>
+${neckLabel(c, 800, 352, 66, 30)}
 <path d="${bodyPath}" ${solid(p.base, c)}/>`;
   const over = `<path d="${folds[0]}" fill="${p.lo}" opacity="0.55"/>
 <path d="${folds[1]}" fill="${p.lo}" opacity="0.45"/>
@@ -593,6 +611,7 @@ function drawHoodie(c: Ctx, zip: boolean): GarmentArt {
 <path d="${pocketOpen}" ${line(p.lo2, 9, 0.6)}/>`;
   const over = `<path d="${folds}" fill="${p.lo}" opacity="0.6"/>
 <path d="${hoodInner}" fill="${p.inside}"/>
+${zip ? neckLabel(c, 800, 400, 54, 26) : neckLabel(c, 800, 300, 58, 28)}
 <path d="${rim}" fill="none" stroke="${p.hi}" stroke-width="30" stroke-linejoin="round"/>
 <path d="${rim}" transform="translate(800 336) scale(1.075) translate(-800 -336)" ${line(p.outline, 3.5)}/>
 <path d="${rim}" transform="translate(800 336) scale(0.94) translate(-800 -336)" ${line(p.outline, 3)}/>
@@ -887,13 +906,17 @@ interface Placement {
   centerY?: number;
   /** shadow colour strength, 0..1 */
   shadow?: number;
+  /** laid flat and lit from above: no floor, a soft even shadow, less volume in the shading */
+  flat?: boolean;
+  /** a close-up: the cloth's knit drawn over the piece */
+  knit?: boolean;
 }
 
 /**
  * Soft cast shadow from stacked translucent strokes: a Gaussian blur filter looks the same
  * but costs librsvg ~200 ms per 1600 px image, most of the render budget.
  */
-function castShadow(silhouette: string, strength: number): string {
+function castShadow(silhouette: string, strength: number, offset: Pt = [14, 24]): string {
   const layers: [number, number][] = [
     [64, 0.022],
     [44, 0.026],
@@ -903,56 +926,107 @@ function castShadow(silhouette: string, strength: number): string {
   const strokes = layers
     .map(([w, o]) => `<g stroke-width="${w}" stroke-opacity="${(o * strength).toFixed(3)}">${silhouette}</g>`)
     .join('');
-  return `<g transform="translate(14 24)" fill="none" stroke="#000" stroke-linejoin="round">${strokes}<g stroke="none" fill="#000" fill-opacity="${(0.05 * strength).toFixed(3)}">${silhouette}</g></g>`;
+  return `<g transform="translate(${offset[0]} ${offset[1]})" fill="none" stroke="#000" stroke-linejoin="round">${strokes}<g stroke="none" fill="#000" fill-opacity="${(0.05 * strength).toFixed(3)}">${silhouette}</g></g>`;
+}
+
+interface Fitted {
+  art: GarmentArt;
+  /** scale and offset from the drawing's coordinates to the scene's */
+  s: number;
+  tx: number;
+  ty: number;
+  floor: number;
+}
+
+function fitGarment(id: string, pl: Placement): Fitted {
+  const art = drawGarment(pl.kind, { id, p: makePalette(pl.color, pl.accent), graphic: pl.graphic });
+  const { box } = art;
+  const s = pl.size / Math.max(box.w, box.h);
+  const floor = pl.centerY === undefined ? pl.floor : Math.min(pl.floor, pl.centerY + (box.h * s) / 2);
+  return { art, s, tx: pl.cx - (box.x + box.w / 2) * s, ty: floor - (box.y + box.h) * s, floor };
+}
+
+/**
+ * Fine knit ribs for close-ups (at full-view scale they would only shimmer): plain vertical strokes,
+ * as a <pattern> of stitches cost librsvg ten times the rest of the drawing.
+ */
+function knit(box: Box, dark: boolean): string {
+  const ink = dark ? '#fff' : '#000';
+  const wales = Array.from({ length: Math.ceil(box.w / 6) }, (_, i) => `M${box.x + i * 6} ${box.y}v${box.h}`).join('');
+  return `<path data-shade="1" d="${wales}" fill="none" stroke="${ink}" stroke-opacity="${dark ? 0.08 : 0.07}" stroke-width="1.6"/>`;
 }
 
 /** A garment group fitted into the scene, with its floor and cast shadows. */
-function placeGarment(id: string, pl: Placement): string {
-  const g = drawGarment(pl.kind, { id, p: makePalette(pl.color, pl.accent), graphic: pl.graphic });
+function placeGarment(id: string, pl: Placement, fitted = fitGarment(id, pl)): string {
+  const { art: g, s, tx, ty, floor } = fitted;
   const { box } = g;
-  const s = pl.size / Math.max(box.w, box.h);
-  const floor = pl.centerY === undefined ? pl.floor : Math.min(pl.floor, pl.centerY + (box.h * s) / 2);
-  const tx = pl.cx - (box.x + box.w / 2) * s;
-  const ty = floor - (box.y + box.h) * s;
   const rot = pl.rotate ? ` rotate(${pl.rotate} ${f(box.x + box.w / 2)} ${f(box.y + box.h / 2)})` : '';
   const shadow = pl.shadow ?? 1;
   const floorW = box.w * s * 0.46;
-  return `<ellipse cx="${f(pl.cx)}" cy="${f(floor + 18 * s)}" rx="${f(floorW)}" ry="${f(38 * s + 10)}" fill="url(#floor)" opacity="${shadow}"/>
-<g transform="translate(${f(tx)} ${f(ty)}) scale(${s.toFixed(4)})${rot}">
-${castShadow(g.silhouette, shadow)}
+  const palette = makePalette(pl.color);
+  const floorShadow = pl.flat
+    ? ''
+    : `<ellipse cx="${f(pl.cx)}" cy="${f(floor + 18 * s)}" rx="${f(floorW)}" ry="${f(38 * s + 10)}" fill="url(#floor)" opacity="${shadow}"/>\n`;
+  return `${floorShadow}<g transform="translate(${f(tx)} ${f(ty)}) scale(${s.toFixed(4)})${rot}">
+${castShadow(g.silhouette, shadow, pl.flat ? [6, 12] : [14, 24])}
 ${g.body}
 <clipPath id="${id}-clip">${g.silhouette}</clipPath>
-<g clip-path="url(#${id}-clip)">${g.under ?? ''}${g.shade === false ? '' : cylinder({ id, p: makePalette(pl.color) }, box)}${g.over}</g>
+<g clip-path="url(#${id}-clip)">${g.under ?? ''}${g.shade === false ? '' : cylinder({ id, p: palette }, box, pl.flat ? 0.6 : 1)}${pl.knit ? knit(box, palette.dark) : ''}${g.over}</g>
 </g>`;
 }
 
 const floorGradient = `<radialGradient id="floor"><stop offset="0" stop-color="#000" stop-opacity="0.32"/><stop offset="0.6" stop-color="#000" stop-opacity="0.12"/><stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient>`;
 
-/** The complete 1600x1600 studio packshot as SVG markup. */
+/**
+ * Where a close-up looks, in the drawing's own coordinates: the centre and the side of a square
+ * (collar, label and the top of the print on tops; the front panel of a cap; the print of a bag).
+ */
+const detailFocus: Record<ArtKind, { cx: number; cy: number; span: number }> = {
+  tee: { cx: 800, cy: 440, span: 470 },
+  'long-sleeve': { cx: 800, cy: 480, span: 560 },
+  hoodie: { cx: 800, cy: 560, span: 620 },
+  'zip-hoodie': { cx: 716, cy: 560, span: 560 },
+  cap: { cx: 760, cy: 700, span: 560 },
+  beanie: { cx: 800, cy: 880, span: 520 },
+  tote: { cx: 800, cy: 960, span: 560 },
+  backpack: { cx: 800, cy: 1040, span: 480 },
+  deck: { cx: 640, cy: 800, span: 620 },
+  socks: { cx: 720, cy: 760, span: 600 },
+};
+
+/** The shop's image well (client/styles.css --color-bone): the pieces sit on the page's own paper. */
+export const ART_BACKGROUND = '#ebe9e2';
+
+/**
+ * A 1600x1600 flat-lay (the piece laid out on paper, lit from above) or a close-up of the same
+ * drawing (`view: 'detail'`: the viewBox narrowed onto the collar, label or print, knit showing).
+ */
 export function buildProductSvg(opts: Omit<ProductArtOptions, 'outDir' | 'key'>): string {
-  const lum = luminance(toHex(parseHex(opts.color)));
-  // Pale garments get a slightly deeper sweep so their edges still read against it. Linear
-  // gradients only: a full-canvas radial gradient doubles librsvg's raster time.
-  const [bgTop, bgBottom] = lum > 0.6 ? ['#e9e6e0', '#d6d2ca'] : ['#f8f6f2', '#e6e3dd'];
-  const scene = placeGarment('g', {
+  const detail = opts.view === 'detail';
+  const pl: Placement = {
     kind: opts.kind,
     color: opts.color,
     accent: opts.accent,
     graphic: opts.graphic,
     cx: 800,
-    floor: 1390,
-    centerY: 840,
-    size: 1180,
-  });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${ART_SIZE}" height="${ART_SIZE}" viewBox="0 0 1600 1600">
-<defs>
-<linearGradient id="bg" x1="0" x2="0" y1="0" y2="1"><stop offset="0" stop-color="${bgTop}"/><stop offset="0.72" stop-color="${bgBottom}"/><stop offset="1" stop-color="${mix(bgBottom, '#000000', 0.05)}"/></linearGradient>
-<linearGradient id="vignette" x1="0" x2="1" y1="0" y2="0"><stop offset="0" stop-color="#000" stop-opacity="0.05"/><stop offset="0.3" stop-color="#000" stop-opacity="0"/><stop offset="0.7" stop-color="#000" stop-opacity="0"/><stop offset="1" stop-color="#000" stop-opacity="0.05"/></linearGradient>
-${floorGradient}
-</defs>
-<rect width="1600" height="1600" fill="url(#bg)"/>
-<rect width="1600" height="1600" fill="url(#vignette)"/>
-${scene}
+    floor: 1340,
+    centerY: 800,
+    size: 1200,
+    shadow: 0.8,
+    flat: true,
+    knit: detail,
+  };
+  const fitted = fitGarment('g', pl);
+  let view = '0 0 1600 1600';
+  if (detail) {
+    const d = detailFocus[opts.kind];
+    const span = d.span * fitted.s;
+    view = `${f(fitted.tx + d.cx * fitted.s - span / 2)} ${f(fitted.ty + d.cy * fitted.s - span / 2)} ${f(span)} ${f(span)}`;
+  }
+  // Flat paper, the colour of the image well behind it, so a picture has no visible edge on a card or in the zoom.
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${ART_SIZE}" height="${ART_SIZE}" viewBox="${view}">
+<rect x="-800" y="-800" width="3200" height="3200" fill="${ART_BACKGROUND}"/>
+${placeGarment('g', pl, fitted)}
 </svg>`;
 }
 
@@ -1060,11 +1134,41 @@ async function toCache(entry: string, outDir: string, key: string): Promise<void
   }
 }
 
-/** Rasterise once, then derive each width from the same pixels (or copy them from the cache). */
-async function writeWidths(svg: string, outDir: string, key: string, cacheDir: string | null = ART_CACHE_DIR): Promise<void> {
+/** Runs a task when one of a fixed number of slots is free. */
+type Slots = <T>(task: () => Promise<T>) => Promise<T>;
+const unlimited: Slots = (task) => task();
+
+/** At most `n` tasks at a time, the rest queued in order. */
+function slots(n: number): Slots {
+  let free = Math.max(1, n);
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    else free--;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
+
+/**
+ * Rasterise once, then derive each width from the same pixels (or copy them from the cache).
+ * `raster` bounds the rasterising (CPU) only: cache copies (file I/O) need no such bound.
+ */
+async function writeWidths(
+  svg: string,
+  outDir: string,
+  key: string,
+  cacheDir: string | null = ART_CACHE_DIR,
+  raster: Slots = unlimited,
+): Promise<void> {
   if (!KEY.test(key)) throw new Error(`Invalid art key: ${key}`);
   await mkdir(outDir, { recursive: true });
-  if (cacheDir === null) return rasterise(svg, outDir, key);
+  if (cacheDir === null) return raster(() => rasterise(svg, outDir, key));
   const hash = crypto
     .createHash('sha256')
     .update(JSON.stringify({ v: ART_CACHE_VERSION, key, widths: ART_WIDTHS, webp: WEBP }))
@@ -1074,7 +1178,7 @@ async function writeWidths(svg: string, outDir: string, key: string, cacheDir: s
     .slice(0, 32);
   const entry = path.join(cacheDir, hash);
   if (await fromCache(entry, outDir, key)) return;
-  await rasterise(svg, outDir, key);
+  await raster(() => rasterise(svg, outDir, key));
   await toCache(entry, outDir, key);
 }
 
@@ -1096,19 +1200,19 @@ async function rasterise(svg: string, outDir: string, key: string): Promise<void
   );
 }
 
-export async function renderProductArt(opts: ProductArtOptions, cacheDir?: string | null): Promise<string> {
-  await writeWidths(buildProductSvg(opts), opts.outDir, opts.key, cacheDir);
+export async function renderProductArt(opts: ProductArtOptions, cacheDir?: string | null, raster?: Slots): Promise<string> {
+  await writeWidths(buildProductSvg(opts), opts.outDir, opts.key, cacheDir, raster);
   return `/uploads/seed/${opts.key}.webp`;
 }
 
-export async function renderCategoryArt(slug: string, outDir: string, cacheDir?: string | null): Promise<string> {
+export async function renderCategoryArt(slug: string, outDir: string, cacheDir?: string | null, raster?: Slots): Promise<string> {
   const key = `category-${slug}`;
-  await writeWidths(buildCategorySvg(slug), outDir, key, cacheDir);
+  await writeWidths(buildCategorySvg(slug), outDir, key, cacheDir, raster);
   return `/uploads/seed/${key}.webp`;
 }
 
 export interface SeedArt {
-  /** product name -> image paths, one per colour (max four), in colour order */
+  /** product name -> image paths: the first colour's flat-lay, the close-up, then the other colours' flat-lays */
   products: Map<string, string[]>;
   /** category slug -> banner path */
   categories: Map<string, string>;
@@ -1123,9 +1227,12 @@ export async function renderSeedArt(outDir: string, concurrency = 2, opts: { cac
   const products = new Map<string, string[]>();
   const categories = new Map<string, string>();
   const jobs: Job[] = [];
+  // `concurrency` drawings rasterise at a time (libuv's threads); copies from the cache, the usual
+  // case (every e2e and bench shop), run eight at a time.
+  const raster = slots(concurrency);
   for (const cat of seedCategories) {
     jobs.push(async () => {
-      categories.set(cat.slug, await renderCategoryArt(cat.slug, outDir, opts.cacheDir));
+      categories.set(cat.slug, await renderCategoryArt(cat.slug, outDir, opts.cacheDir, raster));
     });
   }
   for (const product of seedProducts) {
@@ -1136,10 +1243,10 @@ export async function renderSeedArt(outDir: string, concurrency = 2, opts: { cac
     );
     for (const j of imageJobs) {
       jobs.push(async () => {
-        await renderProductArt({ ...product.art, color: j.color.value, outDir, key: j.key }, opts.cacheDir);
+        await renderProductArt({ ...product.art, color: j.color.value, view: j.view, outDir, key: j.key }, opts.cacheDir, raster);
       });
     }
   }
-  await mapLimit(jobs, concurrency, (job) => job());
+  await mapLimit(jobs, Math.max(8, concurrency), (job) => job());
   return { products, categories };
 }

@@ -4,11 +4,10 @@ import { beforeEach, expect, test } from 'vitest';
 import type { AdminDevice } from '../../../common/contracts/admin-devices';
 import { describeEachDb, type TestClient } from '../../../tests/support/build-test-app';
 import { TEST_ADMIN_PASSWORD } from '../../../tests/support/admin-session';
-import { SESSION_COOKIE } from '../../plugins/session';
+import { KNOWN_DEVICE_COOKIE, SESSION_COOKIE } from '../../lib/cookies';
 import { revokeAdminLogins } from '../session/session.service';
 import { writeSetting } from './admin-auth.repository';
 import { ADMIN_PASSWORD_HASH_KEY, createAdminAuthService, deviceThrottleKey, hashPassword } from './admin-auth.service';
-import { KNOWN_DEVICE_COOKIE } from './admin.routes';
 import { adminDevices, adminLoginThrottle } from './admin.tables';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';

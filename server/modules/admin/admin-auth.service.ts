@@ -7,7 +7,7 @@ import { ADMIN_IDLE_TIMEOUT_MS, ADMIN_SESSION_MAX_AGE_MS, isUuid } from '../../.
 import type { AdminDevice } from '../../../common/contracts/admin-devices';
 import type { Db, Tx } from '../../db/client';
 import { DEFAULT_IPV6_PREFIX, networkKey as networkOf } from '../../lib/network-address';
-import { HttpError, notFound, unauthorized } from '../../plugins/http-error';
+import { HttpError, notFound, unauthorized } from '../../lib/http-error';
 import {
   clearThrottle,
   deleteDeadDevices,

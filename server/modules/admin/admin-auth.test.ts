@@ -5,11 +5,10 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { ADMIN_IDLE_TIMEOUT_MS, ADMIN_SESSION_MAX_AGE_MS } from '../../../common/contracts/admin';
 import { buildTestApp, describeEachDb } from '../../../tests/support/build-test-app';
 import { loginAsAdmin, TEST_ADMIN_PASSWORD } from '../../../tests/support/admin-session';
-import { SESSION_COOKIE } from '../../plugins/session';
+import { KNOWN_DEVICE_COOKIE, SESSION_COOKIE } from '../../lib/cookies';
 import { revokeAdminLogins } from '../session/session.service';
 import { sessions } from '../session/session.tables';
 import { ADMIN_PASSWORD_HASH_KEY, createAdminAuthService, GLOBAL_THROTTLE, loginAddressKey, loginShareKey, NETWORK_SHARE } from './admin-auth.service';
-import { KNOWN_DEVICE_COOKIE } from './admin.routes';
 import { adminLoginThrottle, appSettings } from './admin.tables';
 
 /** Every [method, path] Fastify has registered under /api/admin (from its route tree). */

@@ -31,7 +31,8 @@ import {
 import { errorResponses } from '../../../common/contracts/api-error';
 import { cancelOrderBody, refundOrderBody } from '../../../common/contracts/after-sale';
 import { adminDeviceIdParams, adminDeviceListSchema } from '../../../common/contracts/admin-devices';
-import { unauthorized } from '../../plugins/http-error';
+import { KNOWN_DEVICE_COOKIE } from '../../lib/cookies';
+import { unauthorized } from '../../lib/http-error';
 import { adminSessionState, DEVICE_COOKIE_MAX_AGE_MS, needsActivityRefresh } from './admin-auth.service';
 import { StockConflictError } from './product-messages';
 import type { AdminService } from './admin.service';
@@ -40,10 +41,10 @@ import type { AdminService } from './admin.service';
 export const PUBLIC_ADMIN_ROUTES = new Set(['/api/admin/login', '/api/admin/status']);
 
 /**
- * Cookie set at a successful login: the random token of a server-side device record (ADR 012), which
- * gives this browser a login budget of its own. Signed for this cookie name only.
+ * Cookie set at a successful login (KNOWN_DEVICE_COOKIE, named in server/lib/cookies.ts): the random token
+ * of a server-side device record (ADR 012), which gives this browser a login budget of its own. Signed for
+ * this cookie name only.
  */
-export const KNOWN_DEVICE_COOKIE = 'fifty_admin_device';
 
 function sendCsv(reply: FastifyReply, filename: string, csv: string) {
   return reply

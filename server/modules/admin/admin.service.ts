@@ -14,7 +14,7 @@ import {
 import type { OrderStatus } from '../../../common/contracts/checkout';
 import type { NewsletterSubscription } from '../../../common/contracts/newsletter';
 import type { Db } from '../../db/client';
-import { notFound } from '../../plugins/http-error';
+import { notFound } from '../../lib/http-error';
 import { createAdminAuthService, type AdminSessions } from './admin-auth.service';
 import { newsletterCsv, notifySignupsCsv, ordersCsv, pickListCsv, PICK_STATUSES } from './csv-export';
 

@@ -170,6 +170,29 @@ describe('csv export', () => {
     expect(rows[2]![col]).toBe('');
   });
 
+  test('the country code stays its own column to filter by; its name and the address as its post writes it come last', () => {
+    const rows = parseCsv(
+      ordersCsv([
+        order({}),
+        order({
+          orderNumber: 'FIFTY-PARIS',
+          shippingAddress: '12 rue de la Roquette',
+          shippingCity: 'Paris',
+          shippingState: '',
+          shippingZip: '75011',
+          shippingCountry: 'FR',
+        }),
+      ]),
+    );
+    const [header, us, fr] = rows;
+    expect(header!.slice(-2)).toEqual(['Country name', 'Postal address']);
+    expect(us![header!.indexOf('Country')]).toBe('US');
+    expect(fr![header!.indexOf('Country')]).toBe('FR');
+    expect(fr![header!.indexOf('Country name')]).toBe('France');
+    expect(fr![header!.indexOf('Postal address')]).toBe('Ada Lovelace / 12 rue de la Roquette / 75011 PARIS / France');
+    expect(us![header!.indexOf('Postal address')]).toBe('Ada Lovelace / 1 Way / SPRINGFIELD, IL 62701 / United States');
+  });
+
   test('newsletter export', () => {
     const csv = newsletterCsv([
       { id: 'x', email: '=cmd@x.com', subscribedAt: '2025-01-01T00:00:00.000Z', subscribed_at: '' },

@@ -1,4 +1,6 @@
 import type { AdminOrder, NewsletterSignup, NotifySignupList } from '../../../common/contracts/admin';
+import { countryName, formatPostalAddress } from '../../../common/domain/address-format';
+import { isDisputeOpen } from '../../../common/domain/after-sale';
 import { needsSignature, SIGNATURE_REQUIRED_LABEL } from '../../../common/domain/fulfilment-promises';
 import { parseMoney } from '../../../common/domain/money';
 import { formatEditionNumbers } from '../../../common/domain/stock';
@@ -63,6 +65,10 @@ const ORDER_HEADER = [
   'Carrier',
   'Tracking number',
   'Signature',
+  // Appended, so the columns before keep their places: 'Country' stays the code to filter by; these are
+  // for reading and for labels (the country's own format, capitals where its post asks for them).
+  'Country name',
+  'Postal address',
 ] as const;
 
 /** The shipping page's promise (common/domain/fulfilment-promises.ts): over $200 the parcel ships signed for. */
@@ -110,6 +116,9 @@ export function ordersCsv(orders: readonly AdminOrder[]): string {
       o.carrier,
       o.trackingNumber,
       signatureOf(o) ? SIGNATURE_REQUIRED_LABEL : '',
+      countryName(o.shippingCountry),
+      // One line per order (a row per line keeps grep, wc and line-based imports honest): ' / ' between lines.
+      formatPostalAddress({ ...o, name: `${o.customerFirstName} ${o.customerLastName}` }).join(' / '),
     ]),
   );
 }
@@ -142,7 +151,7 @@ export function pickListCsv(orders: readonly AdminOrder[], sizeOrder: (productNa
   for (const order of orders) {
     if (!(PICK_STATUSES as readonly string[]).includes(order.status)) continue;
     // A card dispute holds an unshipped order until it closes; a cancelled line's pieces are back on the shelf (ADR 021).
-    if (order.disputes?.some((d) => d.status === 'open')) continue;
+    if (order.disputes?.some((d) => isDisputeOpen(d.status))) continue;
     for (const item of order.items) {
       if (item.cancelled) continue;
       const size = item.selectedSize ?? '';

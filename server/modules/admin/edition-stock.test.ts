@@ -28,8 +28,8 @@ describeEachDb('edition size caps stock (docs/product.md §9, Edition numbers)',
       phone: null,
       shippingAddress: '1 St',
       shippingCity: 'C',
-      shippingState: 'S',
-      shippingZip: '1',
+      shippingState: 'IL',
+      shippingZip: '62701',
       shippingCountry: 'US',
     });
     expect((await shopper.post('/api/create-payment-intent', {})).statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import { HttpError } from '../../plugins/http-error';
+import { HttpError } from '../../lib/http-error';
 
 export const PRODUCT_NOT_FOUND = 'Product not found';
 

@@ -1,11 +1,15 @@
-import { escapeHtml } from '../../lib/html';
+import { mailBrand, renderMailHtml, textFooter, type MailBlock, type ShopOrBrand } from '../../lib/mail-template';
 import type { MailMessage } from '../../lib/mailer';
 import { shopTime } from '../../lib/shop-time';
+import { editionRetiredText } from '../../../common/domain/edition-copy';
 
 interface AlertMailInput {
   to: string;
   productName: string;
-  shopName: string;
+  /** The shop's name, or its whole mail brand (server/lib/mail-template.ts). */
+  shopName: ShopOrBrand;
+  /** The piece's image (absolute URL), shown in the mail. */
+  productImageUrl?: string | null;
   /** The product page (with ?claim=… for a reserved piece). */
   productUrl: string;
   /** One-click unsubscribe (RFC 8058): in the headers and at the foot of the mail. */
@@ -14,27 +18,35 @@ interface AlertMailInput {
 
 /** Every alert mail names only its own recipient and can be left with one click (List-Unsubscribe). */
 function compose(input: AlertMailInput, subject: string, lines: string[], cta: string): MailMessage {
-  const { to, shopName, productUrl, unsubscribeUrl } = input;
+  const { to, productUrl, unsubscribeUrl } = input;
+  const brand = mailBrand(input.shopName);
+  const why = 'You asked us to tell you about this piece.';
   const text = [
     ...lines,
     '',
     `${cta}: ${productUrl}`,
     '',
-    `— ${shopName}`,
+    `— ${brand.shopName}`,
     '',
-    `You asked us to tell you about this piece. Unsubscribe: ${unsubscribeUrl}`,
+    `${why} Unsubscribe: ${unsubscribeUrl}`,
+    ...textFooter(brand),
   ].join('\n');
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<h1 style="font-size:24px;text-transform:uppercase;letter-spacing:1px">${escapeHtml(shopName)}</h1>
-${lines
-  .filter(Boolean)
-  .map((l) => `<p style="font-size:16px;line-height:1.5">${escapeHtml(l)}</p>`)
-  .join('\n')}
-<p><a href="${escapeHtml(productUrl)}" style="display:inline-block;background:#0a0a0a;color:#f5f5f0;padding:12px 20px;font-weight:bold;text-decoration:none">${escapeHtml(cta)}</a></p>
-<p style="font-size:12px;color:#666">You asked us to tell you about this piece. <a href="${escapeHtml(unsubscribeUrl)}" style="color:#666">Unsubscribe</a></p>
-</body></html>`;
+  const html = renderMailHtml(brand, {
+    subject,
+    heading: lines[0],
+    // "Add it to your calendar: <url>" reads as a link in HTML.
+    lead: lines
+      .slice(1)
+      .filter(Boolean)
+      .map((l): MailBlock => {
+        const m = /^(.+): (https?:\/\/\S+)$/.exec(l);
+        return m ? { text: [{ link: { url: m[2]!, label: m[1]! } }] } : l;
+      }),
+    cta: { url: productUrl, label: cta },
+    items: [{ name: input.productName, imageUrl: input.productImageUrl ?? null }],
+    piecesFirst: true,
+    footnote: [{ text: [`${why} `, { link: { url: unsubscribeUrl, label: 'Unsubscribe' } }], tone: 'small' }],
+  });
   return {
     to,
     subject,
@@ -45,13 +57,13 @@ ${lines
 }
 
 /** The drop opened: mailed at the release time to everyone who asked. */
-export function buildReleaseMail(input: AlertMailInput): MailMessage {
+export function buildReleaseMail(input: AlertMailInput & { editionSize: number }): MailMessage {
   return compose(
     input,
     `${input.productName} just dropped`,
     [
       `${input.productName} is on sale now.`,
-      'Only 50 pieces will ever be made; once they are gone, the design is retired for good.',
+      editionRetiredText(input.editionSize),
     ],
     'Shop the drop',
   );
@@ -63,7 +75,7 @@ export function buildReleaseMail(input: AlertMailInput): MailMessage {
  * carries the drop's calendar event (.ics) with a link to download it again.
  */
 export function buildRoomOpenMail(
-  input: AlertMailInput & { releaseAt: Date; roomOpensAt: Date; timeZone?: string; calendarUrl: string; calendar: string },
+  input: AlertMailInput & { editionSize: number; releaseAt: Date; roomOpensAt: Date; timeZone?: string; calendarUrl: string; calendar: string },
 ): MailMessage {
   const release = shopTime(input.releaseAt, input.timeZone);
   const opened = shopTime(input.roomOpensAt, input.timeZone);
@@ -73,7 +85,7 @@ export function buildRoomOpenMail(
     [
       `Join before ${release.short} to be in the draw.`,
       `The waiting room for ${input.productName} opened at ${opened.short}. Everyone who joins before the release (${release.long}) gets a random place in the draw; after that, the line is first come, first served.`,
-      'Only 50 pieces will ever be made; once they are gone, the design is retired for good.',
+      editionRetiredText(input.editionSize),
       `Add it to your calendar: ${input.calendarUrl}`,
     ],
     'Join the waiting room',

@@ -12,7 +12,8 @@ import {
 import { errorResponses } from '../../../common/contracts/api-error';
 import { productIdParams } from '../../../common/contracts/catalog';
 import { escapeHtml } from '../../lib/html';
-import { CLAIM_COOKIE, type AlertsService } from './alerts.service';
+import { CLAIM_COOKIE } from '../../lib/cookies';
+import type { AlertsService } from './alerts.service';
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -67,7 +68,7 @@ export async function alertsRoutes(app: FastifyInstance, opts: { alerts: AlertsS
     async (request) => {
       const { claim, cookie, maxAgeMs } = await alerts.claim(
         request.body.token,
-        request.readSignedCookie(CLAIM_COOKIE),
+        request.shopper.claimToken,
       );
       request.setSignedCookie(CLAIM_COOKIE, cookie, maxAgeMs);
       return claim;

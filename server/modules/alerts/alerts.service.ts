@@ -10,8 +10,12 @@ import { mailboxKey } from '../../../common/domain/identity';
 import { isReleased } from '../../../common/domain/release';
 import { sizeKey } from '../../../common/domain/size-run';
 import { isAvailable } from '../../../common/domain/stock';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../../plugins/http-error';
+import { lockClass } from '../../lib/advisory-locks';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../lib/http-error';
+import { absoluteUrl, type MailBrand } from '../../lib/mail-template';
 import type { Mailer, MailMessage } from '../../lib/mailer';
+import type { KeyService } from '../../lib/keys';
+import type { Clock } from '../../lib/db-clock';
 import { buildDropCalendar } from './alerts.calendar';
 import { buildReleaseMail, buildRestockMail, buildRoomOpenMail } from './alerts.mail';
 import {
@@ -31,12 +35,6 @@ import {
   type MailableAlert,
   type Reservation,
 } from './alerts.repository';
-
-/**
- * The cookie a claim link sets: the only cart that may take a reserved piece (httpOnly, this browser). Its
- * name lives with the request's shopper (server/plugins/shopper.ts), which reads it for the buying flows.
- */
-export { CLAIM_COOKIE } from '../../plugins/shopper';
 const BATCH = 100;
 /** Claim tokens one browser's cookie keeps (the newest first), '.'-separated: a token never holds a '.'. */
 const CLAIMS_PER_BROWSER = 5;
@@ -88,6 +86,8 @@ export interface AlertsDeps {
   mailer: Mailer;
   log: FastifyBaseLogger;
   shopName: string;
+  /** SUPPORT_EMAIL: the mails' footer names it. */
+  supportEmail?: string;
   /** Links in the mails are built from it (PUBLIC_URL, else this server's address). */
   baseUrl: string;
   reserveMinutes: number;
@@ -98,8 +98,10 @@ export interface AlertsDeps {
    * a returned piece goes to the waiting list. Called after commits only, never inside inventory's transaction.
    */
   isDropSoldOut?: (productId: string) => Promise<boolean>;
-  /** Keys the hashes of folded mailboxes (the session secret; ADR 013). */
-  secret?: string;
+  /** The shop's key service: keys the hashes of folded mailboxes (ADR 013) alike in every instance. */
+  keys: KeyService;
+  /** The clock of drop-day decisions (server/lib/db-clock.ts): released yet, a reservation still running. */
+  clock: Clock;
   /**
    * DROP_RAFFLE_MINUTES in ms: release subscribers are mailed when the waiting room opens, this long before
    * the release (everyone who joins before the release is in the draw). 0: at the release.
@@ -118,9 +120,11 @@ export interface AlertsDeps {
  * so several instances never mail anyone twice.
  */
 export function createAlertsService(deps: AlertsDeps) {
-  const { db, catalog, inventory, mailer, log, shopName, reserveMinutes, dropWindowMs } = deps;
+  const { db, catalog, inventory, mailer, log, shopName, reserveMinutes, dropWindowMs, clock } = deps;
   const base = deps.baseUrl.replace(/\/+$/, '');
-  const mailboxSecret = crypto.createHmac('sha256', deps.secret ?? crypto.randomBytes(32)).update('alert mailboxes').digest();
+  /** Who the alert mails are from (server/lib/mail-template.ts). */
+  const brand: MailBrand = { shopName, shopUrl: base, supportEmail: deps.supportEmail };
+  const mailboxSecret = deps.keys.derive('alert mailboxes');
   const mailboxHash = (email: string) => crypto.createHmac('sha256', mailboxSecret).update(mailboxKey(email)).digest('base64url');
   const minutesShown = Math.max(1, Math.round(reserveMinutes));
   const raffleMs = deps.raffleMs ?? 0;
@@ -196,7 +200,8 @@ export function createAlertsService(deps: AlertsDeps) {
           to: a.email,
           productName: p.name,
           size,
-          shopName,
+          shopName: brand,
+          productImageUrl: absoluteUrl(base, p.images[0]),
           ...links(a),
           reservedUntil: a.reservedUntil!,
           minutes: minutesShown,
@@ -209,7 +214,7 @@ export function createAlertsService(deps: AlertsDeps) {
 
   /** Serialises reservations of one product across instances (and with inventory's transactions). */
   const lockProduct = (tx: Tx, productId: string) =>
-    tx.execute(sql`select pg_advisory_xact_lock(5057, hashtext(${productId}))`);
+    tx.execute(sql`select pg_advisory_xact_lock(${lockClass('productReservation')}, hashtext(${productId}))`);
 
   /**
    * Inside its drop window (released, DROP_WINDOW_MINUTES not over; common/domain/drop.ts) a product is sold
@@ -256,7 +261,7 @@ export function createAlertsService(deps: AlertsDeps) {
     const claimToken = reservations.find((r) => mine.includes(r.claimToken))?.claimToken ?? null;
     if (!isReservedForOthers({ stock, reservations: reservations.map((r) => r.claimToken), claimToken })) return;
     const first = reservations.reduce((a, b) => (a.reservedUntil < b.reservedUntil ? a : b));
-    throw conflict(reservedMessage(first.reservedUntil, new Date()));
+    throw conflict(reservedMessage(first.reservedUntil, new Date(clock.now())));
   }
 
   let mailTimer: NodeJS.Timeout | null = null;
@@ -335,7 +340,7 @@ export function createAlertsService(deps: AlertsDeps) {
     ): Promise<{ created: boolean; kind: AlertKind; message: string }> {
       const product = await catalog.getProductFresh(productId);
       if (!product) throw notFound('Product not found');
-      let kind = alertKindFor(product, Date.now());
+      let kind = alertKindFor(product, clock.now());
       let wanted: AlertsSizeStock | null = null;
       if (size !== null) {
         const run = await sizeRunOf(productId);
@@ -367,7 +372,7 @@ export function createAlertsService(deps: AlertsDeps) {
      * people can act on"). A subscriber first mailed after the release (a late signup, a shop that was down)
      * gets the release wording. One row claimed by one instance (notified_at, SKIP LOCKED).
      */
-    async sendReleaseAlerts(now = Date.now()): Promise<number> {
+    async sendReleaseAlerts(now = clock.now()): Promise<number> {
       const waiting = await listPendingProducts(db, 'release');
       if (waiting.length === 0) return 0;
       const products = await catalog.getProductsFresh(waiting);
@@ -380,11 +385,13 @@ export function createAlertsService(deps: AlertsDeps) {
         const claimed = await claimReleaseAlerts(db, roomOpen, BATCH);
         total += await mailAll(claimed, (a, p) => {
           const releaseAt = p.releaseAt ? Date.parse(p.releaseAt) : null;
-          if (releaseAt === null || releaseAt <= now) return buildReleaseMail({ to: a.email, productName: p.name, shopName, ...links(a) });
+          if (releaseAt === null || releaseAt <= now) return buildReleaseMail({ to: a.email, productName: p.name, editionSize: p.editionSize, shopName: brand, productImageUrl: absoluteUrl(base, p.images[0]), ...links(a) });
           return buildRoomOpenMail({
             to: a.email,
             productName: p.name,
-            shopName,
+            editionSize: p.editionSize,
+            shopName: brand,
+            productImageUrl: absoluteUrl(base, p.images[0]),
             productUrl: `${productPage(p.id)}#waiting-room`,
             unsubscribeUrl: links(a).unsubscribeUrl,
             releaseAt: new Date(releaseAt),
@@ -450,7 +457,7 @@ export function createAlertsService(deps: AlertsDeps) {
     async claim(token: string, cookie: string | null): Promise<{ claim: AlertClaim; cookie: string; maxAgeMs: number }> {
       const row = await findByClaimToken(db, token);
       if (!row || row.kind !== 'restock') throw notFound(alertMessages.unknownLink);
-      if (row.unsubscribedAt || !row.notifiedAt || !row.reservedUntil || row.reservedUntil.getTime() <= Date.now())
+      if (row.unsubscribedAt || !row.notifiedAt || !row.reservedUntil || row.reservedUntil.getTime() <= clock.now())
         throw new HttpError(410, alertMessages.claimEnded);
       const held = claimTokensOf(cookie);
       if (!held.includes(token) && !(await markClaimed(db, row.id))) throw forbidden(claimMessages.otherBrowser);
@@ -460,7 +467,7 @@ export function createAlertsService(deps: AlertsDeps) {
           productId: row.productId,
           size,
           reservedUntil: row.reservedUntil.toISOString(),
-          message: `This piece is kept for you for another ${Math.max(1, Math.ceil((row.reservedUntil.getTime() - Date.now()) / 60_000))} minutes.`,
+          message: `This piece is kept for you for another ${Math.max(1, Math.ceil((row.reservedUntil.getTime() - clock.now()) / 60_000))} minutes.`,
         },
         cookie: [token, ...held.filter((t) => t !== token)].slice(0, CLAIMS_PER_BROWSER).join('.'),
         // The longest any window can still run: each claim's own end is checked on the server.

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { formatShopTime } from '../../../common/domain/date-time-format';
 import path from 'node:path';
 import ICAL from 'ical.js';
 import type { FastifyInstance } from 'fastify';
@@ -103,7 +104,7 @@ describeEachDb("Notify me: the mail goes out when the waiting room opens, with t
 
     const mails = outbox(t()).filter((m) => m.includes('Room Tee'));
     expect(mails).toHaveLength(2);
-    const hhmm = releaseAt.toISOString().slice(11, 16);
+    const hhmm = formatShopTime(releaseAt, { timeZone: 'UTC' });
     for (const p of people) {
       const mine = mails.filter((m) => new RegExp(`^To: ${p.replace('.', '\\.')}$`, 'm').test(m));
       expect(mine).toHaveLength(1);
@@ -178,7 +179,7 @@ const zoneClock = createManualClock(Date.UTC(2031, 4, 17, 9, 0));
 describeEachDb(
   'Notify me in the shop’s time zone',
   (t) => {
-    test('the room-open mail and its calendar description name the release at 14:00 CEST, not 12:00 UTC', async () => {
+    test('the room-open mail and its calendar description name the release at 2:00 PM CEST, not 12:00 PM UTC', async () => {
       const raffleMs = t().config.DROP_RAFFLE_MINUTES * MINUTE;
       const releaseAt = new Date(Date.UTC(2031, 4, 17, 12, 0));
       const id = await createProduct(t().database.db, { name: 'Zone Tee', releaseAt });
@@ -187,13 +188,13 @@ describeEachDb(
       zoneClock.set(releaseAt.getTime() - raffleMs + 1_000);
       await t().services.jobs.runAll();
       const [eml] = outbox(t()).filter((m) => m.includes('Zone Tee'));
-      expect(subjectOf(eml!)).toBe('Zone Tee: the waiting room is open — join before 14:00 CEST');
-      expect(mimePart(eml!, 'text/plain')).toContain('Join before 14:00 CEST to be in the draw.');
-      expect(eml).not.toContain('12:00 UTC');
+      expect(subjectOf(eml!)).toBe('Zone Tee: the waiting room is open — join before 2:00 PM CEST');
+      expect(mimePart(eml!, 'text/plain')).toContain('Join before 2:00 PM CEST to be in the draw.');
+      expect(eml).not.toContain('12:00 PM UTC');
       const ics = mimePart(eml!, 'text/calendar');
       // The event's own times stay absolute (a calendar shows them in its reader's zone).
       expect(eventOf(ics).start).toBe(releaseAt.getTime() - raffleMs);
-      expect(ics.replace(/\r\n /g, '')).toContain('Join the waiting room before 14:00 CEST');
+      expect(ics.replace(/\r\n /g, '')).toContain('Join the waiting room before 2:00 PM CEST');
     });
   },
   { env: { SHOP_TIME_ZONE: 'Europe/Berlin' }, deps: { clock: zoneClock } },

@@ -1,9 +1,9 @@
-import crypto from 'node:crypto';
 import { createChallenge, randomInt, verifySolution, type Challenge, type Payload } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { badRequest } from '../../plugins/http-error';
+import { badRequest } from '../../lib/http-error';
+import type { KeyService } from '../../lib/keys';
 import { spentPowChallenges } from './bot-check.tables';
 import { verifySignedSolution } from './pow-verify';
 
@@ -27,8 +27,8 @@ export const BOT_CHECK_MESSAGES = {
 } as const;
 
 /** HMAC keys of the challenges, derived from the session secret that every instance shares. */
-function deriveSecret(secret: string, purpose: string): string {
-  return crypto.createHmac('sha256', secret).update(`fifty:pow:${purpose}`).digest('base64url');
+function deriveSecret(keys: KeyService, purpose: string): string {
+  return keys.derive(`fifty:pow:${purpose}`).toString('base64url');
 }
 
 function decodePayload(value: string): Payload | null {
@@ -52,12 +52,12 @@ function decodePayload(value: string): Payload | null {
  * Proof-of-work bot check with no third-party service (altcha-lib): signed, short-lived challenges,
  * each accepted once on any instance (the signature is spent in `spent_pow_challenges`).
  */
-export function createBotCheckService(deps: { db: Db; secret: string; now?: () => number; tries?: number }) {
+export function createBotCheckService(deps: { db: Db; keys: KeyService; now?: () => number; tries?: number }) {
   const { db } = deps;
   const now = deps.now ?? Date.now;
   const tries = deps.tries ?? POW_TRIES;
-  const hmacSignatureSecret = deriveSecret(deps.secret, 'signature');
-  const hmacKeySignatureSecret = deriveSecret(deps.secret, 'key-signature');
+  const hmacSignatureSecret = deriveSecret(deps.keys, 'signature');
+  const hmacKeySignatureSecret = deriveSecret(deps.keys, 'key-signature');
   // Every protected request spends its challenge: built once, prepared on each connection.
   const spend = db
     .insert(spentPowChallenges)

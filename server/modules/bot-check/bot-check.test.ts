@@ -3,6 +3,7 @@ import { expect, test } from 'vitest';
 import type { Challenge } from 'altcha-lib';
 import { describeEachDb } from '../../../tests/support/build-test-app';
 import { solvePow } from '../../../tests/support/pow';
+import { createKeyService } from '../../lib/keys';
 import { BOT_CHECK_MESSAGES, createBotCheckService, POW_ALGORITHM, POW_TTL_MS } from './bot-check.service';
 import { spentPowChallenges } from './bot-check.tables';
 
@@ -57,7 +58,7 @@ describeEachDb('newsletter bot check (proof of work)', (t) => {
       // An easier challenge made up by the client: its signature no longer matches.
       encode({ ...good, challenge: { ...good.challenge, parameters: { ...good.challenge.parameters, cost: 1 } } }),
       // A challenge signed with another secret (another shop).
-      await solvePow(await createBotCheckService({ db: t().database.db, secret: 'another-shop-secret-another-shop-secret' }).challenge()),
+      await solvePow(await createBotCheckService({ db: t().database.db, keys: createKeyService('another-shop-secret-another-shop-secret') }).challenge()),
     ];
     for (const [i, altcha] of cases.entries()) {
       const res = await subscribe({ email: `invalid${i}@example.com`, altcha });
@@ -70,7 +71,7 @@ describeEachDb('newsletter bot check (proof of work)', (t) => {
   });
 
   test('expired: a challenge older than 5 minutes is 400', async () => {
-    const past = createBotCheckService({ db: t().database.db, secret: SECRET, now: () => Date.now() - POW_TTL_MS - 1_000 });
+    const past = createBotCheckService({ db: t().database.db, keys: createKeyService(SECRET), now: () => Date.now() - POW_TTL_MS - 1_000 });
     const res = await subscribe({ email: 'late@example.com', altcha: await solvePow(await past.challenge()) });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: BOT_CHECK_MESSAGES.expired });

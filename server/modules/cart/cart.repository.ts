@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { lockSeed } from '../../lib/advisory-locks';
 import { cartItems } from './cart.tables';
 
 export type CartLineRow = typeof cartItems.$inferSelect;
@@ -96,5 +97,5 @@ export async function moveCartLines(db: DbOrTx, fromSid: string, toSid: string):
  * session's line of one product go one at a time, so each sees what the one before it put in the cart.
  */
 export async function lockSessionProduct(tx: DbOrTx, sessionId: string, productId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cart:${sessionId}:${productId}`}, 5052))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`cart:${sessionId}:${productId}`}, ${lockSeed('cartLine')}))`);
 }

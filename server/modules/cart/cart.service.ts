@@ -2,9 +2,10 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { AddToCartBody, CartItem } from '../../../common/contracts/cart';
 import type { Product } from '../../../common/contracts/catalog';
 import { unitPriceCents } from '../../../common/domain/pricing';
+import { imageForColor } from '../../../common/domain/color-image';
 import { checkCartQuantity, isAvailable, stockMessages } from '../../../common/domain/stock';
 import { resolveVariant } from '../../../common/domain/variant';
-import { badRequest, conflict, notFound } from '../../plugins/http-error';
+import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { publicSessionRef } from '../../lib/session-ref';
 import {
   addCartLineIfAvailable,
@@ -237,7 +238,8 @@ export function createCartService(deps: { db: Db; catalog: CartCatalog; inventor
         quantity: row.quantity,
         selectedSize: row.selectedSize,
         selectedColor: row.selectedColor,
-        image: product.images[0] ?? null,
+        // The chosen colour's image: the order (and its page, success screen and mails) keeps it.
+        image: imageForColor(product, row.selectedColor),
         available: isAvailable(product) ? product.stock : 0,
         releaseAt: product.releaseAt,
         maxPerShopper: product.maxPerShopper,

@@ -15,7 +15,7 @@ import {
 import { errorResponses } from '../../../common/contracts/api-error';
 import { pickFeatured, slicePage } from '../../../common/domain/product-page';
 import { upcomingDrops } from '../../../common/domain/release';
-import { notFound } from '../../plugins/http-error';
+import { notFound } from '../../lib/http-error';
 import { createBodyCache, PrecompressedBody, sendPrecompressedJson } from '../../plugins/precompressed';
 import type { CatalogService } from './catalog.service';
 

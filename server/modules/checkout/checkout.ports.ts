@@ -1,7 +1,7 @@
 import type { DbOrTx, Tx } from '../../db/client';
 import type { ShippingMethod } from '../../../common/contracts/settings';
 import type { checkDiscountCode } from '../../../common/domain/discount';
-import type { HttpError } from '../../plugins/http-error';
+import type { HttpError } from '../../lib/http-error';
 import type { PricedCartLine } from '../../lib/priced-cart-line';
 
 /**
@@ -61,7 +61,7 @@ export interface CheckoutDiscounts {
 /** Who is buying, as limits count it (hashed by the purchase-limits module). */
 export interface LimitShopper {
   sessionId: string;
-  customer: { email: string; shippingAddress: string; shippingZip: string; shippingCountry: string };
+  customer: { email: string; shippingAddress: string; shippingZip: string; shippingCountry: string; shippingCity?: string };
 }
 export interface LimitLine {
   productId: string;
@@ -95,6 +95,8 @@ export interface CheckoutLimits {
 export interface CheckoutSettings {
   holdMinutes: number;
   freeShippingThresholdCents: number;
+  /** SHOP_COUNTRY: where the domestic rates apply (common/domain/shipping.ts). */
+  homeCountry: string;
   taxRate: number;
   rate(method: ShippingMethod): { cents: number };
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { lockClass } from '../../lib/advisory-locks';
 import type { CustomerInfoBody } from '../../../common/contracts/checkout';
 import { assertTransition, sourcesOf, type CheckoutStatus } from '../../../common/domain/checkout-lifecycle';
 import {
@@ -246,7 +247,7 @@ export async function findSessionsHoldingOrBought(db: DbOrTx, productId: string,
 
 /** One payment attempt at a time per shopper (double clicks, two tabs): held until the transaction ends. */
 export async function lockShopperAttempts(tx: DbOrTx, sessionId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(5050, hashtext(${sessionId}))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${lockClass('checkoutSession')}, hashtext(${sessionId}))`);
 }
 
 /** The clock's instant as the database sees it (`now()` in production), rounded up to the millisecond. */

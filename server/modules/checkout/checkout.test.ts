@@ -57,6 +57,108 @@ describeEachDb('customer info API', (t) => {
     expect(res.json()).toEqual({ message });
     expect(shopper.cookies.size).toBe(0);
   });
+
+  // Each country's own fields and postcode (common/domain/address-format.ts, ADR 023).
+  const paris = {
+    shippingAddress: '5 rue Oberkampf',
+    shippingCity: 'Paris',
+    shippingState: '',
+    shippingZip: '75 011',
+    shippingCountry: 'fr',
+  };
+  test.each([
+    ['a country we do not ship to', { shippingCountry: 'ZZ' }, 'Please choose a country we ship to'],
+    [
+      'a UK postcode for France',
+      { ...paris, shippingZip: 'E1 6RF' },
+      'This postal code does not look like a French postal code',
+    ],
+    [
+      'a Paris address left on US',
+      { ...paris, shippingState: 'IDF', shippingCountry: 'US' },
+      'Please choose a state from the list',
+    ],
+    [
+      'a French postcode for the UK',
+      {
+        shippingAddress: '12 Brick Lane',
+        shippingCity: 'London',
+        shippingZip: '75011',
+        shippingCountry: 'GB',
+      },
+      'This postcode does not look like a UK postcode',
+    ],
+    [
+      'Japan without its prefecture',
+      {
+        shippingAddress: '1-2-3 Shibuya',
+        shippingCity: '',
+        shippingState: '',
+        shippingZip: '150-0002',
+        shippingCountry: 'JP',
+      },
+      'Prefecture is required',
+    ],
+  ])('%s is refused with its message and nothing is saved', async (_case, address, message) => {
+    const shopper = t().client();
+    await shopper.get('/api/customer-info');
+    const res = await shopper.post('/api/customer-info', { ...customer(), ...address });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual({ message });
+    expect(shopper.cookies.size).toBe(0);
+    expect((await shopper.get('/api/customer-info')).json()).toBeNull();
+  });
+
+  test("an address abroad is saved in its country's form: postcode canonical, fields it has not dropped", async () => {
+    const shopper = t().client();
+    const paris = await shopper.post(
+      '/api/customer-info',
+      customer({ shippingCity: 'Paris', shippingState: 'IDF', shippingZip: '75 011', shippingCountry: 'fr' }),
+    );
+    expect(paris.statusCode, paris.body).toBe(200);
+    expect(paris.json()).toMatchObject({
+      shippingCity: 'Paris',
+      shippingState: '',
+      shippingZip: '75011',
+      shippingCountry: 'FR',
+    });
+    const london = await shopper.post(
+      '/api/customer-info',
+      customer({
+        shippingAddress: '12 Brick Lane',
+        shippingCity: 'London',
+        shippingState: '',
+        shippingZip: 'e16rf',
+        shippingCountry: 'GB',
+      }),
+    );
+    expect(london.json()).toMatchObject({ shippingZip: 'E1 6RF', shippingCountry: 'GB' });
+    const tokyo = await shopper.post(
+      '/api/customer-info',
+      customer({
+        shippingAddress: '1-2-3 Shibuya',
+        shippingCity: '',
+        shippingState: 'tokyo',
+        shippingZip: '1500002',
+        shippingCountry: 'JP',
+      }),
+    );
+    expect(tokyo.statusCode, tokyo.body).toBe(200);
+    expect((await shopper.get('/api/customer-info')).json()).toMatchObject({
+      shippingState: 'Tokyo',
+      shippingZip: '150-0002',
+      shippingCountry: 'JP',
+    });
+    const us = await shopper.post(
+      '/api/customer-info',
+      customer({ shippingState: 'illinois', shippingZip: '627010001' }),
+    );
+    expect(us.json()).toMatchObject({
+      shippingState: 'IL',
+      shippingZip: '62701-0001',
+      shippingCountry: 'US',
+    });
+  });
 });
 
 describeEachDb('discount codes API', (t) => {
@@ -162,11 +264,34 @@ describeEachDb('calculate-shipping API', (t) => {
     });
   });
 
+  test('the country being chosen prices the summary before it is saved; the payment keeps the saved one', async () => {
+    const productId = await createProduct(t().database.db, { price: '45.00' });
+    const shopper = t().client();
+    await shopper.post('/api/cart', { productId, selectedSize: 'M' });
+    expect((await shopper.post('/api/calculate-shipping', { shippingCountry: 'jp' })).json()).toMatchObject({
+      shippingMethod: 'international',
+      shipping: '24.99',
+      freeShippingEligible: false,
+      amountToFreeShipping: '0.00',
+    });
+    expect((await shopper.post('/api/calculate-shipping', { shippingCountry: 'US' })).json()).toMatchObject({
+      shippingMethod: 'standard',
+      shipping: '8.99',
+      amountToFreeShipping: '15.00',
+    });
+    // Nothing saved: without the preview the summary is the home country's.
+    expect((await shopper.post('/api/calculate-shipping', {})).json()).toMatchObject({ shippingMethod: 'standard' });
+  });
+
   test('outside the US the international rate applies, whatever is asked', async () => {
     const productId = await createProduct(t().database.db, { price: '20.00' });
     const shopper = t().client();
     await shopper.post('/api/cart', { productId, selectedSize: 'M' });
-    await shopper.post('/api/customer-info', customer({ shippingCountry: 'de' }));
+    const saved = await shopper.post(
+      '/api/customer-info',
+      customer({ shippingCity: 'Berlin', shippingState: '', shippingZip: '10119', shippingCountry: 'de' }),
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
     expect(
       (await shopper.post('/api/calculate-shipping', { shippingMethod: 'express' })).json(),
     ).toMatchObject({
@@ -174,6 +299,39 @@ describeEachDb('calculate-shipping API', (t) => {
       shipping: '24.99',
       total: '44.99',
     });
+  });
+
+  test('a Paris address pays the international rate above the free-shipping threshold; the same cart ships free in the US', async () => {
+    const productId = await createProduct(t().database.db, { price: '80.00' });
+    const shopper = t().client();
+    await shopper.post('/api/cart', { productId, selectedSize: 'M' });
+    await shopper.post('/api/customer-info', customer());
+    expect((await shopper.post('/api/calculate-shipping', {})).json()).toMatchObject({
+      shippingMethod: 'standard',
+      shipping: '0.00',
+      freeShippingEligible: true,
+    });
+    const paris = customer({
+      shippingAddress: '5 rue Oberkampf',
+      shippingCity: 'Paris',
+      shippingState: '',
+      shippingZip: '75011',
+      shippingCountry: 'FR',
+    });
+    expect((await shopper.post('/api/customer-info', paris)).statusCode).toBe(200);
+    const totals = totalsSchema.parse((await shopper.post('/api/calculate-shipping', {})).json());
+    expect(totals).toMatchObject({
+      shippingMethod: 'international',
+      shipping: '24.99',
+      total: '104.99',
+      freeShippingEligible: false,
+      amountToFreeShipping: '0.00',
+    });
+    // The payment charges what the summary said.
+    const intent = createPaymentIntentResult.parse(
+      (await shopper.post('/api/create-payment-intent', {})).json(),
+    );
+    expect(intent.amount).toBe(10499);
   });
 });
 
@@ -210,6 +368,49 @@ describeEachDb(
     });
   },
   { env: { TAX_RATE: '0.08', FREE_SHIPPING_THRESHOLD: '75', SHIPPING_STANDARD: '0' } },
+);
+
+describeEachDb(
+  'a shop at home in the UK (SHOP_COUNTRY=GB)',
+  (t) => {
+    test('London ships standard (free over the threshold) or express; New York pays the international rate', async () => {
+      expect((await t().client().get('/api/settings')).json()).toMatchObject({ homeCountry: 'GB' });
+      const productId = await createProduct(t().database.db, { price: '80.00' });
+      const shopper = t().client();
+      await shopper.post('/api/cart', { productId, selectedSize: 'M' });
+      const london = customer({
+        shippingAddress: '12 Brick Lane',
+        shippingCity: 'London',
+        shippingState: '',
+        shippingZip: 'E1 6RF',
+        shippingCountry: 'GB',
+      });
+      expect((await shopper.post('/api/customer-info', london)).statusCode).toBe(200);
+      expect((await shopper.post('/api/calculate-shipping', {})).json()).toMatchObject({
+        shippingMethod: 'standard',
+        shipping: '0.00',
+      });
+      expect(
+        (await shopper.post('/api/calculate-shipping', { shippingMethod: 'express' })).json(),
+      ).toMatchObject({ shippingMethod: 'express', shipping: '15.99' });
+      expect(
+        (
+          await shopper.post(
+            '/api/customer-info',
+            customer({ shippingCity: 'New York', shippingState: 'NY', shippingZip: '10001' }),
+          )
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        (await shopper.post('/api/calculate-shipping', { shippingMethod: 'express' })).json(),
+      ).toMatchObject({
+        shippingMethod: 'international',
+        shipping: '24.99',
+        freeShippingEligible: false,
+      });
+    });
+  },
+  { env: { SHOP_COUNTRY: 'GB' } },
 );
 
 describeEachDb('create-payment-intent API', (t) => {

@@ -9,9 +9,9 @@ import { amountMatches } from '../../../common/domain/pricing';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
 import { creditOnlyIntentId, isCreditOnlyIntent } from '../../../common/domain/store-credit';
 import { justSoldOutMessage, quantitiesByProduct, stockMessages } from '../../../common/domain/stock';
-import { systemClock, type Clock } from '../../lib/db-clock';
+import type { Clock } from '../../lib/db-clock';
 import { mapLimit } from '../../lib/map-limit';
-import { badRequest, conflict, HttpError } from '../../plugins/http-error';
+import { badRequest, conflict, HttpError } from '../../lib/http-error';
 import type {
   CheckoutCart,
   CheckoutCartLine as PricedCartLine,
@@ -122,7 +122,7 @@ export interface PurchaseDeps {
   /** Store credit (docs/product.md §2.15): held with the stock, released with it. */
   credit?: CheckoutCredit;
   /** The database's clock: release, hold deadlines and hold expiry are decided by it (server/lib/db-clock.ts). */
-  clock?: Clock;
+  clock: Clock;
 }
 
 /**
@@ -134,7 +134,7 @@ export interface PurchaseDeps {
 export function createPurchaseService(deps: PurchaseDeps) {
   const { db, inventory, discounts, settings, gateway, log, customerInfo, totals: pricing, limits } = deps;
   const stockChanged = () => deps.onStockChanged?.();
-  const clock = deps.clock ?? systemClock;
+  const clock = deps.clock;
 
   /**
    * Gives back what open checkouts hold: their units (returned as a per-product map) and code usages.
@@ -262,7 +262,7 @@ export function createPurchaseService(deps: PurchaseDeps) {
     if (!info) throw badRequest(CHECKOUT_MESSAGES.noCustomerInfo);
     return {
       customer: toCheckoutCustomer(info),
-      method: resolveShippingMethod(info.shippingCountry, body.shippingMethod),
+      method: resolveShippingMethod(info.shippingCountry, body.shippingMethod, settings.homeCountry),
       code: body.discountCode?.trim() ? normalizeDiscountCode(body.discountCode) : null,
     };
   }

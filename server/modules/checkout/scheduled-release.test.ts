@@ -50,7 +50,7 @@ describeEachDb('scheduled release', (t) => {
     const res = await shopper.post('/api/cart', { productId: product.id, quantity: 1, selectedSize: 'M' });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
-      message: "Friday Drop Hoodie drops on Fri, 27 Nov 2099, 18:00 UTC. It can't be bought yet.",
+      message: "Friday Drop Hoodie drops on Fri, Nov 27, 2099, 6:00 PM UTC. It can't be bought yet.",
     });
     expect(shopper.cookies.size).toBe(0);
 
@@ -104,7 +104,7 @@ describeEachDb('scheduled release', (t) => {
     const res = await shopper.post('/api/create-payment-intent', {});
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
-      message: "Moved Drop Tee drops on Fri, 27 Nov 2099, 18:00 UTC. It can't be bought yet.",
+      message: "Moved Drop Tee drops on Fri, Nov 27, 2099, 6:00 PM UTC. It can't be bought yet.",
     });
     expect(await productState(db, productId)).toEqual({ stock: 5, soldCount: 0 });
 

@@ -4,7 +4,7 @@ import type { ShippingMethod } from '../../../common/contracts/settings';
 import { checkDiscountCode, isLimitedCode, normalizeDiscountCode, type DiscountCheck } from '../../../common/domain/discount';
 import { computeTotals, totalsToWire, type TotalsCents } from '../../../common/domain/pricing';
 import { resolveShippingMethod } from '../../../common/domain/shipping';
-import { badRequest, conflict, notFound } from '../../plugins/http-error';
+import { badRequest, conflict, notFound } from '../../lib/http-error';
 import type { CheckoutCart, CheckoutCartLine as PricedCartLine, CheckoutDiscounts, CheckoutSettings } from './checkout.ports';
 import { countOwnClaims } from './checkout.repository';
 import type { CustomerInfoService } from './customer-info.service';
@@ -75,12 +75,14 @@ export function createTotalsService(deps: {
      */
     async calculateTotals(
       sessionId: string | null,
-      body: { discountCode?: string | null; shippingMethod?: ShippingMethod },
+      body: { discountCode?: string | null; shippingMethod?: ShippingMethod; shippingCountry?: string },
     ): Promise<Totals> {
       const lines = sessionId ? await cart.pricedLines(sessionId) : [];
       if (lines.length === 0) throw badRequest(CHECKOUT_MESSAGES.emptyCart);
       const info = sessionId ? await customerInfo.find(sessionId) : null;
-      const method = resolveShippingMethod(info?.shippingCountry, body.shippingMethod);
+      // The country on screen when the form names one (a preview), else the saved address's.
+      const country = body.shippingCountry || info?.shippingCountry;
+      const method = resolveShippingMethod(country, body.shippingMethod, settings.homeCountry);
       let discount: { code: string; percent: number } | null = null;
       if (body.discountCode?.trim()) {
         const check = await checkCode(sessionId, body.discountCode);

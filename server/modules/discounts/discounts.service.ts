@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { isUuid, type DiscountCode, type DiscountCodeCreate } from '../../../common/contracts/admin';
 import { formatWelcomeCode, WELCOME_LENGTH, WELCOME_PERCENT } from '../../../common/domain/welcome-code';
 import type { Db, DbOrTx, Tx } from '../../db/client';
-import { conflict, notFound } from '../../plugins/http-error';
+import { conflict, notFound } from '../../lib/http-error';
 import {
   claimDiscountUsage,
   countDiscountUsage,

@@ -1,27 +1,27 @@
 import { formatUsd } from '../../../common/domain/money';
-import { escapeHtml } from '../../lib/html';
 import type { MailMessage } from '../../lib/mailer';
+import { mailBrand, renderMailHtml, textFooter, type MailItem, type ShopOrBrand } from '../../lib/mail-template';
 import { shopTime } from '../../lib/shop-time';
 
 // The draw's mails: the confirmation link after entering, and one result per entrant after the draw.
 // Nothing in them but what the entrant typed and the shop's own words.
 
+/** The piece the draw is for, shown under the mail's words (its image when the flow knows it). */
+const drawnPiece = (productName: string, imageUrl: string | null | undefined, size?: string | null): MailItem[] => [
+  { name: productName, detail: size ? `Size: ${size}` : undefined, imageUrl: imageUrl ?? null },
+];
+
 function layout(
-  shopName: string,
+  shop: ShopOrBrand,
   subject: string,
+  heading: string,
   lines: readonly string[],
-  link?: { url: string; label: string },
+  link: { url: string; label: string },
+  items: MailItem[],
 ): { text: string; html: string } {
-  const text = [...lines, ...(link ? ['', `${link.label}: ${link.url}`] : []), '', `— ${shopName}`].join(
-    '\n',
-  );
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<h1 style="font-size:24px;text-transform:uppercase;letter-spacing:1px">${escapeHtml(shopName)}</h1>
-${lines.map((l) => `<p style="font-size:16px;line-height:1.5">${escapeHtml(l)}</p>`).join('\n')}
-${link ? `<p><a href="${escapeHtml(link.url)}" style="display:inline-block;background:#0a0a0a;color:#f5f5f0;padding:12px 20px;font-weight:bold;text-decoration:none">${escapeHtml(link.label)}</a></p>` : ''}
-</body></html>`;
+  const brand = mailBrand(shop);
+  const text = [...lines, '', `${link.label}: ${link.url}`, '', `— ${brand.shopName}`, ...textFooter(brand)].join('\n');
+  const html = renderMailHtml(brand, { subject, heading, lead: [...lines], cta: link, items, piecesFirst: true });
   return { text, html };
 }
 
@@ -32,7 +32,10 @@ export function renderEntryConfirmation(input: {
   amountCents: number;
   closesAt: Date;
   url: string;
-  shopName: string;
+  /** The shop's name, or its whole mail brand (server/lib/mail-template.ts). */
+  shopName: ShopOrBrand;
+  /** The piece's image (absolute URL), shown in the mail. */
+  productImageUrl?: string | null;
   /** The shop's time zone for the closing time (SHOP_TIME_ZONE); default UTC. */
   timeZone?: string;
 }): MailMessage {
@@ -46,7 +49,7 @@ export function renderEntryConfirmation(input: {
   return {
     to: input.to,
     subject,
-    ...layout(input.shopName, subject, lines, { url: input.url, label: 'Confirm my entry' }),
+    ...layout(input.shopName, subject, 'Confirm your entry', lines, { url: input.url, label: 'Confirm my entry' }, drawnPiece(input.productName, input.productImageUrl)),
   };
 }
 
@@ -64,7 +67,10 @@ export function renderDrawResult(input: {
   url: string;
   /** The shop's /drops: where a shopper who was not drawn sees what comes next. */
   nextDropsUrl: string;
-  shopName: string;
+  /** The shop's name, or its whole mail brand (server/lib/mail-template.ts). */
+  shopName: ShopOrBrand;
+  /** The piece's image (absolute URL), shown in the mail. */
+  productImageUrl?: string | null;
 }): MailMessage {
   const subjects: Record<DrawResultKind, string> = {
     won: `You won the draw: ${input.productName}`,
@@ -104,6 +110,6 @@ export function renderDrawResult(input: {
   return {
     to: input.to,
     subject,
-    ...layout(input.shopName, subject, lines, { url: input.url, label: 'See the draw' }),
+    ...layout(input.shopName, subject, input.kind === 'won' ? 'You won the draw' : 'The draw is done', lines, { url: input.url, label: 'See the draw' }, drawnPiece(input.productName, input.productImageUrl, input.kind === 'won' ? input.size : null)),
   };
 }

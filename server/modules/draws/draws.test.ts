@@ -8,6 +8,7 @@ import { createManualClock } from '../../lib/db-clock';
 import type { MailMessage } from '../../lib/mailer';
 import { commitmentOf, rankEntries } from '../../../common/domain/draw';
 import { allocateInRankOrder, nextAlternate } from '../../../common/domain/draw-allocation';
+import { CAPTURE_CLAIM_MS } from '../../../common/domain/draw-lifecycle';
 import { publicDrawSchema } from '../../../common/contracts/draws';
 import { verifyDraw } from '../../../scripts/verify-draw.mjs';
 import { products } from '../catalog/catalog.tables';
@@ -553,6 +554,56 @@ describeEachDb(
       expect(
         await db.select().from(orders).where(eq(orders.stripePaymentIntentId, entry!.authorisationId)),
       ).toHaveLength(1);
+      expect((await db.select().from(draws).where(eq(draws.id, draw.id)))[0]!.status).toBe('settled');
+    });
+
+    test('no lock is held while the provider captures; a crash between the capture and its record is taken over once the claim is stale, one order, one charge', async () => {
+      const db = t().database.db;
+      const admin = await adminClient(t());
+      const productId = await createProduct(db, { price: '20.00', stock: 1, sizes: [] });
+      const draw = await createDraw(t(), admin, productId);
+      clock.set(T0 + 2 * HOUR);
+      expect((await enter(t().client(), draw.id, entrant({ email: 'claim@example.com', size: null }))).statusCode).toBe(202);
+      await t().client().post(`/api/draw-entries/${tokenOf('claim@example.com')}/confirm`);
+      clock.set(T0 + 2 * DAY + HOUR);
+
+      // The instance that "crashes": its capture reaches the provider, then it never answers again.
+      const gateway = t().services.gateway;
+      const capture = gateway.capture;
+      let reached!: () => void;
+      const atProvider = new Promise<void>((resolve) => (reached = resolve));
+      gateway.capture = async (id) => {
+        await capture.call(gateway, id);
+        reached();
+        return new Promise<never>(() => undefined);
+      };
+      void t().services.drawFlows.settle.tick();
+      await atProvider;
+      gateway.capture = capture;
+      const [claimed] = await db.select().from(drawEntries).where(eq(drawEntries.drawId, draw.id));
+      expect(claimed).toMatchObject({ status: 'selected', authorisationState: 'capturing' });
+      // While the provider is asked, the entry's row is free: nothing waits on an outside call.
+      await db.transaction((tx) =>
+        tx.select().from(drawEntries).where(eq(drawEntries.id, claimed!.id)).for('update', { noWait: true }),
+      );
+
+      // A run while the claim is fresh leaves it to its instance: nothing captured or recorded twice.
+      await t().services.drawFlows.settle.tick();
+      expect((await db.select().from(drawEntries).where(eq(drawEntries.id, claimed!.id)))[0]).toMatchObject({
+        status: 'selected',
+        authorisationState: 'capturing',
+      });
+      expect(await db.select().from(orders).where(eq(orders.stripePaymentIntentId, claimed!.authorisationId))).toHaveLength(0);
+
+      // Once the claim is stale, the next run takes it over: the provider says already captured, recorded once.
+      clock.set(T0 + 2 * DAY + HOUR + CAPTURE_CLAIM_MS + 1);
+      await t().services.drawFlows.settle.tick();
+      expect((await db.select().from(drawEntries).where(eq(drawEntries.id, claimed!.id)))[0]).toMatchObject({
+        status: 'won',
+        authorisationState: 'captured',
+      });
+      expect(await db.select().from(orders).where(eq(orders.stripePaymentIntentId, claimed!.authorisationId))).toHaveLength(1);
+      expect(await intentStatus(t(), claimed!.authorisationId)).toBe('succeeded');
       expect((await db.select().from(draws).where(eq(draws.id, draw.id)))[0]!.status).toBe('settled');
     });
 

@@ -2,7 +2,7 @@ import type { Product } from '../../../common/contracts/catalog';
 import type { AdminDrop, AdminDropSize, AdminDropUpdate } from '../../../common/contracts/drops';
 import { dropMessages, dropPhase } from '../../../common/domain/drop';
 import { firstSizeSoldOut } from '../../../common/domain/sell-out';
-import { notFound } from '../../plugins/http-error';
+import { notFound } from '../../lib/http-error';
 import { iso, type DropContext } from './drop-context';
 import { countQueues, findDropRows, updateDropSettings } from './drops.repository';
 import type { DropInventory, DropSizeStock } from './drops.ports';

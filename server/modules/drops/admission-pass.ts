@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
+import type { KeyService } from '../../lib/keys';
 
 /**
  * Admission passes (ADR 010): a shopper let in gets an HMAC-signed token naming the product, the ticket
  * and its expiry, bound to the session (the session id is part of what is signed, not of the token, so
  * another session's pass does not verify). One httpOnly cookie carries the passes of several drops,
- * `~`-separated; the key is derived from the session secret for this purpose only.
+ * `~`-separated (PASS_COOKIE, server/lib/cookies.ts); the key is derived from the session secret for this
+ * purpose only.
  */
-export const PASS_COOKIE = 'fifty_pass';
 /** Passes one cookie keeps (the newest; expired ones are dropped when a new one is added). */
 const MAX_PASSES = 8;
 
@@ -16,8 +17,8 @@ export interface PassClaims {
   expiresAtMs: number;
 }
 
-export function createPassSigner(sessionSecret: string) {
-  const key = crypto.createHmac('sha256', sessionSecret).update('fifty:drop-admission-pass').digest();
+export function createPassSigner(keys: KeyService) {
+  const key = keys.derive('fifty:drop-admission-pass');
   const mac = (c: PassClaims, sessionId: string) =>
     crypto.createHmac('sha256', key).update(`v1|${c.productId}|${c.ticketId}|${sessionId}|${c.expiresAtMs}`).digest('base64url');
 
@@ -36,7 +37,7 @@ export function createPassSigner(sessionSecret: string) {
     },
 
     /** The valid, unexpired pass for this product and session in the cookie value, or null. */
-    verify(cookie: string | undefined | null, productId: string, sessionId: string | null, now = Date.now()): PassClaims | null {
+    verify(cookie: string | undefined | null, productId: string, sessionId: string | null, now: number): PassClaims | null {
       if (!cookie || !sessionId || cookie.length > 4096) return null;
       for (const token of cookie.split('~')) {
         const claims = parse(token);
@@ -50,7 +51,7 @@ export function createPassSigner(sessionSecret: string) {
     },
 
     /** The cookie value with `token` added: other products' unexpired passes kept, this product's replaced. */
-    merge(cookie: string | undefined | null, token: string, productId: string, now = Date.now()): string {
+    merge(cookie: string | undefined | null, token: string, productId: string, now: number): string {
       const kept = (cookie && cookie.length <= 4096 ? cookie.split('~') : []).filter((t) => {
         const c = parse(t);
         return c !== null && c.productId !== productId && c.expiresAtMs > now;

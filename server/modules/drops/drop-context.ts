@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import type { Clock } from '../../lib/db-clock';
-import { notFound } from '../../plugins/http-error';
+import { notFound } from '../../lib/http-error';
 import type { Product } from '../../../common/contracts/catalog';
 import { dropMessages, type DropClock } from '../../../common/domain/drop';
 import { ensureDropRows } from './drops.repository';

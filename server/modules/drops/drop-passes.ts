@@ -1,8 +1,9 @@
 import type { AdmissionPass } from '../../../common/contracts/drops';
 import { dropMessages, passRequired } from '../../../common/domain/drop';
-import { forbidden } from '../../plugins/http-error';
-import { cookieName } from '../../plugins/session';
-import { createPassSigner, PASS_COOKIE } from './admission-pass';
+import { forbidden } from '../../lib/http-error';
+import { cookieName, PASS_COOKIE } from '../../lib/cookies';
+import type { KeyService } from '../../lib/keys';
+import { createPassSigner } from './admission-pass';
 import { iso, type DropContext } from './drop-context';
 import { findDropRows, findTicket } from './drops.repository';
 
@@ -10,11 +11,11 @@ import { findDropRows, findTicket } from './drops.repository';
  * Admission passes (ADR 010): the signed pass an admitted session takes (POST /api/drops/:productId/pass),
  * and the check that a cart add or payment of a product inside its drop window carries one. The pass
  * travels in one httpOnly cookie (`passCookieName`); its value comes from the request's parsed cookies
- * (the route, or the request-scoped shopper), never from a Cookie header parsed here.
+ * (the request-scoped shopper, server/lib/cookies.ts), never from a Cookie header parsed here.
  */
-export function createDropPasses(ctx: DropContext, deps: { secret: string; secureCookies?: boolean }) {
+export function createDropPasses(ctx: DropContext, deps: { keys: KeyService; secureCookies?: boolean }) {
   const { db, clock, settings } = ctx;
-  const signer = createPassSigner(deps.secret);
+  const signer = createPassSigner(deps.keys);
   const passCookieName = cookieName(PASS_COOKIE, deps.secureCookies ?? false);
 
   return {

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
+import { lockClass } from '../../lib/advisory-locks';
 import { dropQueue, drops } from './drops.tables';
 
 export type DropRow = typeof drops.$inferSelect;
@@ -37,7 +38,7 @@ export async function findTicket(db: DbOrTx, productId: string, sessionId: strin
 
 /** Serialises joins from one network address to one drop (the per-address cap is counted, then kept). */
 export async function lockAddress(tx: Tx, productId: string, addressKey: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(5051, hashtext(${productId} || ':' || ${addressKey}))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${lockClass('dropJoinAddress')}, hashtext(${productId} || ':' || ${addressKey}))`);
 }
 
 export async function countAddressPlaces(db: DbOrTx, productId: string, addressKey: string): Promise<number> {

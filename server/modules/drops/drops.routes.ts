@@ -12,6 +12,7 @@ import {
   type AdmissionPass,
   type DropStatus,
 } from '../../../common/contracts/drops';
+import { cookieOptions } from '../../lib/cookies';
 import { refusalHeaders } from '../../lib/event-stream-hub';
 import type { DropsService } from './drops.service';
 
@@ -27,11 +28,6 @@ const joinedResponse = { 200: dropStatusSchema, 201: dropStatusSchema, ...errorR
 export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsService; secureCookies: boolean }): Promise<void> {
   const { drops } = opts;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // The pass cookie's value from Fastify's cookie parser (the session plugin's); the service verifies its tokens.
-  const passesOf = (request: FastifyRequest): string | null => {
-    const header = request.headers.cookie;
-    return (header ? app.parseCookie(header)[drops.passCookieName] : undefined) || null;
-  };
 
   // Answered from the room's last read in memory (drops.service.ts); anonymous and the 2 s fallback poll
   // of a refused stream, so limited per address, generously (rate-limits.ts, 'drop-status').
@@ -67,15 +63,10 @@ export async function dropsRoutes(app: FastifyInstance, opts: { drops: DropsServ
   }
 
   r.post('/api/drops/:productId/pass', { schema: { params: dropProductParams, response: { 200: admissionPassSchema, ...errorResponses } } }, async (request, reply): Promise<AdmissionPass> => {
-    const { pass, cookie, maxAgeMs } = await drops.issuePass(request.params.productId, await sid(request), passesOf(request));
+    const { pass, cookie, maxAgeMs } = await drops.issuePass(request.params.productId, await sid(request), request.shopper.passes);
     // Written as a header line at once: the cookie plugin runs without its onSend hook (server/plugins/session.ts).
-    const line = app.serializeCookie(drops.passCookieName, cookie, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: opts.secureCookies || request.protocol === 'https',
-      maxAge: Math.ceil(maxAgeMs / 1000),
-    });
+    // The request-scoped shopper read the pass cookie (parsed once); the service verified its tokens.
+    const line = app.serializeCookie(drops.passCookieName, cookie, cookieOptions(request, opts.secureCookies, maxAgeMs, Math.ceil));
     reply.header('cache-control', 'no-store').header('set-cookie', line); // Fastify appends to earlier Set-Cookie lines
     return pass;
   });

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import { systemClock, type Clock } from '../../lib/db-clock';
+import type { Clock } from '../../lib/db-clock';
+import type { KeyService } from '../../lib/keys';
 import type { EventStreamHub, StreamSlot } from '../../lib/event-stream-hub';
 import type { DropStatus } from '../../../common/contracts/drops';
 import { passRequired } from '../../../common/domain/drop';
@@ -37,23 +38,23 @@ export function createDropsService(deps: {
   botCheck: DropBotCheck;
   /** The instance's one event-stream hub (server/lib/event-stream-hub.ts), shared with live stock. */
   streamHub: EventStreamHub<unknown>;
-  /** The session secret: passes and address keys are HMACs under keys derived from it. */
-  secret: string;
+  /** The shop's key service (server/lib/keys.ts): passes and address keys are HMACs under keys derived from it. */
+  keys: KeyService;
   settings: DropSettings;
   /** https shop (PUBLIC_URL https://…): the pass cookie carries the `__Host-` prefix, like the session's. */
   secureCookies?: boolean;
   log: FastifyBaseLogger;
   /** The clock of every drop-day decision (server/lib/db-clock.ts, ADR 010 "One clock"). */
-  clock?: Clock;
+  clock: Clock;
   /** Of these sessions, those that hold or bought the product (checkout's answer): they are no longer promised a piece. */
   engagedSessions?: EngagedSessions;
 }) {
-  const ctx = createDropContext({ db: deps.db, clock: deps.clock ?? systemClock, settings: deps.settings, catalog: deps.catalog });
+  const ctx = createDropContext({ db: deps.db, clock: deps.clock, settings: deps.settings, catalog: deps.catalog });
   const outlook = createAdmissionOutlook({ overbooking: deps.settings.overbooking ?? 0.2, passMs: deps.settings.passMs });
-  const room = createRoomState(ctx, { inventory: deps.inventory, botCheck: deps.botCheck, outlook, secret: deps.secret });
+  const room = createRoomState(ctx, { inventory: deps.inventory, botCheck: deps.botCheck, outlook, keys: deps.keys });
   const streams = createRoomStreams({ hub: deps.streamHub, room, outlook });
   const ticker = createAdmissionTicker(ctx, { inventory: deps.inventory, room, streams, outlook, engagedSessions: deps.engagedSessions, log: deps.log });
-  const passes = createDropPasses(ctx, { secret: deps.secret, secureCookies: deps.secureCookies });
+  const passes = createDropPasses(ctx, { keys: deps.keys, secureCookies: deps.secureCookies });
   const admin = createAdminView(ctx, { inventory: deps.inventory, room });
 
   return {

@@ -6,6 +6,7 @@ import { describeEachDb, type TestApp, type TestClient } from '../../../tests/su
 import { admitAndPass, createDrop, dropStatus, joinDrop, moveRelease, restartPacing } from '../../../tests/support/drops';
 import { solvePow } from '../../../tests/support/pow';
 import { createProduct } from '../../../tests/support/shop-fixtures';
+import { createKeyService } from '../../lib/keys';
 import { createPassSigner } from './admission-pass';
 import { dropQueue } from './drops.tables';
 
@@ -230,7 +231,7 @@ describeEachDb('waiting room: admission pass', (t) => {
     expect((await add(forged)).statusCode).toBe(403);
     // An expired one, correctly signed for its session.
     const sessionId = sessionIdOf(forged);
-    const signer = createPassSigner('test-session-secret-test-session-secret-0123');
+    const signer = createPassSigner(createKeyService('test-session-secret-test-session-secret-0123'));
     forged.cookies.set('fifty_pass', signer.sign({ productId: id, ticketId: status.ticket!.id, expiresAtMs: Date.now() - 1000 }, sessionId));
     expect((await add(forged)).statusCode).toBe(403);
     // The same token unexpired does verify: the refusal above was the expiry.

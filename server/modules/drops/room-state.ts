@@ -3,7 +3,8 @@ import type { Product } from '../../../common/contracts/catalog';
 import type { DropFirstSoldOut, DropSizeLeft, DropStatus, DropTicket, TicketStatus } from '../../../common/contracts/drops';
 import { dropMessages, dropPhase, estimateWaitSeconds, roomOpensAtMs, type DropClock } from '../../../common/domain/drop';
 import { DEFAULT_IPV6_PREFIX, networkKey } from '../../lib/network-address';
-import { conflict, HttpError, notFound } from '../../plugins/http-error';
+import { conflict, HttpError, notFound } from '../../lib/http-error';
+import type { KeyService } from '../../lib/keys';
 import type { AdmissionOutlook } from './admission-outlook';
 import { iso, type DropContext } from './drop-context';
 import {
@@ -39,11 +40,11 @@ export interface JoinRequest {
  */
 export function createRoomState(
   ctx: DropContext,
-  deps: { inventory: DropInventory; botCheck: DropBotCheck; outlook: AdmissionOutlook; secret: string },
+  deps: { inventory: DropInventory; botCheck: DropBotCheck; outlook: AdmissionOutlook; keys: KeyService },
 ) {
   const { db, clock, settings } = ctx;
   const { inventory, botCheck, outlook } = deps;
-  const addressSecret = crypto.createHmac('sha256', deps.secret).update('fifty:drop-address').digest();
+  const addressSecret = deps.keys.derive('fifty:drop-address');
   /**
    * A keyed hash of the network (server/lib/network-address.ts: IPv6 by IPV6_PREFIX, default /48, as the rate
    * limits count it), so every /64 of one subscriber's /48 is one address per raffle round: no address is stored.

@@ -4,9 +4,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { Product } from '../../../common/contracts/catalog';
 import { ticketMessages } from '../../../common/contracts/drop-ticket';
-import { systemClock, type Clock } from '../../lib/db-clock';
-import { escapeHtml } from '../../lib/html';
-import { notFound } from '../../plugins/http-error';
+import type { Clock } from '../../lib/db-clock';
+import type { KeyService } from '../../lib/keys';
+import { absoluteUrl, renderMailHtml, textFooter, type MailBrand } from '../../lib/mail-template';
+import { notFound } from '../../lib/http-error';
 import { leaveTicket } from './drops.repository';
 import { dropQueue } from './drops.tables';
 import { shopTime } from '../../lib/shop-time';
@@ -38,6 +39,8 @@ export interface TurnMailDeps {
   shopName: string;
   /** Links in the mail are built from it (PUBLIC_URL, else this server's address). */
   baseUrl: string;
+  /** SUPPORT_EMAIL: the mail's footer names it (server/lib/mail-template.ts). */
+  supportEmail?: string;
   /** DROP_PASS_MINUTES in ms. */
   passMs: number;
   hiddenMs?: number;
@@ -47,19 +50,20 @@ export interface TurnMailDeps {
   /** Told after a session left the line, so the room's cached read stops showing its old place. */
   onLeft?: (productId: string, sessionId: string) => void;
   /** The clock of drop-day decisions (server/lib/db-clock.ts): who is hidden, when a pass ends. */
-  clock?: Clock;
-  /** The session secret: the mailed link's token is an HMAC under a key derived from it (one per shop, not per instance). */
-  secret?: string;
+  clock: Clock;
+  /** The shop's key service: the mailed link's token is an HMAC under a key derived from the session secret (one per shop, not per instance). */
+  keys: KeyService;
 }
 
 export const turnLinkMessages = {
   invalid: 'This link is not valid (any more).',
 } as const;
 
-function buildTurnMail(input: {
+export function buildTurnMail(input: {
   to: string;
   productName: string;
-  shopName: string;
+  productImageUrl?: string | null;
+  brand: MailBrand;
   url: string;
   passEndsAt: Date;
   graceMinutes: number;
@@ -71,15 +75,18 @@ function buildTurnMail(input: {
     `It's your turn to buy ${input.productName}.`,
     `Your place is kept until ${until}: open the link below before then and you get ${input.graceMinutes} more minutes to buy. After that it goes to the next person in line.`,
   ];
-  const text = [...lines, '', `Buy it now: ${input.url}`, '', `— ${input.shopName}`, '', 'You asked us to e-mail you when it was your turn.'].join('\n');
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<h1 style="font-size:24px;text-transform:uppercase;letter-spacing:1px">${escapeHtml(input.shopName)}</h1>
-${lines.map((l) => `<p style="font-size:16px;line-height:1.5">${escapeHtml(l)}</p>`).join('\n')}
-<p><a href="${escapeHtml(input.url)}" style="display:inline-block;background:#0a0a0a;color:#f5f5f0;padding:12px 20px;font-weight:bold;text-decoration:none">Buy it now</a></p>
-<p style="font-size:12px;color:#666">You asked us to e-mail you when it was your turn.</p>
-</body></html>`;
+  const why = 'You asked us to e-mail you when it was your turn.';
+  const text = [...lines, '', `Buy it now: ${input.url}`, '', `— ${input.brand.shopName}`, '', why, ...textFooter(input.brand)].join('\n');
+  const html = renderMailHtml(input.brand, {
+    subject,
+    preview: `Your place is kept until ${until}.`,
+    heading: "It's your turn",
+    lead: lines,
+    cta: { url: input.url, label: 'Buy it now' },
+    items: [{ name: input.productName, imageUrl: input.productImageUrl ?? null }],
+    piecesFirst: true,
+    footnote: [why],
+  });
   return { to: input.to, subject, text, html };
 }
 
@@ -96,9 +103,10 @@ export function createTurnMail(deps: TurnMailDeps) {
   const hiddenMs = deps.hiddenMs ?? DEFAULT_HIDDEN_MS;
   const graceMs = deps.graceMs ?? DEFAULT_TURN_GRACE_MS;
   const base = deps.baseUrl.replace(/\/+$/, '');
-  const clock = deps.clock ?? systemClock;
+  const clock = deps.clock;
+  const brand: MailBrand = { shopName, shopUrl: base, supportEmail: deps.supportEmail };
   const ms = (n: number) => sql`${`${Math.round(n)} milliseconds`}::interval`;
-  const linkKey = crypto.createHmac('sha256', deps.secret ?? crypto.randomBytes(32)).update('fifty:turn-mail-link').digest();
+  const linkKey = deps.keys.derive('fifty:turn-mail-link');
   const linkMac = (ticketId: string) => crypto.createHmac('sha256', linkKey).update(ticketId).digest('base64url').slice(0, 32);
   /** The mailed link's token: the ticket and its HMAC (nothing stored; a guessed ticket id is not enough). */
   const linkToken = (ticketId: string) => `${ticketId}.${linkMac(ticketId)}`;
@@ -206,7 +214,8 @@ export function createTurnMail(deps: TurnMailDeps) {
                 buildTurnMail({
                   to: row.email,
                   productName: products.get(row.product_id)?.name ?? 'your piece',
-                  shopName,
+                  productImageUrl: absoluteUrl(base, products.get(row.product_id)?.images[0]),
+                  brand,
                   url: `${base}/api/drops/${row.product_id}/turn?token=${linkToken(row.id)}`,
                   passEndsAt: new Date(new Date(row.admitted_at).getTime() + passMs),
                   graceMinutes: Math.max(1, Math.round(graceMs / 60_000)),

@@ -30,7 +30,7 @@ import {
   type SizeStock,
 } from './variants.repository';
 import type { SizeRunEntry } from '../../../common/domain/size-run';
-import { badRequest } from '../../plugins/http-error';
+import { badRequest } from '../../lib/http-error';
 
 /** Units per product id. */
 export type Units = ReadonlyMap<string, number>;

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { describeEachDb } from '../../../tests/support/build-test-app';
 import { adminClient } from '../../../tests/support/admin-session';
 import { confirmOffline, createProduct, readyShopper } from '../../../tests/support/shop-fixtures';
-import { HttpError } from '../../plugins/http-error';
+import { HttpError } from '../../lib/http-error';
 import { products } from '../catalog/catalog.tables';
 import { orderItems, orders } from '../orders/orders.tables';
 import { productVariants } from './variants.tables';

@@ -5,6 +5,7 @@ import type { NewsletterSubscription } from '../../../common/contracts/newslette
 import { mailboxKey } from '../../../common/domain/identity';
 import { WELCOME_PERCENT } from '../../../common/domain/welcome-code';
 import type { Mailer } from '../../lib/mailer';
+import type { KeyService } from '../../lib/keys';
 import { buildAlreadySubscribedMail, buildWelcomeMail } from './newsletter.mail';
 import {
   findByMailboxKey,
@@ -33,12 +34,14 @@ export function createNewsletterService(deps: {
   mailer: Mailer;
   shopName: string;
   publicUrl?: string;
+  /** SUPPORT_EMAIL: the mails' footer names it (server/lib/mail-template.ts). */
+  supportEmail?: string;
   log: FastifyBaseLogger;
-  /** Keys the mailbox hashes (the session secret): the column never holds a guessable e-mail hash. */
-  secret: string;
+  /** The shop's key service: keys the mailbox hashes, so the column never holds a guessable e-mail hash. */
+  keys: KeyService;
 }) {
   const { db, discounts, mailer, log } = deps;
-  const hashKey = crypto.createHmac('sha256', deps.secret).update('newsletter mailboxes').digest();
+  const hashKey = deps.keys.derive('newsletter mailboxes');
   /** A keyed hash of the folded mailbox (ADR 013): every spelling of one inbox has one. */
   const keyOf = (email: string) => crypto.createHmac('sha256', hashKey).update(mailboxKey(email)).digest('base64url');
 
@@ -67,7 +70,7 @@ export function createNewsletterService(deps: {
   async function tellAlreadySubscribed(email: string, key: string): Promise<void> {
     const held = await findByMailboxKey(db, key);
     try {
-      await mailer.send(buildAlreadySubscribedMail({ to: held?.email ?? email, shopName: deps.shopName, shopUrl: deps.publicUrl }));
+      await mailer.send(buildAlreadySubscribedMail({ to: held?.email ?? email, shopName: deps.shopName, shopUrl: deps.publicUrl, supportEmail: deps.supportEmail }));
     } catch (err) {
       log.error({ err }, 'newsletter already-subscribed e-mail failed');
     }
@@ -111,6 +114,7 @@ export function createNewsletterService(deps: {
             percent: WELCOME_PERCENT,
             shopName: deps.shopName,
             shopUrl: deps.publicUrl,
+            supportEmail: deps.supportEmail,
           }),
         );
       } catch (err) {

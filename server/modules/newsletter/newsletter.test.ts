@@ -4,6 +4,7 @@ import { eq, like, sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { describeEachDb } from '../../../tests/support/build-test-app';
 import { discountCodes } from '../discounts/discounts.tables';
+import { createKeyService } from '../../lib/keys';
 import { createNewsletterService } from './newsletter.service';
 import { newsletterSubscriptions } from './newsletter.tables';
 
@@ -144,7 +145,7 @@ describeEachDb('POST /api/newsletter', (t) => {
       mailer: t().services.mailer,
       shopName: 'FIFTY',
       log: t().app.log,
-      secret: 'upgrade-test-secret',
+      keys: createKeyService('upgrade-test-secret'),
     });
     await expect(upgraded.subscribe('oldtimer+again@googlemail.com')).resolves.toEqual({ created: false });
     const rows = await db.select().from(newsletterSubscriptions).where(like(newsletterSubscriptions.email, '%timer%'));

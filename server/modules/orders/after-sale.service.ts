@@ -4,6 +4,7 @@ import { AFTER_SALE_MESSAGES } from '../../../common/contracts/after-sale';
 import {
   disputeStatusOf,
   isCancellable,
+  isRefundPending,
   linesRefundCents,
   refundableCents,
   type DisputeStatus,
@@ -12,7 +13,7 @@ import {
   type RefundStatus,
 } from '../../../common/domain/after-sale';
 import { formatMoney } from '../../../common/domain/money';
-import { HttpError, notFound } from '../../plugins/http-error';
+import { HttpError, notFound } from '../../lib/http-error';
 import {
   cancelItems,
   closeDispute,
@@ -141,7 +142,7 @@ export function createAfterSaleService(deps: { db: Db }) {
     ): Promise<{ refund: RefundInHand | null; now: PiecesBack[]; pending: string[] }> {
       const order = await locked(tx, orderId);
       const [items, refunds] = await Promise.all([listItemsOf(tx, [orderId]), listRefundsOf(tx, [orderId])]);
-      const pending = refunds.filter((r) => r.status === 'requested' && r.reason === 'cancellation').map((r) => r.id);
+      const pending = refunds.filter((r) => isRefundPending(r.status) && r.reason === 'cancellation').map((r) => r.id);
       if (body.itemIds) {
         if (body.itemIds.length === 0) throw bad(AFTER_SALE_MESSAGES.noLines);
         if (body.itemIds.some((id) => !items.some((i) => i.id === id))) throw bad(AFTER_SALE_MESSAGES.unknownLine);

@@ -1,11 +1,21 @@
 import type { Order } from '../../../common/contracts/checkout';
+import { postalAddressLines } from '../../../common/domain/address-format';
 import { displayPrice, formatUsd, parseMoney } from '../../../common/domain/money';
 import { formatShopDate } from '../../../common/domain/ship-by';
 import { BUYER_WINDOW_SENTENCE } from '../../../common/domain/order-address';
 import { formatEditionNumbers } from '../../../common/domain/stock';
 import { formatLineOptions } from '../../../common/domain/variant';
-import { escapeHtml } from '../../lib/html';
 import type { MailMessage } from '../../lib/mailer';
+import {
+  absoluteUrl,
+  brandedMail,
+  fillSupportSlot,
+  mailBrand,
+  supportHtml,
+  supportText,
+  type MailItem,
+  type ShopOrBrand,
+} from '../../lib/mail-template';
 
 /** "Size: M · Color: Black": the words the cart, order page and admin use (common/domain/variant.ts). */
 const variant = (item: Order['items'][number]): string => formatLineOptions(item);
@@ -24,23 +34,31 @@ function summaryRows(order: Order): Array<[string, string]> {
 export const TEST_ORDER_NOTE =
   "TEST ORDER: paid with the shop's offline test gateway. No money was taken and nothing will ship.";
 
-/** The order page's link as every order mail words it (docs/product.md "Order page"). */
+/** The order page's link as every order mail words it (docs/product.md "Order page"): the mail's button. */
 const ORDER_LINK_TEXT = 'View your order';
-const orderLinkHtml = (url: string) =>
-  `<p style="margin:24px 0"><a href="${escapeHtml(url)}" style="display:inline-block;background:#111;color:#fff;padding:12px 20px;text-decoration:none;font-weight:600">${ORDER_LINK_TEXT}</a></p>`;
+const orderButton = (url: string) => ({ url, label: ORDER_LINK_TEXT });
+
+/** The pieces as the mail shows them: image, options and edition numbers ("No. 17 of 50"). */
+const mailItems = (order: Pick<Order, 'items'>, shopUrl: string | undefined, priced: boolean): MailItem[] =>
+  order.items.map((item) => ({
+    name: item.productName,
+    detail: variant(item) || undefined,
+    edition: formatEditionNumbers(item.editionNumbers, item.editionSize),
+    quantity: item.quantity,
+    price: priced ? formatUsd(parseMoney(item.productPrice) * item.quantity) : undefined,
+    imageUrl: absoluteUrl(shopUrl, item.productImage),
+  }));
 
 /**
- * The order confirmation: every piece with its edition number ("No. 17 of 50"), the ship-by date and the
- * link to the order page (`orderUrl`, signed for this order alone).
+ * The order confirmation: every piece with its image and edition number ("No. 17 of 50"), the ship-by date and
+ * the link to the order page (`orderUrl`, signed for this order alone).
  */
-export function renderOrderConfirmation(order: Order, shopName: string, orderUrl?: string): MailMessage {
+export function renderOrderConfirmation(order: Order, shop: ShopOrBrand, orderUrl?: string): MailMessage {
+  const brand = mailBrand(shop);
+  const { shopName } = brand;
   const subject = `${order.isTest ? '[TEST] ' : ''}${shopName} order ${order.orderNumber} confirmed`;
-  const address = [
-    `${order.customerFirstName} ${order.customerLastName}`,
-    order.shippingAddress,
-    `${order.shippingCity}, ${order.shippingState} ${order.shippingZip}`,
-    order.shippingCountry,
-  ];
+  const address = postalAddressLines({ ...order, name: `${order.customerFirstName} ${order.customerLastName}` });
+  const closing = 'Every piece is made to order and never reproduced once sold out.';
   const text = [
     `Thank you for your order, ${order.customerFirstName}!`,
     '',
@@ -59,47 +77,33 @@ export function renderOrderConfirmation(order: Order, shopName: string, orderUrl
     'Shipping to:',
     ...address,
     '',
-    'Every piece is made to order and never reproduced once sold out.',
+    closing,
     `— ${shopName}`,
   ].join('\n');
-
-  const itemRows = order.items
-    .map(
-      (item) => `<tr>
-  <td style="padding:8px 0;border-bottom:1px solid #eee">
-    <strong>${escapeHtml(item.productName)}</strong>${variant(item) ? `<br><span style="color:#666">${escapeHtml(variant(item))}</span>` : ''}
-    <br><span style="color:#b45309;font-weight:600">${escapeHtml(formatEditionNumbers(item.editionNumbers, item.editionSize))}</span>
-  </td>
-  <td style="padding:8px 0;border-bottom:1px solid #eee;text-align:center">${item.quantity}</td>
-  <td style="padding:8px 0;border-bottom:1px solid #eee;text-align:right">${escapeHtml(formatUsd(parseMoney(item.productPrice) * item.quantity))}</td>
-</tr>`,
-    )
-    .join('\n');
-  const totals = summaryRows(order)
-    .map(
-      ([k, v]) =>
-        `<tr><td colspan="2" style="padding:4px 0">${escapeHtml(k)}</td><td style="padding:4px 0;text-align:right">${escapeHtml(v)}</td></tr>`,
-    )
-    .join('\n');
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<h1 style="font-size:24px;text-transform:uppercase;letter-spacing:1px">${escapeHtml(shopName)}</h1>
-<p>Thank you for your order, ${escapeHtml(order.customerFirstName)}!</p>
-${order.isTest ? `<p style="border:2px solid #b45309;padding:8px;font-weight:600">${escapeHtml(TEST_ORDER_NOTE)}</p>` : ''}
-<p>Order number: <strong>${escapeHtml(order.orderNumber)}</strong>${order.shipBy ? `<br>Ships by: <strong>${escapeHtml(formatShopDate(order.shipBy))}</strong>` : ''}</p>
-${orderUrl ? `${orderLinkHtml(orderUrl)}
-<p>${escapeHtml(BUYER_WINDOW_SENTENCE)}</p>` : ''}
-<table style="width:100%;border-collapse:collapse">
-<thead><tr><th style="text-align:left">Item</th><th>Qty</th><th style="text-align:right">Price</th></tr></thead>
-<tbody>
-${itemRows}
-${totals}
-</tbody></table>
-<p style="margin-top:24px"><strong>Shipping to</strong><br>${address.map(escapeHtml).join('<br>')}</p>
-<p style="color:#666">Every piece is made to order and never reproduced once sold out.</p>
-</body></html>`;
-  return { to: order.customerEmail, subject, text, html };
+  return brandedMail(
+    brand,
+    { to: order.customerEmail, subject, text },
+    {
+      preview: `Order ${order.orderNumber}${order.shipBy ? `, ships by ${formatShopDate(order.shipBy)}` : ''}.`,
+      heading: 'Order confirmed',
+      lead: [
+        `Thank you for your order, ${order.customerFirstName}!`,
+        ...(order.isTest ? [{ note: TEST_ORDER_NOTE }] : []),
+        {
+          text: [
+            'Order number: ',
+            { mono: order.orderNumber },
+            ...(order.shipBy ? ['\u00a0· Ships by: ', { strong: formatShopDate(order.shipBy) }] : []),
+          ],
+        },
+      ],
+      cta: orderUrl ? orderButton(orderUrl) : undefined,
+      after: orderUrl ? [{ text: BUYER_WINDOW_SENTENCE, tone: 'muted' }] : [],
+      items: mailItems(order, brand.shopUrl, true),
+      totals: summaryRows(order),
+      outro: [{ lines: address, label: 'Shipping to' }, { text: closing, tone: 'muted' }],
+    },
+  );
 }
 
 /** Sent when a payment arrived after the last piece was gone and was given back. */
@@ -108,36 +112,41 @@ export function renderRefundNotice(opts: {
   firstName: string;
   amountCents: number;
   productName: string | null;
-  shopName: string;
+  /** The shop's name, or its whole mail brand (server/lib/mail-template.ts). */
+  shopName: ShopOrBrand;
   /** Why, when it was not a sell-out (a per-shopper limit: 'You can buy at most 2 of P per shopper.'). */
   reason?: string | null;
 }): MailMessage {
+  const brand = mailBrand(opts.shopName);
+  const { shopName } = brand;
   const what = opts.productName ? `${opts.productName} sold out` : 'your order could not be completed';
   const sorry = opts.reason
     ? `Sorry — ${opts.reason} So we did not take this order.`
     : `Sorry — ${what} before your payment went through, so we did not take your order.`;
-  const subject = `${opts.shopName}: your payment was refunded`;
-  const text = [
-    `Hi ${opts.firstName},`,
-    '',
-    sorry,
-    `Your payment of ${formatUsd(opts.amountCents)} has been refunded in full.`,
-    '',
-    `— ${opts.shopName}`,
-  ].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111"><p>Hi ${escapeHtml(opts.firstName)},</p>
-<p>${escapeHtml(sorry)}</p>
-<p>Your payment of <strong>${escapeHtml(formatUsd(opts.amountCents))}</strong> has been refunded in full.</p>
-<p>— ${escapeHtml(opts.shopName)}</p></body></html>`;
-  return { to: opts.to, subject, text, html };
+  const subject = `${shopName}: your payment was refunded`;
+  const refunded = `Your payment of ${formatUsd(opts.amountCents)} has been refunded in full.`;
+  const text = [`Hi ${opts.firstName},`, '', sorry, refunded, '', `— ${shopName}`].join('\n');
+  return brandedMail(
+    brand,
+    { to: opts.to, subject, text },
+    {
+      heading: 'Your payment was refunded',
+      lead: [
+        `Hi ${opts.firstName},`,
+        sorry,
+        { text: ['Your payment of ', { strong: formatUsd(opts.amountCents) }, ' has been refunded in full.'] },
+      ],
+    },
+  );
 }
 
 /**
  * Sent when the owner marks an order shipped: the tracking link when the carrier is known, else the number,
  * and the order page's link.
  */
-export function renderShippedNotice(order: Order, shopName: string, orderUrl?: string): MailMessage {
+export function renderShippedNotice(order: Order, shop: ShopOrBrand, orderUrl?: string): MailMessage {
+  const brand = mailBrand(shop);
+  const { shopName } = brand;
   const subject = `${order.isTest ? '[TEST] ' : ''}${shopName} order ${order.orderNumber} has shipped`;
   const carrier = order.carrier && order.carrier !== 'other' ? order.carrier.toUpperCase() : null;
   const tracking = order.trackingNumber
@@ -155,39 +164,52 @@ export function renderShippedNotice(order: Order, shopName: string, orderUrl?: s
     '',
     `— ${shopName}`,
   ].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<p>Hi ${escapeHtml(order.customerFirstName)},</p>
-<p>Your order <strong>${escapeHtml(order.orderNumber)}</strong> is on its way.</p>
-${tracking ? `<p>${escapeHtml(tracking)}</p>` : ''}
-${order.trackingUrl ? `<p><a href="${escapeHtml(order.trackingUrl)}">Track your package</a></p>` : ''}
-<ul>${order.items.map((item) => `<li>${item.quantity} × ${escapeHtml(item.productName)}</li>`).join('')}</ul>
-${orderUrl ? orderLinkHtml(orderUrl) : ''}
-<p>— ${escapeHtml(shopName)}</p></body></html>`;
-  return { to: order.customerEmail, subject, text, html };
+  return brandedMail(
+    brand,
+    { to: order.customerEmail, subject, text },
+    {
+      heading: 'Your order is on its way',
+      lead: [
+        `Hi ${order.customerFirstName},`,
+        { text: ['Your order ', { mono: order.orderNumber }, ' is on its way.'] },
+        ...(tracking ? [tracking] : []),
+        ...(order.trackingUrl ? [{ text: [{ link: { url: order.trackingUrl, label: 'Track your package' } }] }] : []),
+      ],
+      cta: orderUrl ? orderButton(orderUrl) : undefined,
+      items: mailItems(order, brand.shopUrl, false),
+    },
+  );
 }
 
 /** "Find my order": the order page's link again, to the address the order was placed with. */
-export function renderOrderLinkMail(order: Pick<Order, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>, shopName: string, orderUrl: string): MailMessage {
+export function renderOrderLinkMail(order: Pick<Order, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>, shop: ShopOrBrand, orderUrl: string): MailMessage {
+  const brand = mailBrand(shop);
+  const { shopName } = brand;
   const subject = `${order.isTest ? '[TEST] ' : ''}${shopName}: the link to your order ${order.orderNumber}`;
+  const ignore = "If you did not ask for it, you can ignore this e-mail: the link opens only this order's page.";
   const text = [
     `Hi ${order.customerFirstName},`,
     '',
     `Here is the link to your order ${order.orderNumber}, as you asked:`,
     orderUrl,
     '',
-    'If you did not ask for it, you can ignore this e-mail: the link opens only this order\'s page.',
+    ignore,
     '',
     `— ${shopName}`,
   ].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<p>Hi ${escapeHtml(order.customerFirstName)},</p>
-<p>Here is the link to your order <strong>${escapeHtml(order.orderNumber)}</strong>, as you asked:</p>
-${orderLinkHtml(orderUrl)}
-<p style="color:#666">If you did not ask for it, you can ignore this e-mail: the link opens only this order's page.</p>
-<p>— ${escapeHtml(shopName)}</p></body></html>`;
-  return { to: order.customerEmail, subject, text, html };
+  return brandedMail(
+    brand,
+    { to: order.customerEmail, subject, text },
+    {
+      heading: 'The link to your order',
+      lead: [
+        `Hi ${order.customerFirstName},`,
+        { text: ['Here is the link to your order ', { mono: order.orderNumber }, ', as you asked:'] },
+      ],
+      cta: orderButton(orderUrl),
+      after: [{ text: ignore, tone: 'muted' }],
+    },
+  );
 }
 
 /**
@@ -198,9 +220,11 @@ ${orderLinkHtml(orderUrl)}
 export function renderAfterSaleNotice(
   order: Pick<Order, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>,
   what: { kind: 'cancelled' | 'lines-cancelled' | 'refunded'; amountCents: number; lines: string[]; destination?: 'card' | 'credit' },
-  shopName: string,
+  shop: ShopOrBrand,
   orderUrl: string,
 ): MailMessage {
+  const brand = mailBrand(shop);
+  const { shopName } = brand;
   const test = order.isTest ? '[TEST] ' : '';
   const subject =
     what.kind === 'cancelled'
@@ -222,25 +246,35 @@ export function renderAfterSaleNotice(
         ? `${formatUsd(what.amountCents)} would go back to the card; this was a test order paid with the shop's offline test gateway, so no money moved.`
         : `${formatUsd(what.amountCents)} is on its way back to your card; banks usually show it within 5–10 business days.`;
   const text = [`Hi ${order.customerFirstName},`, '', lead, money, '', `${ORDER_LINK_TEXT}: ${orderUrl}`, '', `— ${shopName}`].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<p>Hi ${escapeHtml(order.customerFirstName)},</p>
-<p>${escapeHtml(lead)}</p>
-<p>${escapeHtml(money)}</p>
-${orderLinkHtml(orderUrl)}
-<p>— ${escapeHtml(shopName)}</p></body></html>`;
-  return { to: order.customerEmail, subject, text, html };
+  return brandedMail(
+    brand,
+    { to: order.customerEmail, subject, text },
+    {
+      heading: what.kind === 'refunded' ? 'You were refunded' : 'Order cancelled and refunded',
+      lead: [`Hi ${order.customerFirstName},`, lead, money],
+      cta: orderButton(orderUrl),
+    },
+  );
 }
 
 /** The buyer's delivery address was changed (by them from the order page, or by the shop): where it goes now. */
 export function renderAddressChangedNotice(
   order: Pick<Order, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>,
   address: { address: string; city: string; state: string; zip: string; country: string },
-  shopName: string,
+  shop: ShopOrBrand,
   orderUrl: string,
 ): MailMessage {
+  const brand = mailBrand(shop);
+  const { shopName } = brand;
   const subject = `${order.isTest ? '[TEST] ' : ''}${shopName}: the delivery address of order ${order.orderNumber} changed`;
-  const lines = [address.address, `${address.city}, ${address.state} ${address.zip}`, address.country];
+  const lines = postalAddressLines({
+    shippingAddress: address.address,
+    shippingCity: address.city,
+    shippingState: address.state,
+    shippingZip: address.zip,
+    shippingCountry: address.country,
+  });
+  const notMe = 'If you did not make this change, please reply to this e-mail at once.';
   const text = [
     `Hi ${order.customerFirstName},`,
     '',
@@ -249,36 +283,38 @@ export function renderAddressChangedNotice(
     '',
     `${ORDER_LINK_TEXT}: ${orderUrl}`,
     '',
-    'If you did not make this change, please reply to this e-mail at once.',
+    notMe,
     '',
     `— ${shopName}`,
   ].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<p>Hi ${escapeHtml(order.customerFirstName)},</p>
-<p>The delivery address of your order <strong>${escapeHtml(order.orderNumber)}</strong> was changed. It now ships to:</p>
-<p>${lines.map(escapeHtml).join('<br>')}</p>
-${orderLinkHtml(orderUrl)}
-<p style="color:#666">If you did not make this change, please reply to this e-mail at once.</p>
-<p>— ${escapeHtml(shopName)}</p></body></html>`;
-  return { to: order.customerEmail, subject, text, html };
+  return brandedMail(
+    brand,
+    { to: order.customerEmail, subject, text },
+    {
+      heading: 'Delivery address changed',
+      lead: [
+        `Hi ${order.customerFirstName},`,
+        { text: ['The delivery address of your order ', { mono: order.orderNumber }, ' was changed. It now ships to:'] },
+        { lines },
+      ],
+      cta: orderButton(orderUrl),
+      after: [{ text: notMe, tone: 'muted' }],
+    },
+  );
 }
 
 /** The support line every order mail carries (the shipping page: "Support reply within 24 hours"). */
-export const supportSentence = (supportEmail: string) =>
-  `Questions about your order? Write to ${supportEmail}; we reply within 24 hours.`;
+export const supportSentence = (supportEmail: string) => supportText(supportEmail, 'Questions about your order?');
 
 /**
- * Every order mail names support (SUPPORT_EMAIL): the line goes above the shop's signature in the text and
- * before the end of the HTML body.
+ * Every order mail names support (SUPPORT_EMAIL): the line goes above the shop's signature in the text and in
+ * the footer of the HTML (the template's support slot).
  */
 export function withSupport(message: MailMessage, supportEmail: string): MailMessage {
   const sentence = supportSentence(supportEmail);
   const sign = message.text.lastIndexOf('\n— ');
   const text =
     sign < 0 ? `${message.text}\n\n${sentence}` : `${message.text.slice(0, sign)}\n${sentence}\n${message.text.slice(sign)}`;
-  const para = `<p style="color:#666">Questions about your order? Write to <a href="mailto:${escapeHtml(supportEmail)}">${escapeHtml(supportEmail)}</a>; we reply within 24 hours.</p>`;
-  const end = message.html.lastIndexOf('</body>');
-  const html = end < 0 ? `${message.html}${para}` : `${message.html.slice(0, end)}${para}\n${message.html.slice(end)}`;
+  const html = fillSupportSlot(message.html, supportHtml(supportEmail, 'Questions about your order?'));
   return { ...message, text, html };
 }

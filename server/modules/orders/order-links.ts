@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { KeyService } from '../../lib/keys';
 
 /**
  * Keys of the buyer's order links (docs/security.md "Order links"). One key derived from the session secret
@@ -14,8 +15,8 @@ const UUID_BYTES = 16;
 /** A certificate id: base64url of the line's id and the piece's number (18 bytes → 24 chars), then its MAC. */
 const CERT_PAYLOAD_CHARS = 24;
 
-export function createOrderLinks(secret: string) {
-  const key = crypto.createHmac('sha256', secret).update('fifty:order-links').digest();
+export function createOrderLinks(keys: KeyService) {
+  const key = keys.derive('fifty:order-links');
 
   function sign(purpose: LinkPurpose, subject: string): string {
     return crypto.createHmac('sha256', key).update(`v1|${purpose}|${subject}`).digest().subarray(0, MAC_BYTES).toString('base64url');

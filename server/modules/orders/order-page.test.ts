@@ -15,6 +15,7 @@ import {
 import { formatShopDate, shipByDate } from '../../../common/domain/ship-by';
 import { describeEachDb, type TestApp, type TestClient } from '../../../tests/support/build-test-app';
 import { confirmOffline, createProduct, customer, readyShopper, startPayment } from '../../../tests/support/shop-fixtures';
+import { createKeyService } from '../../lib/keys';
 import { createOrderLinks } from './order-links';
 import { orders } from './orders.tables';
 
@@ -103,7 +104,7 @@ describeEachDb('order page: signed links, Find my order, certificates', (t) => {
     const a = (await buy(t())).order;
     const b = (await buy(t())).order;
     const keyOf = (p: string) => new URL(p, 'http://x').searchParams.get('key')!;
-    const links = createOrderLinks(SECRET);
+    const links = createOrderLinks(createKeyService(SECRET));
     expect(keyOf(a.orderPath)).toBe(links.viewKey(a.orderNumber));
     const view = (await t().client().get(apiOf(a.orderPath))).json() as OrderView;
     const certificateId = view.items[0]!.pieces[0]!.certificateId;
@@ -117,7 +118,7 @@ describeEachDb('order page: signed links, Find my order, certificates', (t) => {
       // The same order signed for another purpose, and signed with another shop's secret.
       `/api/orders/${a.orderNumber}?key=${links.sign('certificate', a.orderNumber)}`,
       `/api/orders/${a.orderNumber}?key=${certificateId}`,
-      `/api/orders/${a.orderNumber}?key=${createOrderLinks('another-secret').viewKey(a.orderNumber)}`,
+      `/api/orders/${a.orderNumber}?key=${createOrderLinks(createKeyService('another-secret')).viewKey(a.orderNumber)}`,
       `/api/orders/${a.orderNumber.toLowerCase()}?key=${keyOf(a.orderPath)}`,
       `/api/orders/FIFTY-ZZZZ-ZZZZ?key=${links.viewKey('FIFTY-ZZZZ-ZZZZ')}`,
     ];
@@ -217,14 +218,14 @@ describeEachDb('order page: signed links, Find my order, certificates', (t) => {
       expect(res.body).not.toContain(personal);
 
     const id = second!.certificateId;
-    const links = createOrderLinks(SECRET);
+    const links = createOrderLinks(createKeyService(SECRET));
     const { orderItemId } = links.readCertificateId(id)!;
     const forged = [
       id.slice(0, -1) + (id.endsWith('A') ? 'B' : 'A'),
       // Another number on the same line, signed by nobody.
       id.slice(0, 24) + first!.certificateId.slice(24),
       // The same piece signed with another shop's secret, or signed as a view key.
-      createOrderLinks('another-secret').certificateId(orderItemId, second!.editionNumber),
+      createOrderLinks(createKeyService('another-secret')).certificateId(orderItemId, second!.editionNumber),
       links.sign('view-order', id.slice(0, 24)),
       'not-a-certificate',
       // A view key is not a certificate.

@@ -15,7 +15,7 @@ import {
   orderViewSchema,
 } from '../../../common/contracts/orders';
 import { errorResponses } from '../../../common/contracts/api-error';
-import { notFound } from '../../plugins/http-error';
+import { notFound } from '../../lib/http-error';
 import type { RequestGate } from '../../lib/request-gate';
 import type { OrdersService } from './orders.service';
 

@@ -1,10 +1,10 @@
-import type { RefundDestination } from '../../../common/domain/after-sale';
+import { isDisputeOpen, type RefundDestination } from '../../../common/domain/after-sale';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
-import crypto from 'node:crypto';
 import type { Order, OrderStatus } from '../../../common/contracts/checkout';
 import type { Certificate, FindOrderBody, OrderView } from '../../../common/contracts/orders';
 import type { Mailer, MailMessage } from '../../lib/mailer';
+import type { MailBrand } from '../../lib/mail-template';
 import { formatMoney } from '../../../common/domain/money';
 import { generateOrderNumber } from '../../../common/domain/order-number';
 import { mailboxKey } from '../../../common/domain/identity';
@@ -12,7 +12,7 @@ import { isShipLate, shipByDate, shopClock } from '../../../common/domain/ship-b
 import { PAGE_PATHS, pathTo } from '../../../common/domain/site-routes';
 import { renderAddressChangedNotice, renderAfterSaleNotice, renderOrderConfirmation, renderOrderLinkMail, renderShippedNotice, withSupport } from './order-email';
 import { AFTER_SALE_MESSAGES } from '../../../common/contracts/after-sale';
-import { HttpError } from '../../plugins/http-error';
+import { HttpError } from '../../lib/http-error';
 import { createAfterSaleService, toDisputeRecord, toRefundRecord } from './after-sale.service';
 import { fullyCancelled, type DisputeRow, type RefundRow } from './after-sale.repository';
 import { createOrderLinks } from './order-links';
@@ -20,7 +20,8 @@ import { trackingUrlOf } from './tracking';
 import { addressLine, addressOf, createAddressChangeService } from './address-change.service';
 import { createReturnsService } from './returns.service';
 import { buyerWindowEnds, mayChangeOrder } from '../../../common/domain/order-address';
-import { systemClock, type Clock } from '../../lib/db-clock';
+import type { Clock } from '../../lib/db-clock';
+import type { KeyService } from '../../lib/keys';
 import { shopTime } from '../../lib/shop-time';
 import {
   findItemWithOrder,
@@ -152,8 +153,8 @@ export function createOrdersService(deps: {
   mailer?: Mailer;
   shopName?: string;
   log?: FastifyBaseLogger;
-  /** Keys the order links (order-links.ts); a random one when absent (links then last until a restart). */
-  secret?: string;
+  /** The shop's key service: keys the order links (order-links.ts) alike in every instance. */
+  keys: KeyService;
   /** The shop's address for links in mails (PUBLIC_URL). */
   baseUrl?: string;
   /** SHOP_TIME_ZONE: ship-by dates and "made on" dates are the shop's calendar. */
@@ -161,21 +162,24 @@ export function createOrdersService(deps: {
   /** SUPPORT_EMAIL: every order mail names it (order-email.ts withSupport). */
   supportEmail?: string;
   /** The database's clock: the buyer's hour to change an order is read from it (server/lib/db-clock.ts). */
-  clock?: Clock;
+  clock: Clock;
 }) {
   const { db } = deps;
   const shopName = deps.shopName ?? 'FIFTY';
+  /** Who every order mail is from (server/lib/mail-template.ts): its support line comes from withSupport. */
+  const brand: MailBrand = { shopName, shopUrl: deps.baseUrl };
   const timeZone = deps.timeZone ?? 'UTC';
   const afterSale = createAfterSaleService({ db });
-  const links = createOrderLinks(deps.secret ?? crypto.randomBytes(32).toString('hex'));
+  const links = createOrderLinks(deps.keys);
   const pendingMail = new Set<Promise<void>>();
-  const clock = deps.clock ?? systemClock;
+  const clock = deps.clock;
   const addressChanges = createAddressChangeService({ db });
   // Returns (docs/product.md "Returns"): their mails go through this service's queue, declared below.
   const returns = createReturnsService({
     db,
     clock,
     shopName,
+    shopUrl: deps.baseUrl,
     supportEmail: deps.supportEmail ?? 'support@fifty.local',
     timeZone,
     send: (message, orderNumber, what) => sendLater(message, orderNumber, what),
@@ -205,7 +209,7 @@ export function createOrdersService(deps: {
   const rowFilter = ({ late, ...filter }: OrderFilter): OrderRowFilter => (late ? { ...filter, lateOn: today() } : filter);
 
   function mailShipped(orders: readonly Order[]): void {
-    for (const order of orders) sendLater(renderShippedNotice(order, shopName, orderUrl(order.orderNumber)), order.orderNumber, 'shipped');
+    for (const order of orders) sendLater(renderShippedNotice(order, brand, orderUrl(order.orderNumber)), order.orderNumber, 'shipped');
   }
 
   function toView(row: OrderRow, items: readonly OrderItemRow[], refunds: readonly RefundRow[], disputes: readonly DisputeRow[], returned?: ReadonlyMap<string, ReadonlySet<number>>): OrderView {
@@ -251,7 +255,7 @@ export function createOrdersService(deps: {
         : null,
       refunds: given.map((r) => ({ amount: formatMoney(r.amountCents), status: r.status as 'requested' | 'succeeded', createdAt: r.createdAt.toISOString(), destination: r.destination as RefundDestination })),
       refunded: formatMoney(given.filter((r) => r.status === 'succeeded').reduce((a, r) => a + r.amountCents, 0)),
-      disputed: disputes.some((d) => d.status === 'open'),
+      disputed: disputes.some((d) => isDisputeOpen(d.status)),
       changeUntil: mayChangeOrder('buyer', { status: row.status, placedAt: row.createdAt }, clock.now())
         ? { at: buyerWindowEnds(row.createdAt).toISOString(), time: shopTime(buyerWindowEnds(row.createdAt), timeZone).short }
         : null,
@@ -364,7 +368,7 @@ export function createOrdersService(deps: {
       row: Pick<OrderRow, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>,
       what: { kind: 'cancelled' | 'lines-cancelled' | 'refunded'; amountCents: number; lines: string[]; destination?: 'card' | 'credit' },
     ): void {
-      sendLater(renderAfterSaleNotice(row, what, shopName, orderUrl(row.orderNumber)), row.orderNumber, 'after-sale');
+      sendLater(renderAfterSaleNotice(row, what, brand, orderUrl(row.orderNumber)), row.orderNumber, 'after-sale');
     },
     /** The delivery address after the order (the change-order-address flow locks, changes and keeps it). */
     addressChanges,
@@ -374,7 +378,7 @@ export function createOrdersService(deps: {
     opens: (orderNumber: string, key: string | undefined) => links.isViewKey(orderNumber, key),
     /** The buyer's "address changed" mail with the order page's link, sent after the change commits. */
     mailAddressChanged(row: OrderRow): void {
-      sendLater(renderAddressChangedNotice(row, addressOf(row), shopName, orderUrl(row.orderNumber)), row.orderNumber, 'address changed');
+      sendLater(renderAddressChangedNotice(row, addressOf(row), brand, orderUrl(row.orderNumber)), row.orderNumber, 'address changed');
     },
     /** Waits for shipped e-mails still being sent (shutdown, tests). */
     async drainMail(): Promise<void> {
@@ -384,9 +388,11 @@ export function createOrdersService(deps: {
       return sessionId ? one(await findLatestOrderForSession(db, sessionId)) : null;
     },
     orderPath,
+    /** Who the shop's mails are from (a flow's order mail, e.g. the late payment's refund notice, uses it). */
+    mailBrand: brand,
     /** The confirmation mail of an order just made, with its order page's link. */
     confirmationMail(order: Order): MailMessage {
-      return supported(renderOrderConfirmation(order, shopName, orderUrl(order.orderNumber)));
+      return supported(renderOrderConfirmation(order, brand, orderUrl(order.orderNumber)));
     },
     /**
      * The buyer's view of an order, only with the key signed for viewing this order; null for anything
@@ -407,7 +413,7 @@ export function createOrdersService(deps: {
     async requestLink(body: FindOrderBody): Promise<void> {
       const row = await findOrderByNumber(db, body.orderNumber.toUpperCase());
       if (!row || mailboxKey(row.customerEmail) !== mailboxKey(body.email)) return;
-      sendLater(renderOrderLinkMail(row, shopName, orderUrl(row.orderNumber)), row.orderNumber, 'order link');
+      sendLater(renderOrderLinkMail(row, brand, orderUrl(row.orderNumber)), row.orderNumber, 'order link');
     },
     /** A piece's public certificate; null for an id this shop did not sign, a piece not in its line, or a cancelled order. */
     async certificate(id: string): Promise<Certificate | null> {

@@ -1,8 +1,8 @@
 import type { ReturnRecord } from '../../../common/contracts/returns';
 import { formatUsd, parseMoney } from '../../../common/domain/money';
 import { formatShopDate, shopClock } from '../../../common/domain/ship-by';
-import { escapeHtml } from '../../lib/html';
 import type { MailMessage } from '../../lib/mailer';
+import { brandedMail, mailBrand, type MailItem, type ShopOrBrand } from '../../lib/mail-template';
 import type { OrderRow } from './orders.repository';
 
 export type ReturnMailKind = 'approved' | 'declined' | 'accepted' | 'rejected' | 'reminder' | 'expired';
@@ -16,9 +16,11 @@ export const deadlineDate = (iso: string, timeZone: string) => formatShopDate(sh
  */
 export function renderReturnMail(
   kind: ReturnMailKind,
-  ctx: { order: Pick<OrderRow, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>; ret: ReturnRecord; shopName: string; supportEmail: string; orderUrl: string; timeZone: string },
+  ctx: { order: Pick<OrderRow, 'orderNumber' | 'customerEmail' | 'customerFirstName' | 'isTest'>; ret: ReturnRecord; shopName: ShopOrBrand; supportEmail: string; orderUrl: string; timeZone: string; pieces?: MailItem[] },
 ): MailMessage {
-  const { order, ret, shopName } = ctx;
+  const { order, ret } = ctx;
+  const brand = mailBrand(ctx.shopName);
+  const { shopName } = brand;
   const pieces = ret.lines.map((l) => `${l.quantity} × ${l.productName}`).join(', ');
   const by = ret.shipBackBy ? deadlineDate(ret.shipBackBy, ctx.timeZone) : '';
   const test = order.isTest ? '[TEST] ' : '';
@@ -54,11 +56,22 @@ export function renderReturnMail(
     }
   })();
   const text = [`Hi ${order.customerFirstName},`, '', ...body, '', `View your order: ${ctx.orderUrl}`, '', `— ${shopName}`].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject!)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<p>Hi ${escapeHtml(order.customerFirstName)},</p>
-${body.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
-<p><a href="${escapeHtml(ctx.orderUrl)}">View your order</a></p>
-<p>— ${escapeHtml(shopName)}</p></body></html>`;
-  return { to: order.customerEmail, subject: subject!, text, html };
+  const headings: Record<ReturnMailKind, string> = {
+    approved: 'Your return is approved',
+    declined: 'Your return was declined',
+    accepted: 'Your return was accepted',
+    rejected: 'Your return could not be accepted',
+    reminder: 'Ship your return',
+    expired: 'Your return expired',
+  };
+  return brandedMail(
+    brand,
+    { to: order.customerEmail, subject: subject!, text },
+    {
+      heading: headings[kind],
+      lead: [`Hi ${order.customerFirstName},`, ...body],
+      cta: { url: ctx.orderUrl, label: 'View your order' },
+      items: ctx.pieces,
+    },
+  );
 }

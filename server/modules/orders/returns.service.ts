@@ -2,7 +2,10 @@ import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import type { Clock } from '../../lib/db-clock';
 import type { MailMessage } from '../../lib/mailer';
-import { conflict, HttpError, notFound } from '../../plugins/http-error';
+import { absoluteUrl, type MailItem } from '../../lib/mail-template';
+import { formatEditionNumbers } from '../../../common/domain/stock';
+import { formatLineOptions } from '../../../common/domain/variant';
+import { conflict, HttpError, notFound } from '../../lib/http-error';
 import { ORDER_NOT_FOUND } from '../../../common/contracts/orders';
 import { RETURN_MESSAGES, type ReturnRecord, type ReturnRequestBody, type ReturnsView } from '../../../common/contracts/returns';
 import { formatMoney } from '../../../common/domain/money';
@@ -33,6 +36,8 @@ export function createReturnsService(deps: {
   db: Db;
   clock: Clock;
   shopName: string;
+  /** The shop's address (PUBLIC_URL): the mails' mark, shop and refund-policy links. */
+  shopUrl?: string;
   supportEmail: string;
   /** SHOP_TIME_ZONE: the ship-back date in mails is the shop's calendar. */
   timeZone: string;
@@ -83,9 +88,27 @@ export function createReturnsService(deps: {
     return row ?? null;
   }
 
+  /** The returned pieces as the mail shows them: image, options and edition numbers. */
+  function returnedPieces(r: ReturnRow, items: readonly OrderItemRow[]): MailItem[] {
+    const byId = new Map(items.map((i) => [i.id, i]));
+    return r.lines.flatMap((l) => {
+      const item = byId.get(l.orderItemId);
+      if (!item) return [];
+      return [
+        {
+          name: item.productName,
+          detail: formatLineOptions(item) || undefined,
+          edition: formatEditionNumbers(l.editionNumbers, item.editionSize),
+          quantity: l.quantity,
+          imageUrl: absoluteUrl(deps.shopUrl, item.productImage),
+        },
+      ];
+    });
+  }
+
   function mail(kind: ReturnMailKind, order: OrderRow, ret: ReturnRow, items: readonly OrderItemRow[]): void {
     deps.send(
-      renderReturnMail(kind, { order, ret: toRecord(ret, items), shopName: deps.shopName, supportEmail: deps.supportEmail, orderUrl: deps.orderUrl(order.orderNumber), timeZone: deps.timeZone }),
+      renderReturnMail(kind, { order, ret: toRecord(ret, items), pieces: returnedPieces(ret, items), shopName: { shopName: deps.shopName, shopUrl: deps.shopUrl }, supportEmail: deps.supportEmail, orderUrl: deps.orderUrl(order.orderNumber), timeZone: deps.timeZone }),
       order.orderNumber,
       `return ${kind}`,
     );

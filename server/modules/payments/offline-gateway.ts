@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import { HttpError, notFound } from '../../plugins/http-error';
+import { HttpError, notFound } from '../../lib/http-error';
 import { CARD_MESSAGES, cardFingerprint, evaluateAuthorisationCard, evaluateTestCard } from './offline-card';
 import { offlineIntents, offlineRefunds } from './payments.tables';
 import { authorisationStateOf, RefundRefusedError, type GatewayIntent, type IntentStatus, type PaymentGateway } from './payment-gateway';

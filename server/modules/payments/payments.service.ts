@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import { HttpError, notFound } from '../../plugins/http-error';
+import { HttpError, notFound } from '../../lib/http-error';
 import type { OfflineAuthenticateInput, OfflineConfirmInput, OfflineGateway } from './offline-gateway';
 import { WebhookSignatureError, type GatewayEvent, type PaymentGateway } from './payment-gateway';
 import { paymentEvents } from './payments.tables';

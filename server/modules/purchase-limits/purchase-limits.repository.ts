@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { lockSeed } from '../../lib/advisory-locks';
 import { purchaseClaims } from './purchase-limits.tables';
 
 /**
@@ -12,7 +13,7 @@ export async function lockClaimKeys(tx: DbOrTx, keys: readonly string[]): Promis
   await tx.execute(sql`
     select pg_advisory_xact_lock(k)
     from (
-      select distinct hashtextextended(x, 5051) as k
+      select distinct hashtextextended(x, ${lockSeed('purchaseClaim')}) as k
       from unnest(array[${sql.join(
         keys.map((k) => sql`${k}`),
         sql`, `,

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import type { Db, DbOrTx, Tx } from '../../db/client';
-import { deliveryAddressKey, mailboxKey } from '../../../common/domain/identity';
+import { deliveryAddressKey, deliveryAddressKeyUsRules, mailboxKey } from '../../../common/domain/identity';
 import { cooldownMessage, holdCooldownMs, overLimitMessage, withinLimit } from '../../../common/domain/purchase-limit';
-import { conflict, HttpError } from '../../plugins/http-error';
-import { systemClock, type Clock } from '../../lib/db-clock';
+import { conflict, HttpError } from '../../lib/http-error';
+import type { Clock } from '../../lib/db-clock';
+import type { KeyService } from '../../lib/keys';
 import {
   consumeClaims,
   endHeldClaims,
@@ -18,7 +19,8 @@ import {
 /** Who is buying: the session and the details the checkout was made with (hashed before they are stored). */
 export interface ClaimShopper {
   sessionId: string;
-  customer: { email: string; shippingAddress: string; shippingZip: string; shippingCountry: string };
+  /** The town, when known, is only used to tell it from the street line ('12 Brick Lane, London'). */
+  customer: { email: string; shippingAddress: string; shippingZip: string; shippingCountry: string; shippingCity?: string };
 }
 
 /** A checkout line as far as limits care (several sizes of one product count together). */
@@ -65,14 +67,14 @@ export function createPurchaseLimitsService(deps: {
   db: Db;
   catalog: LimitsCatalog;
   /** The database's clock: a lapse is dated by it, and the cooldown counts from then (server/lib/db-clock.ts). */
-  clock?: Clock;
-  /** Keys the identity hashes (the session secret): the table never holds a guessable e-mail hash. */
-  secret: string;
+  clock: Clock;
+  /** The shop's key service: keys the identity hashes, so the table never holds a guessable e-mail hash. */
+  keys: KeyService;
   holdMinutes: number;
 }) {
   const { db, catalog } = deps;
-  const clock = deps.clock ?? systemClock;
-  const key = crypto.createHmac('sha256', deps.secret).update('purchase-limit identities').digest();
+  const clock = deps.clock;
+  const key = deps.keys.derive('purchase-limit identities');
   const hash = (s: string) => crypto.createHmac('sha256', key).update(s).digest('hex');
   const cooldownMs = holdCooldownMs(deps.holdMinutes);
 
@@ -85,7 +87,7 @@ export function createPurchaseLimitsService(deps: {
     return [
       `session:${shopper.sessionId}`,
       `mailbox:${hash(mailboxKey(c.email))}`,
-      `delivery:${hash(deliveryAddressKey({ line: c.shippingAddress, postalCode: c.shippingZip, country: c.shippingCountry }))}`,
+      `delivery:${hash(deliveryAddressKey({ line: c.shippingAddress, postalCode: c.shippingZip, country: c.shippingCountry, city: c.shippingCity }))}`,
     ];
   }
 
@@ -99,7 +101,10 @@ export function createPurchaseLimitsService(deps: {
       ...identitiesOf(shopper),
       `email:${hash(c.email.trim().toLowerCase())}`,
       `address:${hash([legacyFold(c.shippingAddress), legacyFold(c.shippingZip), legacyFold(c.shippingCountry)].join('|'))}`,
-    ];
+      // Outside the US the key follows the country's rules since ADR 023; claims made before were keyed by
+      // the US rules, so that key of this spelling still counts (for a US address it is the same key).
+      `delivery:${hash(deliveryAddressKeyUsRules({ line: c.shippingAddress, postalCode: c.shippingZip, country: c.shippingCountry }))}`,
+    ].filter((id, i, all) => all.indexOf(id) === i);
   }
 
   const lockKeys = (lines: readonly ClaimLine[], identities: readonly string[]) =>
@@ -221,7 +226,7 @@ export function createPurchaseLimitsService(deps: {
     async addDeliveryAddress(
       tx: Tx,
       order: { checkoutId: string | null; sessionId: string; email: string; lines: readonly ClaimLine[] },
-      address: { shippingAddress: string; shippingZip: string; shippingCountry: string },
+      address: { shippingAddress: string; shippingZip: string; shippingCountry: string; shippingCity?: string },
     ): Promise<LimitViolation | null> {
       const products = byProduct(order.lines);
       if (products.length === 0) return null;

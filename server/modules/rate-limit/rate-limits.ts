@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerAsyn
 import { mailboxKey } from '../../../common/domain/identity';
 import { watchStreamSlot } from '../../lib/event-stream-hub';
 import { DEFAULT_IPV6_PREFIX, networkKey } from '../../lib/network-address';
-import { HttpError } from '../../plugins/http-error';
-import { SESSION_COOKIE } from '../../plugins/session';
+import { HttpError } from '../../lib/http-error';
+import { SESSION_COOKIE } from '../../lib/cookies';
 import type { RateLimitCounter } from './rate-limit.store';
 
 /** The routes that are rate-limited; a route names its own with `config: { rateLimited: '…' }`. */

@@ -168,7 +168,7 @@ const staticPages: Record<StaticPagePath, StaticPage> = {
   [PAGE_PATHS.drops]: {
     title: 'Drops',
     description: () =>
-      'Every FIFTY drop: what is live now, what drops next and how fast past editions of 50 pieces sold out.',
+      'Every FIFTY drop: what is live now, what drops next and how fast past editions sold out.',
   },
   [PAGE_PATHS.wishlist]: {
     title: 'Wishlist',

@@ -31,6 +31,7 @@ export function createSettingsService(config: Config, now: Date = new Date()) {
       stripePublishableKey: config.STRIPE_PUBLISHABLE_KEY ?? null,
     },
     supportEmail: config.SUPPORT_EMAIL,
+    homeCountry: config.SHOP_COUNTRY,
     socialLinks: [
       { label: 'Instagram', href: config.SOCIAL_INSTAGRAM_URL },
       { label: 'TikTok', href: config.SOCIAL_TIKTOK_URL },
@@ -44,6 +45,8 @@ export function createSettingsService(config: Config, now: Date = new Date()) {
     /** The time zone the mails write times in (SHOP_TIME_ZONE, an IANA name). */
     timeZone: config.SHOP_TIME_ZONE,
     freeShippingThresholdCents: config.FREE_SHIPPING_THRESHOLD,
+    /** SHOP_COUNTRY: where the domestic rates apply. */
+    homeCountry: config.SHOP_COUNTRY,
     taxRate: config.TAX_RATE,
     holdMinutes: config.HOLD_MINUTES,
     rates,

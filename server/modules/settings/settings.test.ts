@@ -27,3 +27,10 @@ test('support address and social links are settings; unset social links are left
   ]);
   expect(() => loadConfig({ ...base, SUPPORT_EMAIL: 'not-an-address' })).toThrow(/SUPPORT_EMAIL/);
 });
+
+test('the home country is a setting: the domestic rates apply there (ADR 023)', () => {
+  expect(createSettingsService(loadConfig({ ...base })).publicSettings.homeCountry).toBe('US');
+  const uk = createSettingsService(loadConfig({ ...base, SHOP_COUNTRY: 'GB' }));
+  expect(shopSettingsSchema.parse(uk.publicSettings).homeCountry).toBe('GB');
+  expect(uk.homeCountry).toBe('GB');
+});

@@ -10,7 +10,7 @@ import {
   uploadUrlResultSchema,
 } from '../../../common/contracts/admin';
 import { errorResponses } from '../../../common/contracts/api-error';
-import { HttpError } from '../../plugins/http-error';
+import { HttpError } from '../../lib/http-error';
 import type { ImagesService } from './images.service';
 
 /**

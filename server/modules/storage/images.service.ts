@@ -11,8 +11,10 @@ import {
   type UploadUrlResult,
 } from '../../../common/contracts/admin';
 import type { Config } from '../../config';
-import { badRequest, HttpError, notFound } from '../../plugins/http-error';
+import { badRequest, HttpError, notFound } from '../../lib/http-error';
 import { sniffImageType } from './image-type';
+import { IMAGE_WELL, squarePadding } from './image-canvas';
+import type { KeyService } from '../../lib/keys';
 import { LocalObjectStore } from './local-object-store';
 import { INCOMING_PREFIX, type ObjectStore } from './object-store';
 
@@ -22,7 +24,7 @@ const loadSharp = () => import('sharp').then((m) => m.default);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** S3 when S3_BUCKET is set (the AWS SDK is imported only then), else local disk under DATA_DIR. */
-export async function createObjectStore(config: Config, secret: string): Promise<ObjectStore> {
+export async function createObjectStore(config: Config, keys: KeyService): Promise<ObjectStore> {
   if (config.S3_BUCKET) {
     const { S3ObjectStore } = await import('./s3-object-store');
     return new S3ObjectStore({
@@ -38,7 +40,8 @@ export async function createObjectStore(config: Config, secret: string): Promise
     uploadsDir: path.join(config.DATA_DIR, 'uploads'),
     incomingDir: path.join(config.DATA_DIR, 'upload-incoming'),
     tokensDir: path.join(config.DATA_DIR, 'upload-tokens'),
-    secret,
+    // Upload URLs live minutes: a key of their own (an upload signed before this key existed is simply asked again).
+    key: keys.derive('fifty:upload-token'),
   });
 }
 
@@ -130,14 +133,27 @@ export function createImagesService(store: ObjectStore, log: FastifyBaseLogger) 
       if (!meta.width || !meta.height) return await refuse(key, 'The image could not be read');
       if (meta.width * meta.height > MAX_IMAGE_PIXELS)
         return await refuse(key, 'Images can be at most 40 megapixels');
-      // One decode (shrink-on-load where the format allows) to at most 1600 wide; the smaller
-      // variants are made from those pixels. rotate() applies the EXIF orientation, and no
-      // metadata (GPS and all) is copied to the output.
-      const { data, info } = await (await loadSharp())(raw, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+      // One decode (shrink-on-load where the format allows) to at most 1600 on its long side; the
+      // smaller variants are made from those pixels. rotate() applies the EXIF orientation, and no
+      // metadata (GPS and all) is copied to the output. Transparency is laid on the image well, and
+      // the picture padded to the catalogue's square frame (image-canvas.ts says why not cropped).
+      const side = IMAGE_VARIANT_WIDTHS[0];
+      const fitted = await (await loadSharp())(raw, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
         .rotate()
-        .resize({ width: IMAGE_VARIANT_WIDTHS[0], withoutEnlargement: true })
+        .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
+        .flatten({ background: IMAGE_WELL })
+        .toColourspace('srgb')
         .raw()
         .toBuffer({ resolveWithObject: true });
+      const pad = squarePadding(fitted.data, fitted.info.width, fitted.info.height, fitted.info.channels);
+      const { data, info } = pad
+        ? await (await loadSharp())(fitted.data, {
+            raw: { width: fitted.info.width, height: fitted.info.height, channels: fitted.info.channels as 3 },
+          })
+            .extend(pad)
+            .raw()
+            .toBuffer({ resolveWithObject: true })
+        : fitted;
       const pixels = {
         raw: { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 },
       };

@@ -77,7 +77,8 @@ describeEachDb('admin image uploads (local object store)', (t) => {
       expect(file.headers['cache-control']).toMatch(/max-age=31536000/);
       expect(file.headers['x-content-type-options']).toBe('nosniff');
       const meta = await sharp(file.rawPayload).metadata();
-      expect(meta).toMatchObject({ format: 'webp', width, height: width / 2 });
+      // The 2:1 upload is padded into the catalogue's square frame.
+      expect(meta).toMatchObject({ format: 'webp', width, height: width });
     }
     // The raw upload is gone once normalised.
     expect(incomingFiles()).toHaveLength(0);
@@ -106,10 +107,62 @@ describeEachDb('admin image uploads (local object store)', (t) => {
     expect(meta.width).toBe(300);
     expect(meta.exif).toBeUndefined();
     expect((await writtenVariants(normalizedPath)).map((v) => [v.format, v.width, v.height])).toEqual([
-      ['webp', 300, 200],
-      ['webp', 300, 200],
-      ['webp', 300, 200],
+      ['webp', 300, 300],
+      ['webp', 300, 300],
+      ['webp', 300, 300],
     ]);
+  });
+
+  /** Uploads and normalises `body`; the 1600 px result as raw RGB pixels. */
+  async function normalizedPixels(body: Buffer, contentType: string) {
+    const target = await uploadUrl();
+    expect((await put(target.uploadURL, body, contentType)).statusCode).toBe(200);
+    const res = await normalize(target.uploadURL);
+    expect(res.statusCode, res.body).toBe(200);
+    const { normalizedPath } = normalizeImageResultSchema.parse(json(res));
+    const file = await t().client().get(normalizedPath);
+    const { data, info } = await sharp(file.rawPayload).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
+    return { width: info.width, height: info.height, at };
+  }
+  const close = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) <= 6);
+
+  test('a wide studio shot is padded, not cropped, to the square frame on its own white backdrop', async () => {
+    // A red piece on a white sweep, its edges reaching the left and right of a 3:2 frame.
+    const wide = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#ffffff' } })
+      .composite([{ input: await image(2400, 800).png().toBuffer(), top: 400, left: 0 }])
+      .png()
+      .toBuffer();
+    const px = await normalizedPixels(wide, 'image/png');
+    expect([px.width, px.height]).toEqual([1600, 1600]);
+    // Nothing cut: the piece still spans the whole width, in the middle; above and below it, white.
+    expect(close(px.at(2, 800), [200, 40, 40])).toBe(true);
+    expect(close(px.at(1597, 800), [200, 40, 40])).toBe(true);
+    expect(close(px.at(800, 5), [255, 255, 255])).toBe(true);
+    expect(close(px.at(800, 1594), [255, 255, 255])).toBe(true);
+  });
+
+  test('a tall photo with a busy edge is set on the shop\'s image well, centred', async () => {
+    // Stripes down both sides: no plain backdrop to extend, so the padding is the well (#ebe9e2).
+    const stripes = await sharp({ create: { width: 20, height: 3000, channels: 3, background: '#101010' } })
+      .composite(Array.from({ length: 30 }, (_, i) => ({
+        input: { create: { width: 20, height: 50, channels: 3, background: '#f0f0f0' } },
+        top: i * 100,
+        left: 0,
+      })) as never)
+      .png()
+      .toBuffer();
+    const tall = await image(1000, 3000)
+      .composite([{ input: stripes, left: 0, top: 0 }, { input: stripes, left: 980, top: 0 }])
+      .png()
+      .toBuffer();
+    const px = await normalizedPixels(tall, 'image/png');
+    expect([px.width, px.height]).toEqual([1600, 1600]);
+    expect(close(px.at(5, 800), [0xeb, 0xe9, 0xe2])).toBe(true);
+    expect(close(px.at(1594, 800), [0xeb, 0xe9, 0xe2])).toBe(true);
+    // The photo, 533 px wide after the fit, sits in the middle with its full height.
+    expect(close(px.at(800, 3), [200, 40, 40])).toBe(true);
+    expect(close(px.at(800, 1596), [200, 40, 40])).toBe(true);
   });
 
   test("a 3 MB photo-like PNG is accepted (uploads are not held to the API's 1 MB JSON limit)", async () => {
@@ -132,9 +185,9 @@ describeEachDb('admin image uploads (local object store)', (t) => {
     expect(done.statusCode, done.body).toBe(200);
     const { normalizedPath } = normalizeImageResultSchema.parse(json(done));
     expect((await writtenVariants(normalizedPath)).map((v) => [v.format, v.width, v.height])).toEqual([
-      ['webp', 1400, 1000],
-      ['webp', 800, 571],
-      ['webp', 400, 286],
+      ['webp', 1400, 1400],
+      ['webp', 800, 800],
+      ['webp', 400, 400],
     ]);
   });
 
@@ -286,9 +339,9 @@ describeEachDb('admin image uploads (local object store)', (t) => {
       expect(res.statusCode, `${type}: ${res.body}`).toBe(200);
       const { normalizedPath } = normalizeImageResultSchema.parse(json(res));
       expect((await writtenVariants(normalizedPath)).map((v) => [v.format, v.width, v.height]), type).toEqual([
-        ['webp', 50, 40],
-        ['webp', 50, 40],
-        ['webp', 50, 40],
+        ['webp', 50, 50],
+        ['webp', 50, 50],
+        ['webp', 50, 50],
       ]);
     }
   });

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { HttpError } from '../../plugins/http-error';
+import { HttpError } from '../../lib/http-error';
 import {
   assertSafeKey,
   INCOMING_PREFIX,
@@ -59,8 +59,8 @@ export interface LocalObjectStoreOptions {
   incomingDir: string;
   /** One marker per consumed upload token (single use that survives restarts). */
   tokensDir: string;
-  /** Signs upload tokens. */
-  secret: string;
+  /** Signs upload tokens (a key derived from the session secret for this purpose only). */
+  key: Buffer;
 }
 
 /** Local disk: DATA_DIR/uploads is public at /uploads; uploads arrive through our own PUT route. */
@@ -69,7 +69,7 @@ export class LocalObjectStore implements ObjectStore {
   private readonly key: Buffer;
 
   constructor(private readonly opts: LocalObjectStoreOptions) {
-    this.key = crypto.createHash('sha256').update(`fifty-upload-token:${opts.secret}`).digest();
+    this.key = opts.key;
   }
 
   private pathFor(key: string): string {

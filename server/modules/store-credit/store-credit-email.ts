@@ -1,21 +1,26 @@
 import { formatUsd } from '../../../common/domain/money';
 import { formatShopDate } from '../../../common/domain/ship-by';
-import { escapeHtml } from '../../lib/html';
 import type { MailMessage } from '../../lib/mailer';
+import { brandedMail, mailBrand, type ShopOrBrand } from '../../lib/mail-template';
+
+/** Where the credit is spent: the shop (when its address is known). */
+const shopButton = (shopUrl: string | undefined) => (shopUrl ? { url: `${shopUrl.replace(/\/+$/, '')}/`, label: 'Shop now' } : undefined);
 
 /**
  * "Credit granted" (docs/product.md "Store credit"): what was granted, the balance now and when the soonest
- * of it runs out, in the order mails' style (server/modules/orders/order-email.ts).
+ * of it runs out, in the shop's one mail template (server/lib/mail-template.ts).
  */
 export function renderCreditGranted(opts: {
   to: string;
-  shopName: string;
+  /** The shop's name, or its whole mail brand (server/lib/mail-template.ts). */
+  shopName: ShopOrBrand;
   amountCents: number;
   balanceCents: number;
   nextExpiry: { amountCents: number; expiresAt: Date } | null;
   orderNumber: string | null;
 }): MailMessage {
-  const { shopName } = opts;
+  const brand = mailBrand(opts.shopName);
+  const { shopName } = brand;
   const subject = `${shopName}: ${formatUsd(opts.amountCents)} store credit added`;
   const lead = opts.orderNumber
     ? `We added ${formatUsd(opts.amountCents)} of store credit for order ${opts.orderNumber}.`
@@ -26,14 +31,11 @@ export function renderCreditGranted(opts: {
     : 'Each credit is valid 1 year.';
   const use = 'It is offered at checkout when you pay with this e-mail address.';
   const text = [lead, balance, expiry, use, '', `— ${shopName}`].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<p>${escapeHtml(lead)}</p>
-<p><strong>${escapeHtml(balance)}</strong></p>
-<p>${escapeHtml(expiry)}</p>
-<p>${escapeHtml(use)}</p>
-<p>— ${escapeHtml(shopName)}</p></body></html>`;
-  return { to: opts.to, subject, text, html };
+  return brandedMail(
+    brand,
+    { to: opts.to, subject, text },
+    { heading: 'Store credit added', lead: [lead, { text: balance, tone: 'strong' }, expiry, use], cta: shopButton(brand.shopUrl) },
+  );
 }
 
 /**
@@ -42,23 +44,23 @@ export function renderCreditGranted(opts: {
  */
 export function renderCreditExpiring(opts: {
   to: string;
-  shopName: string;
+  /** The shop's name, or its whole mail brand (server/lib/mail-template.ts). */
+  shopName: ShopOrBrand;
   expiringCents: number;
   expiresAt: Date;
   balanceCents: number;
 }): MailMessage {
-  const { shopName } = opts;
+  const brand = mailBrand(opts.shopName);
+  const { shopName } = brand;
   const date = formatShopDate(opts.expiresAt.toISOString().slice(0, 10));
   const subject = `${shopName}: ${formatUsd(opts.expiringCents)} of your store credit expires on ${date}`;
   const lead = `${formatUsd(opts.expiringCents)} of your store credit expires on ${date}.`;
   const balance = `Your store credit balance is ${formatUsd(opts.balanceCents)}.`;
   const use = 'It is offered at checkout when you pay with this e-mail address.';
   const text = [lead, balance, use, '', `— ${shopName}`].join('\n');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="font-family:Helvetica,Arial,sans-serif;color:#111;max-width:600px;margin:0 auto;padding:24px">
-<p><strong>${escapeHtml(lead)}</strong></p>
-<p>${escapeHtml(balance)}</p>
-<p>${escapeHtml(use)}</p>
-<p>— ${escapeHtml(shopName)}</p></body></html>`;
-  return { to: opts.to, subject, text, html };
+  return brandedMail(
+    brand,
+    { to: opts.to, subject, text },
+    { heading: 'Your store credit expires soon', lead: [{ text: lead, tone: 'strong' }, balance, use], cta: shopButton(brand.shopUrl) },
+  );
 }

@@ -13,7 +13,9 @@ import {
   isLive,
   type CreditGrantSource,
 } from '../../../common/domain/store-credit';
-import { systemClock, type Clock } from '../../lib/db-clock';
+import type { Clock } from '../../lib/db-clock';
+import type { KeyService } from '../../lib/keys';
+import type { MailBrand } from '../../lib/mail-template';
 import type { Mailer } from '../../lib/mailer';
 import { renderCreditExpiring, renderCreditGranted } from './store-credit-email';
 import {
@@ -52,16 +54,20 @@ export interface CreditSummary {
  */
 export function createStoreCreditService(deps: {
   db: Db;
-  /** Keys the mailbox hash (the session secret): the ledger never holds a guessable e-mail hash. */
-  secret: string;
-  clock?: Clock;
+  /** The shop's key service: keys the mailbox hash, so the ledger never holds a guessable e-mail hash. */
+  keys: KeyService;
+  clock: Clock;
   mailer?: Mailer;
   log?: FastifyBaseLogger;
   shopName: string;
+  /** PUBLIC_URL and SUPPORT_EMAIL: the mails' shop link, refund policy and support line (server/lib/mail-template.ts). */
+  shopUrl?: string;
+  supportEmail?: string;
 }) {
   const { db } = deps;
-  const clock = deps.clock ?? systemClock;
-  const key = crypto.createHmac('sha256', deps.secret).update('store-credit owners').digest();
+  const brand: MailBrand = { shopName: deps.shopName, shopUrl: deps.shopUrl, supportEmail: deps.supportEmail };
+  const clock = deps.clock;
+  const key = deps.keys.derive('store-credit owners');
   /** The ledger owner of an address: every spelling of one mailbox is one owner. */
   const ownerOf = (email: string) => crypto.createHmac('sha256', key).update(mailboxKey(email)).digest('hex');
   const pendingMail = new Set<Promise<unknown>>();
@@ -78,7 +84,7 @@ export function createStoreCreditService(deps: {
 
   function mailGranted(to: string, amountCents: number, summary: CreditSummary, orderNumber: string | null): void {
     if (!deps.mailer) return;
-    const message = renderCreditGranted({ to, shopName: deps.shopName, amountCents, balanceCents: summary.balanceCents, nextExpiry: summary.nextExpiry, orderNumber });
+    const message = renderCreditGranted({ to, shopName: brand, amountCents, balanceCents: summary.balanceCents, nextExpiry: summary.nextExpiry, orderNumber });
     const p = deps.mailer
       .send(message)
       .catch((err: unknown) => deps.log?.error({ err }, 'sending the credit-granted mail failed'))
@@ -239,7 +245,7 @@ export function createStoreCreditService(deps: {
         const soonest = Math.min(...told.expiring.map((g) => g.expiresAtMs));
         const message = renderCreditExpiring({
           to: told.email,
-          shopName: deps.shopName,
+          shopName: brand,
           expiringCents: told.expiring.reduce((a, g) => a + g.leftCents, 0),
           expiresAt: new Date(soonest),
           balanceCents: told.summary.balanceCents,

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
+import { lockSeed } from '../../lib/advisory-locks';
 import { wishlistItems } from './wishlist.tables';
 
 export type WishlistRow = typeof wishlistItems.$inferSelect;
@@ -24,7 +25,7 @@ export async function saveWishlistRow(
   max: number,
 ): Promise<'saved' | 'full'> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`wishlist:${sessionId}`}, 0))`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`wishlist:${sessionId}`}, ${lockSeed('wishlist')}))`);
     const [existing] = await tx
       .select({ productId: wishlistItems.productId })
       .from(wishlistItems)

@@ -1,6 +1,6 @@
 import { WISHLIST_MAX, type Wishlist, type WishlistChange } from '../../../common/contracts/wishlist';
 import type { Db } from '../../db/client';
-import { conflict, notFound } from '../../plugins/http-error';
+import { conflict, notFound } from '../../lib/http-error';
 import type { Product } from '../../../common/contracts/catalog';
 import { listWishlistRows, removeWishlistRow, saveWishlistRow } from './wishlist.repository';
 
