@@ -825,8 +825,6 @@ async function main() {
       POW_TRIES: '20',
       // Every entrant has an address of its own; the bench's own admin calls come from 127.0.0.1.
       RATE_LIMIT_ADDRESS_FACTOR: '100',
-      // MAIL_THREAD=off npm run bench:draw: the mail rendered on the requests' thread, to compare.
-      ...(process.env.MAIL_THREAD ? { MAIL_THREAD: process.env.MAIL_THREAD } : {}),
     },
     async (s) => {
       try {

@@ -1,7 +1,6 @@
 // Compiles the server (server/main.ts and everything it imports from server/ and common/) to one
 // JavaScript module, dist/server/main.js, so `npm start` runs plain node: no TypeScript compilation at
-// run time. npm packages stay external (loaded from node_modules as usual). The mail worker thread is its
-// own entry, dist/server/mail-worker.js, found next to main.js (server/modules/mail/mail-thread.ts).
+// run time. npm packages stay external (loaded from node_modules as usual).
 // Usage: node scripts/build-server.mjs
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,15 +10,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const serverEntryOut = path.join(root, 'dist', 'server', 'main.js');
 
 /**
- * The server's build: `main` (the shop) beside the mail worker's own entry, in `outdir`; code both use goes to
- * chunks/. Also used by the mail worker's test to compile a small entry the same way.
+ * The server's build: `main` (the shop) in `outdir`; modules loaded with import() go to chunks/. Also used by
+ * tests/support/compiled-server.ts to build the server the same way.
  */
 export function serverBuildOptions({
   main = path.join(root, 'server', 'main.ts'),
   outdir = path.dirname(serverEntryOut),
 } = {}) {
   return {
-    entryPoints: { main, 'mail-worker': path.join(root, 'server', 'modules', 'mail', 'mail-worker.ts') },
+    entryPoints: { main },
     outdir,
     // Modules imported with import() (Stripe, S3) become chunks loaded only when used.
     splitting: true,

@@ -105,6 +105,16 @@ async function startShop(root: string, port: number): Promise<Shop> {
   };
 }
 
+/** Every `loading="lazy"` image made eager and decoded, then back to the top of the page. */
+async function loadLazyImages(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const images = [...document.querySelectorAll<HTMLImageElement>('img[loading="lazy"]')];
+    for (const img of images) img.loading = 'eager';
+    await Promise.all(images.map((img) => img.decode().catch(() => undefined)));
+    window.scrollTo(0, 0);
+  });
+}
+
 /** One screen at both widths: `<name>-375.png` and `<name>-1280.png`. */
 async function shoot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   for (const width of WIDTHS) {
@@ -119,8 +129,11 @@ async function shoot(page: Page, name: string, opts: { fullPage?: boolean } = {}
           .map((a) => a.finished.catch(() => undefined)),
       ),
     );
+    const fullPage = opts.fullPage ?? true;
+    // A full-page shot shows what a scrolling shopper sees: lazy images below the fold are loaded first.
+    if (fullPage) await loadLazyImages(page);
     const file = `${name}-${width}.png`;
-    await page.screenshot({ path: path.join(outDir, file), fullPage: opts.fullPage ?? true });
+    await page.screenshot({ path: path.join(outDir, file), fullPage });
     taken.push(file);
   }
 }
@@ -406,7 +419,7 @@ async function main(): Promise<void> {
 
     await step('mails', async () => {
       if (!shop.outbox) throw new Error('no outbox (give --data-dir for a shop you started)');
-      // The order's confirmation is written by the mail worker a moment after the payment; the drop alert when
+      // The order's confirmation is written a moment after the payment; the drop alert when
       // the shop's job next runs. Three mails, or what came within 30 s; the newest three are shown.
       const emls = () => (fs.existsSync(shop.outbox!) ? fs.readdirSync(shop.outbox!).filter((f) => f.endsWith('.eml')) : []);
       for (let i = 0; i < 120 && emls().length < 3; i++) await new Promise((r) => setTimeout(r, 250));

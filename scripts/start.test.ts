@@ -174,13 +174,13 @@ describe('the shop process on its embedded PostgreSQL', () => {
     expect(Date.now() - sent).toBeLessThan(STOP_BOUND_MS);
   });
 
-  test('mail on its worker thread (MAIL_THREAD=on, the compiled server): an order mailed just before SIGTERM is in the outbox, and the shop exits 0', async () => {
+  test('the compiled server: an order mailed just before SIGTERM is in the outbox, and the shop exits 0', async () => {
     const dataDir = preparedDataDir();
-    const shop = await spawnShop({ dataDir, via: 'npm', env: { MAIL_THREAD: 'on' } });
+    const shop = await spawnShop({ dataDir, via: 'npm' });
     shops.push(shop);
     await waitHealthy(shop, 120_000);
     const orderNumber = await buyOnePiece(shop.base);
-    // At once: the confirmation may still be on its way to (or in) the worker; stopping waits for it.
+    // At once: the confirmation may still be on its way to the outbox; stopping waits for it.
     shop.child.kill('SIGTERM');
     expect(await shop.exited).toEqual({ code: 0, signal: null });
     const outbox = path.join(dataDir, 'outbox');

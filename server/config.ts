@@ -55,11 +55,6 @@ const envSchema = z.object({
   S3_PUBLIC_URL: z.string().url().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('FIFTY <orders@fifty.local>'),
-  /**
-   * Render and write/send mail on a worker thread (server/modules/mail/mail-thread.ts), off the requests'
-   * thread; default on in production, off otherwise (each API test's app would start a thread).
-   */
-  MAIL_THREAD: z.enum(['on', 'off'], { message: 'must be on or off' }).optional(),
   SHOP_NAME: z.string().min(1).default('FIFTY'),
   /** The time zone the mails write times in ('kept until 18:05 CET'): an IANA name; default UTC. */
   SHOP_TIME_ZONE: z
@@ -152,9 +147,8 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'DATA_DIR' | 'PAYMENTS' | 'DEMO_DATA' | 'MAIL_THREAD'> {
+export interface Config extends Omit<Env, 'DATA_DIR' | 'PAYMENTS' | 'DEMO_DATA'> {
   DATA_DIR: string;
-  MAIL_THREAD: 'on' | 'off';
   /** The gateway in use: 'offline' is the built-in test gateway (orders are marked as test orders). */
   PAYMENTS: 'stripe' | 'offline';
   DEMO_DATA: boolean;
@@ -204,7 +198,6 @@ export function loadConfig(env: RawEnv = process.env): Config {
     DATA_DIR: path.resolve(cfg.DATA_DIR),
     PAYMENTS: cfg.PAYMENTS ?? (cfg.STRIPE_SECRET_KEY ? 'stripe' : 'offline'),
     DEMO_DATA: cfg.DEMO_DATA === undefined ? !isProduction : cfg.DEMO_DATA === 'true',
-    MAIL_THREAD: cfg.MAIL_THREAD ?? (isProduction ? 'on' : 'off'),
     isProduction,
   };
 }

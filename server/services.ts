@@ -9,7 +9,6 @@ import { createBotCheckService } from './modules/bot-check/bot-check.service';
 import { createCatalogChangeFeed } from './modules/catalog/catalog-changes';
 import { createCatalogService } from './modules/catalog/catalog.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
-import { createThreadedMailer } from './modules/mail/mail-thread';
 import { createDiscountsService } from './modules/discounts/discounts.service';
 import { createNewsletterService } from './modules/newsletter/newsletter.service';
 import { createSeoService } from './modules/seo/seo.service';
@@ -84,8 +83,8 @@ export async function createServices(config: Config, database: Database, log: Fa
   const onStockChanged = () => catalog.invalidate();
   const sessions = createSessionService(db);
   const mailOptions = { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: path.join(config.DATA_DIR, 'outbox'), log };
-  // MAIL_THREAD=on: mail is rendered and written on a worker thread (docs/operations.md "Mail").
-  const mailer = overrides.mailer ?? (config.MAIL_THREAD === 'on' ? createThreadedMailer({ ...mailOptions, startAtOnce: true }) : createMailer(mailOptions));
+  // Mail is rendered on the requests' thread: it is a cold path (docs/decisions/025-performance-budget.md).
+  const mailer = overrides.mailer ?? createMailer(mailOptions);
   const jobs = createJobRunner(log);
   // One clock for drop-day decisions (release, pass, hold expiry, admission): the database's, as an offset
   // to this instance's clock measured at start and every minute (ADR 010 "One clock").

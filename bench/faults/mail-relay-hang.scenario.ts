@@ -1,4 +1,4 @@
-// Mail through a bad SMTP relay, the shop compiled and in production (the mail on its worker thread):
+// Mail through a bad SMTP relay, the shop compiled and in production:
 //   1. a relay that accepts the connection and never answers: 18 orders, then SIGTERM. Measured: the
 //      confirmations kept on disk (DATA_DIR/mail-queue), the exit code and the time from the signal to the
 //      exit; then a restart with a working relay: how many of the 18 arrive, and how many more than once;

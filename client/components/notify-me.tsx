@@ -13,7 +13,7 @@ import {
 } from './ui/dialog';
 import { ApiError, apiJson } from '../lib/api-client';
 import { cn } from '../lib/cn';
-import { EmailInput } from './ui/email-input';
+import { EmailInput } from './forms/email-field';
 
 type Status =
   | { kind: 'idle' | 'checking' | 'sending' }
@@ -125,7 +125,14 @@ export function NotifyMeButton({
           <label htmlFor={inputId} className="text-sm font-medium">
             Email address
           </label>
-          <EmailInput id={inputId} value={email} onValueChange={setEmail} className="h-12 px-4" />
+          <EmailInput
+            id={inputId}
+            required
+            placeholder="you@example.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            className="h-12 px-4"
+          />
           {soldOutSizes.length > 0 && (
             <>
               <label htmlFor={sizeId} className="text-sm font-medium">

@@ -1,8 +1,8 @@
-// A small stand-in for tailwind-merge (8.7 KB gzip, plus a ~40 ms class-map build on a slow phone,
-// on every page's first load): later Tailwind classes win over earlier ones that set the same CSS
-// property under the same variants, e.g. `h-11 px-5` + `h-14` → `px-5 h-14`. It knows the utilities
-// this app uses; class-merge.test.ts checks it agrees with tailwind-merge on every pair of classes
-// written in client/, so a new utility that it gets wrong fails the test rather than the layout.
+// A small stand-in for tailwind-merge (its bundle and its first-call class-map build weighed on every
+// page's first load: bench/README.md, "Lighthouse", initial JS): later Tailwind classes win over earlier
+// ones that set the same CSS property under the same variants, e.g. `h-11 px-5` + `h-14` → `px-5 h-14`.
+// It knows the utilities this app uses; class-merge.test.ts checks it agrees with tailwind-merge on every
+// pair of classes written in client/, so a new utility that it gets wrong fails the test rather than the layout.
 
 // Tables as words, which compress better than literals in the bundle.
 const DISPLAY = new Set(

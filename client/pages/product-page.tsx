@@ -18,10 +18,6 @@ import { useDocumentTitle } from '../lib/use-document-title';
 import { useProductDraw } from '../features/draws/draw-api';
 import { DrawPanel, DrawResultNote } from '../features/draws/draw-panel';
 import { drawOwnsPurchase } from '../features/draws/draw-view';
-import { cardDigits, formatCardNumber, formatExpiry } from '../features/checkout/card-input';
-
-/** What the draw's entry form takes from the checkout, so both read a card alike (the address form is shared). */
-const checkoutParts = { formatCardNumber, formatExpiry, cardDigits };
 
 function useProduct(id: string) {
   const qc = useQueryClient();
@@ -110,7 +106,7 @@ export default function ProductPage() {
       PurchaseGate={DropGate}
       drawPanel={
         draw && drawOwnsPurchase(draw) ? (
-          <DrawPanel draw={draw} sizes={data.sizes} parts={checkoutParts} />
+          <DrawPanel draw={draw} sizes={data.sizes} />
         ) : undefined
       }
       drawNote={draw?.status === 'settled' ? <DrawResultNote draw={draw} /> : undefined}

@@ -6,10 +6,10 @@ import { PrecompressedBody } from './precompressed';
  * The storefront's built files (scripts/build-client.mjs), read into memory once when the shop starts and
  * sent as they are: a request for a script, stylesheet or font touches no disk and compresses nothing. On a
  * drop's release second every new shopper asks for the same few dozen files at once; served from disk and
- * compressed per response (@fastify/static under @fastify/compress), they took about a third of the shop's CPU
- * in a browser test run. The build writes a brotli and a gzip copy beside each text file; a file without them
- * is compressed once, on its first request in that encoding (PrecompressedBody). The whole build is about
- * 1.6 MB, 2.3 MB with its compressed copies.
+ * compressed per response (@fastify/static under @fastify/compress), they took a large share of the shop's CPU
+ * in a browser test run (bench/README.md, "Figures that were in code comments"). The build writes a brotli
+ * and a gzip copy beside each text file; a file without them is compressed once, on its first request in
+ * that encoding (PrecompressedBody). The whole build, copies included, is small enough to keep in memory.
  */
 export interface ClientFile {
   body: PrecompressedBody;

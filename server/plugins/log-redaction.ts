@@ -163,8 +163,8 @@ type LogFn = (...args: unknown[]) => void;
 /**
  * A request's logger, made when a line is first written at an enabled level (bench/README.md,
  * "Every hook earns its cost"). Fastify makes a child logger for every request to carry its reqId, and
- * with `redact` configured pino runs the redaction over the child's bindings as it is made: measured
- * ~13 µs of server CPU per request, a fifth of a catalogue read, for a logger almost no request uses
+ * with `redact` configured pino runs the redaction over the child's bindings as it is made: the largest
+ * per-request cost of a catalogue read, for a logger almost no request uses
  * (request logging is off below debug). Lines written still carry the reqId, redacted as before.
  */
 class LazyRequestLogger {

@@ -107,8 +107,9 @@ const CHURN_MS = 10_000;
 
 /**
  * Keeps one PrecompressedBody for the latest text: a new one only when the text changes. Brotli 11
- * costs ~20x the CPU of brotli 5 for a few % smaller output: worth it for a body that stays, not for
- * one replaced every moment during a drop, so a body that follows its predecessor quickly gets 5.
+ * costs many times the CPU of brotli 5 for a slightly smaller output (bench/README.md, "Figures that
+ * were in code comments"): worth it for a body that stays, not for one replaced every moment during a
+ * drop, so a body that follows its predecessor quickly gets 5.
  */
 export function createBodyCache(): (text: string) => PrecompressedBody {
   let last: PrecompressedBody | null = null;

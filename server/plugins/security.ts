@@ -31,7 +31,7 @@ function serializeCsp(directives: Record<string, string[]>): string {
 
 /**
  * Helmet's header set, computed once. @fastify/helmet rebuilds the helmet middleware (and re-parses
- * the CSP) on every request, which measured ~50 µs per request, as much as Fastify itself.
+ * the CSP) on every request, which cost as much as Fastify itself (bench/README.md, "Before and what changed").
  */
 export function securityHeaders(config: Config): Record<string, string> {
   const stripe = config.PAYMENTS === 'stripe';

@@ -61,7 +61,8 @@ declare module 'fastify' {
 }
 
 // Per-request state lives in decorated properties, not WeakMaps keyed by request: WeakMap entries for
-// short-lived objects are costly for the garbage collector on every request (measured ~20 µs).
+// short-lived objects are costly for the garbage collector on every request (bench/README.md, "Before and
+// what changed").
 const kReply = Symbol('fifty.sessionReply');
 const kPending = Symbol('fifty.sessionPending');
 type SessionRequest = FastifyRequest & { [kReply]: FastifyReply | null; [kPending]: Promise<SessionRecord | null> | null };

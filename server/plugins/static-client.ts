@@ -133,7 +133,8 @@ export async function registerStaticClient(app: FastifyInstance, opts: StaticCli
     const html = (markup ? ssrTemplate : template)
       .replace('<!--app-head-->', () => head)
       .replace(ROOT_DIV, () => `${root}\n${data}`);
-    // Pages are re-made on every stock change during a drop: a fast brotli setting (q11 costs ~20x the CPU for ~5 % less).
+    // Pages are re-made on every stock change during a drop: a fast brotli setting, as the best one costs many
+    // times the CPU for a slightly smaller page (bench/README.md, "Figures that were in code comments").
     return { version, status: page.status, body: new PrecompressedBody(html, { brotliQuality: 6 }), openEnded: page.openEnded };
   }
 

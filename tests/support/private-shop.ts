@@ -31,9 +31,8 @@ export async function startPrivateShop(env: Record<string, string> = {}): Promis
     dataDir,
     port,
     env: {
-      // Not production: a production shop refuses a movable clock. Mail on its worker thread as in production.
+      // Not production: a production shop refuses a movable clock.
       NODE_ENV: 'test',
-      MAIL_THREAD: 'on',
       PUBLIC_URL: base,
       CLIENT_DIR: process.env.E2E_CLIENT_DIR!,
       ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,

@@ -6,6 +6,7 @@ import { customerInfoBody, type CustomerInfo } from '../../../common/contracts/c
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
+import { EmailInput } from '../../components/forms/email-field';
 import { toast } from '../../components/ui/use-toast';
 import { ApiError } from '../../lib/api-client';
 import { PO_BOX_MESSAGE } from '../../../common/domain/fulfilment-promises';
@@ -113,7 +114,7 @@ export function CustomerInfoForm({
       <fieldset className="space-y-4">
         <legend className="type-eyebrow mb-3 text-muted">Contact</legend>
         <FormField label="Email" error={errors.email?.message} required>
-          {(a) => <Input type="email" autoComplete="email" {...a} {...register('email')} />}
+          {(a) => <EmailInput {...a} {...register('email')} />}
         </FormField>
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="First Name" error={errors.firstName?.message} required>

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { stripeFor } from '../../lib/stripe-loader';
+import { stripeAppearance } from '../../components/forms/stripe-appearance';
 import { Lock } from 'lucide-react';
 import { formatUsd } from '../../../common/domain/money';
 import { Button } from '../../components/ui/button';
@@ -22,16 +23,7 @@ export default function StripePaymentForm({ publishableKey, clientSecret, ...res
       stripe={stripeFor(publishableKey)}
       options={{
         clientSecret,
-        appearance: {
-          theme: 'flat',
-          variables: {
-            colorPrimary: '#0a0a0a',
-            colorBackground: '#ffffff',
-            colorText: '#0a0a0a',
-            borderRadius: '0px',
-            fontFamily: 'Inter, system-ui, sans-serif',
-          },
-        },
+        appearance: stripeAppearance,
       }}
     >
       <StripeForm {...rest} />

@@ -10,6 +10,8 @@ import {
   addressForSubmit,
   browserCountry,
 } from '../../components/forms/address-fields';
+import { CardFields, cardErrors, cardForSubmit, type CardKey } from '../../components/forms/card-fields';
+import { EmailInput } from '../../components/forms/email-field';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
@@ -25,16 +27,6 @@ const StripeCardFields = lazy(() => import('./stripe-card-fields'));
 
 /** An entry as sent, less its proof of work (each send solves a fresh one). */
 type EntryBody = Omit<EnterDrawBody, 'altcha'>;
-
-/**
- * What the entry form borrows from the checkout (the page hands it over: features do not import each
- * other): its card-number helpers, so both forms take the same input.
- */
-export interface CheckoutParts {
-  formatCardNumber: (input: string) => string;
-  formatExpiry: (input: string, previous?: string) => string;
-  cardDigits: (value: string) => string;
-}
 
 type Field =
   | 'size'
@@ -80,11 +72,9 @@ function Legend({ children }: { children: ReactNode }) {
 export function DrawEntryForm({
   draw,
   sizes,
-  parts,
 }: {
   draw: PublicDraw;
   sizes: readonly string[];
-  parts: CheckoutParts;
 }) {
   const settings = useShopSettings();
   const stripeKey = settings.payments.provider === 'stripe' ? settings.payments.stripePublishableKey : null;
@@ -145,11 +135,7 @@ export function DrawEntryForm({
   const check = async (v: Record<Field, string>) => {
     const found: Partial<Record<Field, string>> = {};
     if (sizes.length > 0 && !v.size) found.size = 'Please choose a size.';
-    if (!stripeKey) {
-      if (parts.cardDigits(v.cardNumber).length < 12) found.cardNumber = 'Please enter your card number';
-      if (!/^\d{2}\/\d{2}$/.test(v.expiry)) found.expiry = 'Please enter the expiry date as MM/YY';
-      if (!/^\d{3,4}$/.test(v.cvc)) found.cvc = 'Please enter the CVC';
-    }
+    if (!stripeKey) Object.assign(found, cardErrors(v));
     // The shipping details are checked by the checkout's own rules (the shared contract), same messages.
     await import('../../lib/zod-jitless');
     const { customerInfoBody } = await import('../../../common/contracts/checkout');
@@ -216,9 +202,7 @@ export function DrawEntryForm({
       }
       card = { paymentMethodId: made.id };
     } else {
-      card = {
-        card: { cardNumber: parts.cardDigits(values.cardNumber), expiry: values.expiry, cvc: values.cvc },
-      };
+      card = { card: cardForSubmit(values) };
     }
     await send({
       ...customer.data,
@@ -322,7 +306,7 @@ export function DrawEntryForm({
           error={err('email')}
           description="Your confirmation link and your result go here."
         >
-          {(a) => <Input {...a} type="email" autoComplete="email" {...control('email')} />}
+          {(a) => <EmailInput {...a} {...control('email')} />}
         </FormField>
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="First Name" id={fieldId('firstName')} error={err('firstName')}>
@@ -362,45 +346,12 @@ export function DrawEntryForm({
           </Suspense>
         ) : (
           <>
-            <FormField label="Card number" id={fieldId('cardNumber')} error={err('cardNumber')}>
-              {(a) => (
-                <Input
-                  {...a}
-                  inputMode="numeric"
-                  autoComplete="cc-number"
-                  placeholder="1234 1234 1234 1234"
-                  value={values.cardNumber}
-                  onChange={(e) => set('cardNumber', parts.formatCardNumber(e.target.value))}
-                />
-              )}
-            </FormField>
-            <div className="grid grid-cols-2 gap-4">
-              <FormField label="Expiry (MM/YY)" id={fieldId('expiry')} error={err('expiry')}>
-                {(a) => (
-                  <Input
-                    {...a}
-                    inputMode="numeric"
-                    autoComplete="cc-exp"
-                    placeholder="MM/YY"
-                    value={values.expiry}
-                    onChange={(e) => set('expiry', parts.formatExpiry(e.target.value, values.expiry))}
-                  />
-                )}
-              </FormField>
-              <FormField label="CVC" id={fieldId('cvc')} error={err('cvc')}>
-                {(a) => (
-                  <Input
-                    {...a}
-                    inputMode="numeric"
-                    autoComplete="cc-csc"
-                    placeholder="123"
-                    maxLength={4}
-                    value={values.cvc}
-                    onChange={(e) => set('cvc', e.target.value.replace(/\D/g, '').slice(0, 4))}
-                  />
-                )}
-              </FormField>
-            </div>
+            <CardFields
+              values={values}
+              errors={errors}
+              ids={(key: CardKey) => fieldId(key)}
+              onChange={set}
+            />
             <p className="text-xs text-muted">
               Test mode: use 4242 4242 4242 4242, any future date and any CVC (4000 0027 6000 3184 asks you to
               confirm with your bank when you confirm your entry).

@@ -4,7 +4,7 @@ import type { PublicDraw } from '../../../common/contracts/draws';
 import { describeFairness } from '../../../common/domain/draw-fairness';
 import { ReleaseTime } from '../../components/drop-countdown';
 import { useHydrated, useNow } from '../../lib/release-clock';
-import { DrawEntryForm, DrawTimes, type CheckoutParts } from './draw-entry-form';
+import { DrawEntryForm, DrawTimes } from './draw-entry-form';
 import { drawPhase } from './draw-view';
 
 const linkClass =
@@ -65,11 +65,9 @@ function FairnessNote({ draw }: { draw: PublicDraw }) {
 export function DrawPanel({
   draw,
   sizes,
-  parts,
 }: {
   draw: PublicDraw;
   sizes: readonly string[];
-  parts: CheckoutParts;
 }) {
   const phase = drawPhase(draw, useNow(draw.status === 'scheduled' || draw.status === 'open'));
   const drawLink = `/draws/${draw.id}`;
@@ -101,7 +99,7 @@ export function DrawPanel({
           <DrawTimes draw={draw} />
           <FairnessNote draw={draw} />
           <UntilHydrated>
-            <DrawEntryForm draw={draw} sizes={sizes} parts={parts} />
+            <DrawEntryForm draw={draw} sizes={sizes} />
           </UntilHydrated>
         </Panel>
       );

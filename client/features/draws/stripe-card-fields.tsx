@@ -1,6 +1,7 @@
 import { useImperativeHandle, type Ref } from 'react';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { stripeFor } from '../../lib/stripe-loader';
+import { stripeAppearance } from '../../components/forms/stripe-appearance';
 
 // With Stripe, the entry's card is read by Stripe's own Payment Element (as at checkout), in deferred mode:
 // no PaymentIntent exists yet. Stripe.js turns the card into a PaymentMethod, and the server authorises it
@@ -35,16 +36,7 @@ export default function StripeCardFields({
         currency: 'usd',
         captureMethod: 'manual',
         paymentMethodCreation: 'manual',
-        appearance: {
-          theme: 'flat',
-          variables: {
-            colorPrimary: '#0a0a0a',
-            colorBackground: '#ffffff',
-            colorText: '#0a0a0a',
-            borderRadius: '0px',
-            fontFamily: 'Inter, system-ui, sans-serif',
-          },
-        },
+        appearance: stripeAppearance,
       }}
     >
       <CardElement handle={ref} />

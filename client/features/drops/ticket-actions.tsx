@@ -3,7 +3,7 @@ import { Mail } from 'lucide-react';
 import type { TicketMessage } from '../../../common/contracts/drop-ticket';
 import { Button } from '../../components/ui/button';
 import { ApiError, apiJson, apiRequest } from '../../lib/api-client';
-import { EmailInput } from '../../components/ui/email-input';
+import { EmailInput } from '../../components/forms/email-field';
 
 const HEARTBEAT_MS = 10_000;
 const failed = (err: unknown) => (err instanceof ApiError && err.status < 500 ? err.serverMessage : 'Something went wrong. Please try again.');
@@ -87,7 +87,15 @@ export function TurnEmailForm({ productId }: { productId: string }) {
             E-mail me when it&apos;s my turn
           </label>
           <div className="flex gap-2">
-            <EmailInput ref={input} id={inputId} value={email} onValueChange={setEmail} className="h-11 flex-1 px-3" />
+            <EmailInput
+              ref={input}
+              id={inputId}
+              required
+              placeholder="you@example.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              className="h-11 flex-1 px-3"
+            />
             <Button type="submit" size="sm" className="h-11" disabled={busy}>
               {busy ? 'Saving…' : 'Save'}
             </Button>

@@ -7,7 +7,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
+import { EmailInput } from '../../components/forms/email-field';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { useShopSettings } from '../../lib/use-shop-settings';
@@ -71,12 +71,9 @@ export default function NewsletterDialog({ open, onClose }: { open: boolean; onC
           </DialogHeader>
           <form onSubmit={submit} className="flex flex-col gap-3">
             <Label htmlFor={inputId}>Email address</Label>
-            <Input
+            <EmailInput
               id={inputId}
-              type="email"
-              name="email"
               required
-              autoComplete="email"
               placeholder="you@example.com"
               value={email}
               onChange={(e) => setEmail(e.target.value)}

@@ -4,7 +4,7 @@ import { toast } from '../../components/ui/use-toast';
 import { HumanCheckStatus } from '../../lib/proof-of-work/human-check-status';
 import { markNewsletterSeen } from './seen-flag';
 import { knownSubscribeFailure, useSubscribe } from './use-subscribe';
-import { EmailInput } from '../../components/ui/email-input';
+import { EmailInput } from '../../components/forms/email-field';
 
 /** Home 'Join the Community' signup (docs/product.md §2, §4, §8). */
 export function NewsletterSection() {
@@ -51,7 +51,14 @@ export function NewsletterSection() {
             Email address
           </label>
           <div className="flex flex-col gap-3 sm:flex-row">
-            <EmailInput id={inputId} value={email} onValueChange={setEmail} className="h-12 px-4 sm:flex-1" />
+            <EmailInput
+              id={inputId}
+              required
+              placeholder="you@example.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              className="h-12 px-4 sm:flex-1"
+            />
             <Button type="submit" size="lg" disabled={subscribe.isPending} className="h-12">
               {subscribe.isPending ? 'Subscribing...' : 'Subscribe'}
             </Button>

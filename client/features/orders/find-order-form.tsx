@@ -3,6 +3,7 @@ import { Mail } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { FormField } from '../../components/ui/form-field';
 import { Input } from '../../components/ui/input';
+import { EmailInput } from '../../components/forms/email-field';
 import { ApiError } from '../../lib/api-client';
 import { useFindOrder } from './orders-api';
 
@@ -50,13 +51,9 @@ export function FindOrderForm({ initialOrderNumber = '' }: { initialOrderNumber?
         </FormField>
         <FormField label="E-mail address" required>
           {(control) => (
-            <Input
+            <EmailInput
               {...control}
-              type="email"
-              name="email"
-              autoComplete="email"
               required
-              maxLength={254}
               placeholder="you@example.com"
               value={email}
               onChange={(e) => setEmail(e.target.value)}

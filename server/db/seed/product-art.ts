@@ -45,7 +45,8 @@ export type ArtView = 'flat' | 'detail';
 
 export const ART_SIZE = 1600;
 export const ART_WIDTHS = [1600, 800, 400] as const;
-// effort 2: a fifth of effort 4's encode time for files ~6 % larger; the first start draws ~60 images.
+// effort 2: much faster to encode than effort 4 for files barely larger, and a first start draws every
+// image (bench/README.md, "Figures that were in code comments").
 const WEBP = { quality: 80, effort: 2 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -914,7 +915,7 @@ interface Placement {
 
 /**
  * Soft cast shadow from stacked translucent strokes: a Gaussian blur filter looks the same
- * but costs librsvg ~200 ms per 1600 px image, most of the render budget.
+ * but was most of librsvg's render time per image (bench/README.md, "Figures that were in code comments").
  */
 function castShadow(silhouette: string, strength: number, offset: Pt = [14, 24]): string {
   const layers: [number, number][] = [
@@ -948,7 +949,8 @@ function fitGarment(id: string, pl: Placement): Fitted {
 
 /**
  * Fine knit ribs for close-ups (at full-view scale they would only shimmer): plain vertical strokes,
- * as a <pattern> of stitches cost librsvg ten times the rest of the drawing.
+ * as a <pattern> of stitches cost librsvg many times the rest of the drawing (bench/README.md, "Figures
+ * that were in code comments").
  */
 function knit(box: Box, dark: boolean): string {
   const ink = dark ? '#fff' : '#000';
@@ -1093,7 +1095,8 @@ const KEY = /^[a-z0-9][a-z0-9-]{0,120}$/;
 /**
  * Drawn art is cached by content: the SVG, the widths and the WebP settings hashed together, so every
  * shop started from this checkout (tests and benches spawn many) copies the files instead of
- * rasterising them again (~12 s of a first start), and any change to the drawing misses the cache.
+ * rasterising them again (most of a first start: bench/README.md, "Demo art cache"), and any change to the
+ * drawing misses the cache.
  * A cache that cannot be written (read-only install) is skipped.
  */
 export const ART_CACHE_DIR = path.join(projectRoot, 'node_modules', '.cache', 'fifty-demo-art');

@@ -5,9 +5,9 @@ import type { Challenge, Solution } from 'altcha-lib';
  * altcha-lib's `verifySolution` (v2), the signed-key path, with node:crypto's HMAC instead of WebCrypto.
  *
  * Why: every join, entry and signup checks one proof of work, and the library's check runs two WebCrypto HMACs
- * (importKey + sign each, through the thread pool): about 0.26 ms of the request thread per check, a tenth of
- * a draw entry's whole cost at its busiest second (bench/README.md, bench:draw). node:crypto's HMAC of the same
- * bytes takes ~10 µs. ADR 009 (amendment) says why this one function is ours.
+ * (importKey + sign each, through the thread pool), many times the cost of node:crypto's one synchronous HMAC
+ * of the same bytes (bench/README.md, "Figures that were in code comments"). ADR 009 (amendment) says why
+ * this one function is ours.
  *
  * The steps and their answers are the library's (node_modules/altcha-lib/dist/esm/v2/pow.js, verifySolution):
  *   1. expired    — parameters.expiresAt (seconds) is in the past

@@ -1,4 +1,4 @@
-// The shop as `npm start` runs it in production (the mail on its worker thread) with an SMTP relay that
+// The shop as `npm start` runs it in production with an SMTP relay that
 // accepts the connection and never answers: every order confirmation is on disk before the order's answer,
 // SIGTERM still ends in exit 0 (not the forced exit 1 of a stop that waited on the relay), and after a restart
 // with a working relay every confirmation arrives exactly once. A fault test (scripts/test.mjs FAULT_TESTS).

@@ -27,8 +27,6 @@ const message = (n: number): MailMessage => ({
   html: `<p>Thank you for order ${n}.</p>`,
 });
 
-
-
 function recordingLog() {
   const lines: Array<{ level: string; obj: object; msg: string }> = [];
   return {
@@ -38,7 +36,8 @@ function recordingLog() {
   };
 }
 
-const spooled = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : []);
+const spooled = (dir: string) =>
+  fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
 
 /** How many received messages carry each subject. */
 function subjectCounts(received: string[]): Map<string, number> {
@@ -50,11 +49,77 @@ function subjectCounts(received: string[]): Map<string, number> {
   return counts;
 }
 
+const outboxFiles = (dir: string) =>
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.eml'))
+        .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))
+    : [];
+
+describe('outbox (no SMTP_URL)', () => {
+  test('each message is one whole .eml before send() returns: headers, both bodies, the attachment', async () => {
+    const dir = tempDir();
+    const outbox = path.join(dir, 'outbox');
+    const mailer = createMailer({ from: 'FIFTY <orders@fifty.local>', outboxDir: outbox });
+    cleanups.push(() => mailer.close?.());
+    const attachment = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n';
+    await mailer.send({
+      to: 'Ana Lima <ana@example.com>',
+      subject: 'Your draw result: FIFTY',
+      text: 'You won piece No. 17 of 50.',
+      html: '<p>You won piece <b>No. 17 of 50</b>.</p>',
+      headers: {
+        'List-Unsubscribe': '<https://shop.example/u/abc>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+      attachments: [{ filename: 'drop.ics', content: attachment, contentType: 'text/calendar' }],
+    });
+    const written = outboxFiles(outbox);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^To: Ana Lima <ana@example\.com>$/m);
+    expect(written[0]).toMatch(/^Subject: Your draw result: FIFTY$/m);
+    expect(written[0]).toMatch(/^List-Unsubscribe: <https:\/\/shop\.example\/u\/abc>$/m);
+    expect(written[0]).toContain('You won piece No. 17 of 50.');
+    expect(written[0]).toContain('Content-Disposition: attachment; filename=drop.ics');
+    expect(written[0]).toContain(Buffer.from(attachment).toString('base64'));
+    // Written to a temp name and renamed: nothing but whole .eml files is left in the folder.
+    expect(fs.readdirSync(outbox).filter((f) => !f.endsWith('.eml'))).toEqual([]);
+  });
+
+  test('200 concurrent sends: every message lands exactly once, none kept for a retry', async () => {
+    const dir = tempDir();
+    const outbox = path.join(dir, 'outbox');
+    const mailer = createMailer({ from: 'FIFTY <orders@fifty.local>', outboxDir: outbox });
+    cleanups.push(() => mailer.close?.());
+    await Promise.all(Array.from({ length: 200 }, (_, n) => mailer.send(message(n))));
+    const counts = subjectCounts(outboxFiles(outbox));
+    expect(counts.size).toBe(200);
+    expect([...counts.values()].every((c) => c === 1)).toBe(true);
+    expect(mailer.pending?.()).toBe(0);
+  });
+
+  test('close() right after 50 sends: every one of them is in the outbox', async () => {
+    const dir = tempDir();
+    const outbox = path.join(dir, 'outbox');
+    const mailer = createMailer({ from: 'FIFTY <orders@fifty.local>', outboxDir: outbox });
+    const sends = Array.from({ length: 50 }, (_, n) => mailer.send(message(n)));
+    await mailer.close?.();
+    await Promise.all(sends);
+    expect(subjectCounts(outboxFiles(outbox)).size).toBe(50);
+  });
+});
+
 describe('SMTP', () => {
   test('SMTP down: the message is kept on disk, survives a restart of the mailer, and goes out when SMTP is back', async () => {
     const dataDir = tempDir();
     const port = await freePort();
-    const opts = { smtpUrl: `smtp://127.0.0.1:${port}`, from: 'shop@example.com', outboxDir: path.join(dataDir, 'outbox'), retryMs: 60_000 };
+    const opts = {
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'shop@example.com',
+      outboxDir: path.join(dataDir, 'outbox'),
+      retryMs: 60_000,
+    };
     const first = createMailer(opts);
     cleanups.push(() => first.close?.());
     // Nothing listens on the port: send() still resolves (the mail is in the spool, not lost).
@@ -63,7 +128,9 @@ describe('SMTP', () => {
     expect(first.pending?.()).toBe(2);
     const queued = spooled(path.join(dataDir, 'mail-queue'));
     expect(queued).toHaveLength(2);
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', queued[0]!), 'utf8'))).toMatchObject({ message: { subject: 'Order FIFTY-1 confirmed' } });
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', queued[0]!), 'utf8'))).toMatchObject({
+      message: { subject: 'Order FIFTY-1 confirmed' },
+    });
     await first.close?.();
 
     // A new process (the shop restarted) finds them and sends them once SMTP answers.
@@ -135,7 +202,10 @@ describe('SMTP', () => {
     cleanups.push(() => mailer.close?.());
     await mailer.send(message(1));
     await expect.poll(() => log.lines.map((l) => l.msg)).toContain('mail not sent now: kept for a retry');
-    expect(log.lines.find((l) => l.msg === 'mail not sent now: kept for a retry')?.obj).toMatchObject({ code: 'ETIMEDOUT', pending: 1 });
+    expect(log.lines.find((l) => l.msg === 'mail not sent now: kept for a retry')?.obj).toMatchObject({
+      code: 'ETIMEDOUT',
+      pending: 1,
+    });
     expect(mailer.pending?.()).toBe(1);
     expect(spooled(path.join(dataDir, 'mail-queue'))).toHaveLength(1);
   });
@@ -144,13 +214,21 @@ describe('SMTP', () => {
     const dataDir = tempDir();
     const port = await freePort();
     const log = recordingLog();
-    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'shop@example.com', outboxDir: path.join(dataDir, 'outbox'), retryMs: 60_000, log });
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'shop@example.com',
+      outboxDir: path.join(dataDir, 'outbox'),
+      retryMs: 60_000,
+      log,
+    });
     cleanups.push(() => mailer.close?.());
     // Queued while the relay is down, the refused one first in line.
     await mailer.send({ ...message(0), to: 'refused@example.com' });
     for (let n = 1; n <= 9; n++) await mailer.send(message(n));
     expect(mailer.pending?.()).toBe(10);
-    const smtp = await smtpServer(port, { refuse: (to) => (to === 'refused@example.com' ? '550 5.1.1 <refused@example.com>: no such user' : null) });
+    const smtp = await smtpServer(port, {
+      refuse: (to) => (to === 'refused@example.com' ? '550 5.1.1 <refused@example.com>: no such user' : null),
+    });
     cleanups.push(() => smtp.close());
     await mailer.retryNow?.();
     expect(smtp.received).toHaveLength(9);
@@ -158,28 +236,44 @@ describe('SMTP', () => {
     expect(mailer.deadLetters?.()).toBe(1);
     const dead = spooled(path.join(dataDir, 'mail-queue', 'dead'));
     expect(dead).toHaveLength(1);
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', 'dead', dead[0]!), 'utf8'))).toMatchObject({
+    expect(
+      JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', 'dead', dead[0]!), 'utf8')),
+    ).toMatchObject({
       responseCode: 550,
       message: { to: 'refused@example.com', subject: 'Order FIFTY-0 confirmed' },
     });
     expect(spooled(path.join(dataDir, 'mail-queue'))).toEqual([]);
     expect(log.lines).toContainEqual(
-      expect.objectContaining({ level: 'warn', msg: 'mail refused for good: moved to the dead letters (docs/operations.md "Mail")', obj: expect.objectContaining({ responseCode: 550, deadLetters: 1 }) }),
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'mail refused for good: moved to the dead letters (docs/operations.md "Mail")',
+        obj: expect.objectContaining({ responseCode: 550, deadLetters: 1 }),
+      }),
     );
     expect(JSON.stringify(log.lines)).not.toContain('@example.com');
 
     // The count is there again after a restart, in the log the operator reads.
     await mailer.close?.();
-    const again = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'shop@example.com', outboxDir: path.join(dataDir, 'outbox'), log });
+    const again = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'shop@example.com',
+      outboxDir: path.join(dataDir, 'outbox'),
+      log,
+    });
     cleanups.push(() => again.close?.());
     await expect.poll(() => again.deadLetters?.()).toBe(1);
-    expect(log.lines.at(-1)).toMatchObject({ obj: { deadLetters: 1 }, msg: 'mail in the dead letters: refused for good (docs/operations.md "Mail")' });
+    expect(log.lines.at(-1)).toMatchObject({
+      obj: { deadLetters: 1 },
+      msg: 'mail in the dead letters: refused for good (docs/operations.md "Mail")',
+    });
   });
 
   test('a recipient refused for now (450): tried again on its own back-off, and a dead letter after maxAttempts; the others go out meanwhile', async () => {
     const dataDir = tempDir();
     const port = await freePort();
-    const smtp = await smtpServer(port, { refuse: (to) => (to === 'busy@example.com' ? '450 4.2.1 mailbox busy' : null) });
+    const smtp = await smtpServer(port, {
+      refuse: (to) => (to === 'busy@example.com' ? '450 4.2.1 mailbox busy' : null),
+    });
     cleanups.push(() => smtp.close());
     const log = recordingLog();
     const mailer = createMailer({
@@ -198,7 +292,9 @@ describe('SMTP', () => {
     expect(mailer.pending?.()).toBe(1);
     expect(mailer.deadLetters?.()).toBe(0);
     const [kept] = spooled(path.join(dataDir, 'mail-queue'));
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', kept!), 'utf8'))).toMatchObject({ attempts: 1 });
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'mail-queue', kept!), 'utf8'))).toMatchObject({
+      attempts: 1,
+    });
     await mailer.retryNow?.();
     expect(mailer.pending?.()).toBe(0);
     expect(mailer.deadLetters?.()).toBe(1);
