@@ -248,8 +248,14 @@ function tidyPostcode(zip: string): string {
     .replace(/\s*-\s*/g, '-');
 }
 
+const zipRegexes = new Map<CountryAddressData, RegExp>();
+
+/** The country's postcode pattern, compiled once per country (the checkout asks on every save). */
 function zipRegex(d: CountryAddressData): RegExp | undefined {
-  return d.zip ? new RegExp(`^(?:${d.zip})$`, 'i') : undefined;
+  if (!d.zip) return undefined;
+  let re = zipRegexes.get(d);
+  if (!re) zipRegexes.set(d, (re = new RegExp(`^(?:${d.zip})$`, 'i')));
+  return re;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
+  dateTimeFormat,
   formatCalendarDate,
   formatShopDateTime,
   formatShopDay,
@@ -51,5 +52,13 @@ describe('one date and time format for the shop (en-US)', () => {
 
   test('another locale keeps the same fields in its own order', () => {
     expect(formatShopDateTime(at, { timeZone: 'UTC', locale: 'en-GB' })).toBe('Fri, 11 Dec 2026, 23:00');
+  });
+
+  test('one formatter per locale and options is built and kept; a new zone gets its own', () => {
+    const a = dateTimeFormat('en-US', { hour: 'numeric', timeZone: 'UTC' });
+    expect(dateTimeFormat('en-US', { hour: 'numeric', timeZone: 'UTC' })).toBe(a);
+    const tokyo = dateTimeFormat('en-US', { hour: 'numeric', timeZone: 'Asia/Tokyo' });
+    expect(tokyo).not.toBe(a);
+    expect(tokyo.resolvedOptions().timeZone).toBe('Asia/Tokyo');
   });
 });

@@ -16,6 +16,25 @@ export interface ShopTimeOptions {
 
 type Instant = Date | string | number;
 
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * One `Intl.DateTimeFormat` per locale and options, kept: building one loads locale data and costs far
+ * more than formatting with it, and the order confirmation formats several dates on the purchase path.
+ * The keys are the code's few option sets times the zones in use; the cap only guards against a caller
+ * that varies them without end.
+ */
+export function dateTimeFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${JSON.stringify(options)}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    if (formatters.size >= 256) formatters.clear();
+    formatter = new Intl.DateTimeFormat(locale, options);
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 const DATE = { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' } as const;
 const TIME = { hour: 'numeric', minute: '2-digit' } as const;
 
@@ -31,7 +50,7 @@ const plainSpaces = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ');
  */
 function zoneName(at: Date, timeZone: string | undefined, locale: string): string {
   const name = (loc: string) =>
-    new Intl.DateTimeFormat(loc, { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    dateTimeFormat(loc, { timeZone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? '';
   const own = name(locale);
   if (locale !== SHOP_LOCALE || !/^GMT[+-]/.test(own)) return own;
   const british = name('en-GB');
@@ -41,7 +60,7 @@ function zoneName(at: Date, timeZone: string | undefined, locale: string): strin
 function format(at: Instant, fields: Intl.DateTimeFormatOptions, opts: ShopTimeOptions): string {
   const locale = opts.locale ?? SHOP_LOCALE;
   const date = new Date(at);
-  const text = plainSpaces(new Intl.DateTimeFormat(locale, { ...fields, timeZone: opts.timeZone }).format(date));
+  const text = plainSpaces(dateTimeFormat(locale, { ...fields, timeZone: opts.timeZone }).format(date));
   return opts.zoneName ? `${text} ${zoneName(date, opts.timeZone, locale)}` : text;
 }
 

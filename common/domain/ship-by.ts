@@ -2,7 +2,7 @@
 // pieces ship in 1-2 business days, a limited drop in 2-3; an order after 2 PM in the shop's time zone
 // (SHOP_TIME_ZONE) counts from the next business day; Saturdays and Sundays are never business days.
 // The promise is the later end of the range, written as the shop's calendar date ('2026-12-09').
-import { formatCalendarDate } from './date-time-format';
+import { dateTimeFormat, formatCalendarDate } from './date-time-format';
 
 /** Orders placed at or after this hour (shop time) count from the next business day. */
 export const SHIP_CUTOFF_HOUR = 14;
@@ -13,7 +13,7 @@ const DAY_MS = 86_400_000;
 
 /** The shop's calendar date and hour at `at` in `timeZone`: { date: '2026-12-07', hour: 15 }. */
 export function shopClock(at: Date, timeZone: string): { date: string; hour: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
+  const parts = dateTimeFormat('en-US', {
     timeZone,
     year: 'numeric',
     month: '2-digit',
