@@ -2,7 +2,7 @@ import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { AppTree } from './app/app-tree';
 import { preloadRoute } from './app/router';
-import { preloadSections } from './app/lazy-section';
+import { preloadSections } from './lib/lazy-section';
 import { withServerBootstrap, type Bootstrap } from './lib/bootstrap';
 import { createQueryClient } from './lib/query-client';
 

@@ -4,7 +4,7 @@ import { useCartDrawerOpen } from '../lib/cart/cart-drawer-store';
 import { NewsletterPopup } from '../features/newsletter/newsletter-popup';
 import { useToasts } from '../components/ui/use-toast';
 import { useLocation } from 'wouter';
-import { lazySection } from './lazy-section';
+import { lazySection } from '../lib/lazy-section';
 
 // The owner's frame: only /admin needs it (boot.tsx loads it before rendering an /admin screen).
 const loadAdminChrome = () =>
@@ -15,7 +15,7 @@ export const preloadAdminChrome = (pathname: string) =>
   isAdminPath(pathname) ? loadAdminChrome() : Promise.resolve();
 const isAdminPath = (path: string) => path === '/admin' || path.startsWith('/admin/');
 
-// Far below the first screen: server-rendered, hydrated when it comes near (./lazy-section.tsx).
+// Far below the first screen: server-rendered, hydrated when it comes near (client/lib/lazy-section.tsx).
 const SiteFooter = lazySection(() => import('../components/site-footer').then((m) => m.SiteFooter));
 
 // Not needed until the shopper does something: the cart drawer (Radix Dialog and its lines) and the

@@ -6,7 +6,7 @@ import {
   parseGridQuery,
   type GridQuery,
 } from '../../common/domain/product-page';
-import { lazySection } from '../app/lazy-section';
+import { lazySection } from '../lib/lazy-section';
 import { HomeHero } from '../features/home/home-hero';
 import { DropHero } from '../features/home/drop-hero';
 import { useDrops } from '../lib/use-drops';
@@ -14,7 +14,7 @@ import type { Product } from '../../common/contracts/catalog';
 import { useCategories, useFeaturedProducts, useProductPage, useUpcomingDrops } from '../features/catalog/use-products';
 
 // Below the first screen: rendered by the server with the rest, their code fetched and hydrated as
-// they come near the viewport or the shopper starts scrolling (client/app/lazy-section.tsx).
+// they come near the viewport or the shopper starts scrolling (client/lib/lazy-section.tsx).
 const HeroCarousel = lazySection(() => import('../features/home/hero-carousel').then((m) => m.HeroCarousel));
 // Composed here: the home sections show the catalogue's categories and product cards (features do not
 // import each other); each section's chunk is fetched with the card's.

@@ -3,7 +3,6 @@ import { Link } from 'wouter';
 import type { EnterDrawBody, PublicDraw } from '../../../common/contracts/draws';
 import { PO_BOX_MESSAGE } from '../../../common/domain/fulfilment-promises';
 import { parseMoney } from '../../../common/domain/money';
-import { ReleaseTime } from '../../components/drop-countdown';
 import {
   AddressFields,
   addressErrors,
@@ -388,18 +387,3 @@ export function DrawEntryForm({
   );
 }
 
-/** Entries close / draw time line, shown above the form and on the panel's other states. */
-export function DrawTimes({ draw }: { draw: Pick<PublicDraw, 'closesAt' | 'drawAt'> }) {
-  return (
-    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-      <dt className="font-semibold">Entries close</dt>
-      <dd>
-        <ReleaseTime releaseAt={draw.closesAt} />
-      </dd>
-      <dt className="font-semibold">Draw</dt>
-      <dd>
-        <ReleaseTime releaseAt={draw.drawAt} />
-      </dd>
-    </dl>
-  );
-}

@@ -3,9 +3,13 @@ import { Link } from 'wouter';
 import type { PublicDraw } from '../../../common/contracts/draws';
 import { describeFairness } from '../../../common/domain/draw-fairness';
 import { ReleaseTime } from '../../components/drop-countdown';
+import { lazySection } from '../../lib/lazy-section';
 import { useHydrated, useNow } from '../../lib/release-clock';
-import { DrawEntryForm, DrawTimes } from './draw-entry-form';
 import { drawPhase } from './draw-view';
+
+// The entry form (address, card, sizes, the human check) is most of a draw's code and only a draw product
+// shows it: server-rendered with the page, its chunk fetched when it comes near (client/lib/lazy-section.tsx).
+const DrawEntryForm = lazySection(() => import('./draw-entry-form').then((m) => m.DrawEntryForm));
 
 const linkClass =
   'font-semibold underline underline-offset-4 hover:no-underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-600';
@@ -144,5 +148,21 @@ export function DrawResultNote({ draw }: { draw: PublicDraw }) {
         See the draw's result
       </Link>
     </p>
+  );
+}
+
+/** Entries close / draw time line, shown above the form and on the panel's other states. */
+export function DrawTimes({ draw }: { draw: Pick<PublicDraw, 'closesAt' | 'drawAt'> }) {
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+      <dt className="font-semibold">Entries close</dt>
+      <dd>
+        <ReleaseTime releaseAt={draw.closesAt} />
+      </dd>
+      <dt className="font-semibold">Draw</dt>
+      <dd>
+        <ReleaseTime releaseAt={draw.drawAt} />
+      </dd>
+    </dl>
   );
 }
