@@ -52,15 +52,15 @@ test('a piece added in another colour than the first shows that colour in the ca
   await expect(summaryImages()).toHaveAttribute('src', shown('fifty-standard-tee-navy'));
 
   // The same tee again in its first colour (buyOneWithTestCard adds M in the default colour; the cart
-  // not being empty, the add confirms with a toast, whose View cart opens the drawer it checks out from),
-  // then paid: the success page shows each line in its own colour.
+  // not being empty, the drawer stays shut, so the header's cart button, once it counts both pieces,
+  // opens the drawer it checks out from), then paid: the success page shows each line in its own colour.
   const buying = buyOneWithTestCard(
     page,
     `/product/${tee.id}`,
     { email: 'colours@example.com', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
     'Fifty Standard Tee',
   );
-  await page.getByRole('button', { name: 'View cart' }).click();
+  await page.getByRole('button', { name: 'Shopping cart, 2 items' }).click();
   await buying;
   await expect(summaryImages()).toHaveCount(2);
   expect((await summaryImages().evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src')))).sort()).toEqual([
